@@ -1,0 +1,18 @@
+//===- Commands.h - tcuc driver subcommands ---------------------*- C++ -*-===//
+
+#ifndef TCUC_TOOLS_TCUC_COMMANDS_H
+#define TCUC_TOOLS_TCUC_COMMANDS_H
+
+#include "llvm/Support/CommandLine.h"
+
+namespace tcuc::driver {
+/// Every tcuc option belongs here, so --help can hide LLVM's global options.
+extern llvm::cl::OptionCategory tcucCategory;
+
+/// `tcuc inspect FILE`: parse, verify and clean up a .mlir file and describe
+/// every tcu collective in it. Returns the process exit code.
+extern llvm::cl::SubCommand inspectCommand;
+int runInspect();
+} // namespace tcuc::driver
+
+#endif // TCUC_TOOLS_TCUC_COMMANDS_H

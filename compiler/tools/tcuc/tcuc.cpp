@@ -1,0 +1,33 @@
+//===- tcuc.cpp - the tcuc driver -----------------------------------------===//
+//
+// Dispatches to one subcommand per file (see Commands.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Commands.h"
+
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+cl::OptionCategory tcuc::driver::tcucCategory("tcuc options");
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  cl::SetVersionPrinter([](raw_ostream &os) { os << "tcuc 0.1.0\n"; });
+  // libLLVM registers hundreds of backend options; show only ours.
+  cl::HideUnrelatedOptions(tcuc::driver::tcucCategory);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "tcuc: compile and run segmented reductions and scans on Tensor Cores\n\n"
+      "  tcuc inspect FILE   parse and verify a .mlir file, run the cleanup\n"
+      "                      pipeline and describe each tcu collective in "
+      "it\n");
+
+  if (tcuc::driver::inspectCommand)
+    return tcuc::driver::runInspect();
+
+  errs() << "tcuc: no subcommand given; run 'tcuc --help' for the list\n";
+  return 2;
+}

@@ -1,0 +1,105 @@
+//===- TCUOps.td - tcu collective operations ---------------*- tablegen -*-===//
+
+#ifndef TCUC_DIALECT_TCU_TCUOPS_TD
+#define TCUC_DIALECT_TCU_TCUOPS_TD
+
+include "tcuc/Dialect/TCU/TCUBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+class TCU_Op<string mnemonic, list<Trait> traits = []>
+    : Op<TCU_Dialect, mnemonic, traits>;
+
+// Shared by the two collectives: same operands, same type rules (checked by
+// verifySegmentedCollective in TCUOps.cpp).
+class TCU_SegmentedCollectiveOp<string mnemonic, list<Trait> traits = []>
+    : TCU_Op<mnemonic, traits> {
+  code commonExtraClassDeclaration = [{
+    ::mlir::MemRefType getInputType() {
+      return ::llvm::cast<::mlir::MemRefType>(getInput().getType());
+    }
+    ::mlir::MemRefType getOutputType() {
+      return ::llvm::cast<::mlir::MemRefType>(getOutput().getType());
+    }
+    /// The type every partial sum is kept in: f32 for float inputs, i32 for
+    /// i8 inputs.
+    ::mlir::Type getAccumulatorType() {
+      return ::mlir::tcu::getAccumulatorType(getInputType().getElementType());
+    }
+  }];
+}
+
+def TCU_SegmentedReduceOp : TCU_SegmentedCollectiveOp<"segmented_reduce"> {
+  let summary = "combines each segment of a 1-D buffer into one value";
+  let description = [{
+    Cuts `input` (n elements) into consecutive segments of `segment_size`
+    elements and writes the combination of segment `i` to `output[i]`. The
+    last segment holds `n mod segment_size` elements when that is not zero,
+    so `output` has `ceil(n / segment_size)` elements.
+
+    Types: the input element type is `f16`, `bf16`, `f32` or `i8`.
+    Float inputs accumulate in `f32`; the output element type is `f32` or the
+    input element type (the `f32` sum is rounded once, at the store). `i8`
+    inputs are signed and accumulate exactly in `i32`; the output is `i32`.
+    Both operands are rank-1 memrefs with unit stride; their lengths may be
+    static or dynamic, and when both are static they must agree.
+
+    Example:
+
+    ```mlir
+    // 1000 halves in segments of 16: 62 full segments and one of 8.
+    tcu.segmented_reduce <add> %in into %out segment_size 16
+        : memref<1000xf16> -> memref<63xf32>
+    ```
+  }];
+  let arguments = (ins
+    TCU_CombinerKindAttr:$kind,
+    Arg<AnyMemRef, "the elements to reduce", [MemRead]>:$input,
+    Arg<AnyMemRef, "one result per segment", [MemWrite]>:$output,
+    I64Attr:$segment_size
+  );
+  let assemblyFormat = [{
+    $kind $input `into` $output `segment_size` $segment_size attr-dict
+    `:` type($input) `->` type($output)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = commonExtraClassDeclaration;
+}
+
+def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan"> {
+  let summary = "prefix-combines every segment of a 1-D buffer";
+  let description = [{
+    Cuts `input` (n elements) into consecutive segments of `segment_size`
+    elements (the last may be shorter) and writes, for every element, the
+    combination of the elements of its segment up to it: including itself
+    when `inclusive` is true, strictly before it when false (the first
+    element of each segment then gets the identity, 0). `output` has n
+    elements.
+
+    Types follow `tcu.segmented_reduce`: `f16`, `bf16`, `f32` inputs
+    accumulate in `f32` and store `f32` or the input element type; signed
+    `i8` inputs accumulate and store `i32`.
+
+    Example:
+
+    ```mlir
+    tcu.segmented_scan <add> exclusive %in into %out segment_size 256
+        : memref<?xbf16> -> memref<?xf32>
+    ```
+  }];
+  let arguments = (ins
+    TCU_CombinerKindAttr:$kind,
+    Arg<AnyMemRef, "the elements to scan", [MemRead]>:$input,
+    Arg<AnyMemRef, "one result per element", [MemWrite]>:$output,
+    I64Attr:$segment_size,
+    BoolAttr:$inclusive
+  );
+  let assemblyFormat = [{
+    $kind custom<ScanMode>($inclusive) $input `into` $output
+    `segment_size` $segment_size attr-dict
+    `:` type($input) `->` type($output)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = commonExtraClassDeclaration;
+}
+
+#endif // TCUC_DIALECT_TCU_TCUOPS_TD

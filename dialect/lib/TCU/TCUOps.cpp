@@ -1,0 +1,127 @@
+//===- TCUOps.cpp - tcu operation verifiers and custom syntax -------------===//
+
+#include "tcuc/Dialect/TCU/TCUOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace mlir::tcu;
+
+Type mlir::tcu::getAccumulatorType(Type inputElementType) {
+  MLIRContext *ctx = inputElementType.getContext();
+  if (inputElementType.isF16() || inputElementType.isBF16() ||
+      inputElementType.isF32())
+    return Float32Type::get(ctx);
+  if (inputElementType.isSignlessInteger(8))
+    return IntegerType::get(ctx, 32);
+  return {};
+}
+
+int64_t mlir::tcu::getNumSegments(int64_t numElements, int64_t segmentSize) {
+  assert(segmentSize >= 1 && numElements >= 0 && "invalid segmentation");
+  // Written without numElements + segmentSize - 1, which can overflow.
+  return numElements / segmentSize + (numElements % segmentSize != 0 ? 1 : 0);
+}
+
+//===----------------------------------------------------------------------===//
+// custom<ScanMode>: `inclusive` or `exclusive` for the BoolAttr `inclusive`.
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseScanMode(OpAsmParser &parser, BoolAttr &inclusive) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  if (keyword != "inclusive" && keyword != "exclusive")
+    return parser.emitError(loc, "expected 'inclusive' or 'exclusive', got '")
+           << keyword << "'";
+  inclusive = parser.getBuilder().getBoolAttr(keyword == "inclusive");
+  return success();
+}
+
+static void printScanMode(OpAsmPrinter &printer, Operation *,
+                          BoolAttr inclusive) {
+  printer << (inclusive.getValue() ? "inclusive" : "exclusive");
+}
+
+//===----------------------------------------------------------------------===//
+// Verification shared by both collectives.
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyBuffer(Operation *op, StringRef name,
+                                  MemRefType type) {
+  if (type.getRank() != 1)
+    return op->emitOpError()
+           << name << " must be a 1-D memref, got rank " << type.getRank();
+  if (!type.isLastDimUnitStride())
+    return op->emitOpError()
+           << name << " must have unit stride (contiguous elements), got "
+           << type;
+  return success();
+}
+
+static LogicalResult verifySegmentedCollective(Operation *op,
+                                               MemRefType inputType,
+                                               MemRefType outputType,
+                                               int64_t segmentSize) {
+  if (failed(verifyBuffer(op, "input", inputType)) ||
+      failed(verifyBuffer(op, "output", outputType)))
+    return failure();
+
+  Type in = inputType.getElementType();
+  Type out = outputType.getElementType();
+  Type acc = getAccumulatorType(in);
+  if (!acc)
+    return op->emitOpError()
+           << "input element type must be f16, bf16, f32 or i8 (signed, "
+              "signless form), got "
+           << in;
+  if (isa<IntegerType>(in)) {
+    if (out != acc)
+      return op->emitOpError()
+             << "output element type must be i32 for i8 input, got " << out;
+  } else if (out != acc && out != in) {
+    return op->emitOpError()
+           << "output element type must be f32 or the input element type " << in
+           << ", got " << out;
+  }
+
+  if (segmentSize < 1)
+    return op->emitOpError()
+           << "segment_size must be >= 1, got " << segmentSize;
+  return success();
+}
+
+LogicalResult SegmentedReduceOp::verify() {
+  MemRefType inType = getInputType(), outType = getOutputType();
+  int64_t segmentSize = getSegmentSize();
+  if (failed(verifySegmentedCollective(*this, inType, outType, segmentSize)))
+    return failure();
+  if (inType.hasStaticShape() && outType.hasStaticShape()) {
+    int64_t n = inType.getDimSize(0);
+    int64_t expected = getNumSegments(n, segmentSize);
+    if (outType.getDimSize(0) != expected)
+      return emitOpError() << "output has " << outType.getDimSize(0)
+                           << " elements but the input has ceil(" << n << " / "
+                           << segmentSize << ") = " << expected << " segments";
+  }
+  return success();
+}
+
+LogicalResult SegmentedScanOp::verify() {
+  MemRefType inType = getInputType(), outType = getOutputType();
+  if (failed(
+          verifySegmentedCollective(*this, inType, outType, getSegmentSize())))
+    return failure();
+  if (inType.hasStaticShape() && outType.hasStaticShape() &&
+      inType.getDimSize(0) != outType.getDimSize(0))
+    return emitOpError() << "output has " << outType.getDimSize(0)
+                         << " elements but the input has "
+                         << inType.getDimSize(0)
+                         << " (a scan writes one result per element)";
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "tcuc/Dialect/TCU/TCUOps.cpp.inc"

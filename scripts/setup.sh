@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the Debian packages tcuc needs to build and test, if any are missing.
+# Idempotent: does nothing (and needs no network) when all are installed.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ python3
+  llvm-22-dev libmlir-22-dev mlir-22-tools # LLVM/MLIR 22, lit and FileCheck
+  libgtest-dev                              # C++ unit tests
+  ccache lld                                # faster rebuilds and links
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "tcuc setup: installing missing packages: ${missing[*]}"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || {
+    echo "tcuc setup: not root and no sudo; install these first: ${missing[*]}" >&2
+    exit 1
+  }
+  sudo="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"

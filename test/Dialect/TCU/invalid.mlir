@@ -1,0 +1,129 @@
+// One case per verifier rule of the tcu collectives, with its exact message.
+// RUN: tcuc-opt %s -split-input-file -verify-diagnostics
+
+func.func @input_rank(%in: memref<16x16xf16>, %out: memref<16xf32>) {
+  // expected-error @+1 {{'tcu.segmented_reduce' op input must be a 1-D memref, got rank 2}}
+  tcu.segmented_reduce <add> %in into %out segment_size 16 : memref<16x16xf16> -> memref<16xf32>
+  return
+}
+
+// -----
+
+func.func @output_rank(%in: memref<16xf16>, %out: memref<f32>) {
+  // expected-error @+1 {{'tcu.segmented_reduce' op output must be a 1-D memref, got rank 0}}
+  tcu.segmented_reduce <add> %in into %out segment_size 16 : memref<16xf16> -> memref<f32>
+  return
+}
+
+// -----
+
+func.func @input_stride(%in: memref<16xf16, strided<[2]>>, %out: memref<16xf32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op input must have unit stride (contiguous elements), got 'memref<16xf16, strided<[2]>>'}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 16 : memref<16xf16, strided<[2]>> -> memref<16xf32>
+  return
+}
+
+// -----
+
+func.func @output_stride(%in: memref<32xf16>, %out: memref<2xf32, strided<[4]>>) {
+  // expected-error @+1 {{'tcu.segmented_reduce' op output must have unit stride (contiguous elements), got 'memref<2xf32, strided<[4]>>'}}
+  tcu.segmented_reduce <add> %in into %out segment_size 16 : memref<32xf16> -> memref<2xf32, strided<[4]>>
+  return
+}
+
+// -----
+
+func.func @input_f64(%in: memref<16xf64>, %out: memref<1xf32>) {
+  // expected-error @+1 {{'tcu.segmented_reduce' op input element type must be f16, bf16, f32 or i8 (signed, signless form), got 'f64'}}
+  tcu.segmented_reduce <add> %in into %out segment_size 16 : memref<16xf64> -> memref<1xf32>
+  return
+}
+
+// -----
+
+func.func @input_ui8(%in: memref<16xui8>, %out: memref<16xi32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op input element type must be f16, bf16, f32 or i8 (signed, signless form), got 'ui8'}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 16 : memref<16xui8> -> memref<16xi32>
+  return
+}
+
+// -----
+
+func.func @float_output_type(%in: memref<16xf16>, %out: memref<1xbf16>) {
+  // expected-error @+1 {{'tcu.segmented_reduce' op output element type must be f32 or the input element type 'f16', got 'bf16'}}
+  tcu.segmented_reduce <add> %in into %out segment_size 16 : memref<16xf16> -> memref<1xbf16>
+  return
+}
+
+// -----
+
+func.func @int_output_type(%in: memref<16xi8>, %out: memref<16xi8>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op output element type must be i32 for i8 input, got 'i8'}}
+  tcu.segmented_scan <add> exclusive %in into %out segment_size 16 : memref<16xi8> -> memref<16xi8>
+  return
+}
+
+// -----
+
+func.func @segment_size_zero(%in: memref<16xf16>, %out: memref<16xf32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op segment_size must be >= 1, got 0}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 0 : memref<16xf16> -> memref<16xf32>
+  return
+}
+
+// -----
+
+func.func @segment_size_negative(%in: memref<16xf16>, %out: memref<1xf32>) {
+  // expected-error @+1 {{'tcu.segmented_reduce' op segment_size must be >= 1, got -3}}
+  tcu.segmented_reduce <add> %in into %out segment_size -3 : memref<16xf16> -> memref<1xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_length(%in: memref<1000xf16>, %out: memref<62xf32>) {
+  // expected-error @+1 {{'tcu.segmented_reduce' op output has 62 elements but the input has ceil(1000 / 16) = 63 segments}}
+  tcu.segmented_reduce <add> %in into %out segment_size 16 : memref<1000xf16> -> memref<62xf32>
+  return
+}
+
+// -----
+
+func.func @scan_length(%in: memref<1000xf16>, %out: memref<999xf32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op output has 999 elements but the input has 1000 (a scan writes one result per element)}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 16 : memref<1000xf16> -> memref<999xf32>
+  return
+}
+
+// -----
+
+func.func @unknown_kind(%in: memref<16xf16>, %out: memref<1xf32>) {
+  // expected-error @+2 {{expected ::mlir::tcu::CombinerKind to be one of: add}}
+  // expected-error @+1 {{failed to parse TCU_CombinerKindAttr parameter 'value'}}
+  tcu.segmented_reduce <mul> %in into %out segment_size 16 : memref<16xf16> -> memref<1xf32>
+  return
+}
+
+// -----
+
+func.func @unknown_scan_mode(%in: memref<16xf16>, %out: memref<16xf32>) {
+  // expected-error @+1 {{expected 'inclusive' or 'exclusive', got 'sideways'}}
+  tcu.segmented_scan <add> sideways %in into %out segment_size 16 : memref<16xf16> -> memref<16xf32>
+  return
+}
+
+// -----
+
+func.func @not_a_memref(%in: tensor<16xf16>, %out: memref<1xf32>) {
+  // expected-error @+1 {{'tcu.segmented_reduce' op operand #0 must be memref of any type values, but got 'tensor<16xf16>'}}
+  "tcu.segmented_reduce"(%in, %out) <{kind = #tcu.kind<add>, segment_size = 16 : i64}> : (tensor<16xf16>, memref<1xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @missing_inclusive(%in: memref<16xf16>, %out: memref<16xf32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op requires attribute 'inclusive'}}
+  "tcu.segmented_scan"(%in, %out) <{kind = #tcu.kind<add>, segment_size = 16 : i64}> : (memref<16xf16>, memref<16xf32>) -> ()
+  return
+}

@@ -1,0 +1,79 @@
+// Round trip of the tcu collectives: custom form, then again from the printed
+// form, then through the generic form.
+// RUN: tcuc-opt %s | FileCheck %s
+// RUN: tcuc-opt %s | tcuc-opt | FileCheck %s
+// RUN: tcuc-opt %s --mlir-print-op-generic | tcuc-opt | FileCheck %s
+// RUN: tcuc-opt %s --mlir-print-op-generic | FileCheck %s --check-prefix=GENERIC
+
+// CHECK-LABEL: func @reduce_f16_static
+// CHECK: tcu.segmented_reduce <add> %{{.*}} into %{{.*}} segment_size 16 : memref<1000xf16> -> memref<63xf32>
+// GENERIC-LABEL: sym_name = "reduce_f16_static"
+// GENERIC: "tcu.segmented_reduce"(%{{.*}}, %{{.*}}) <{kind = #tcu.kind<add>, segment_size = 16 : i64}> : (memref<1000xf16>, memref<63xf32>) -> ()
+func.func @reduce_f16_static(%in: memref<1000xf16>, %out: memref<63xf32>) {
+  tcu.segmented_reduce <add> %in into %out segment_size 16 : memref<1000xf16> -> memref<63xf32>
+  return
+}
+
+// CHECK-LABEL: func @reduce_bf16_dynamic_to_bf16
+// CHECK: tcu.segmented_reduce <add> %{{.*}} into %{{.*}} segment_size 4097 : memref<?xbf16> -> memref<?xbf16>
+func.func @reduce_bf16_dynamic_to_bf16(%in: memref<?xbf16>, %out: memref<?xbf16>) {
+  tcu.segmented_reduce <add> %in into %out segment_size 4097 : memref<?xbf16> -> memref<?xbf16>
+  return
+}
+
+// A segment longer than the input: one (short) segment.
+// CHECK-LABEL: func @reduce_segment_longer_than_input
+// CHECK: segment_size 1000 : memref<7xf32> -> memref<1xf32>
+func.func @reduce_segment_longer_than_input(%in: memref<7xf32>, %out: memref<1xf32>) {
+  tcu.segmented_reduce <add> %in into %out segment_size 1000 : memref<7xf32> -> memref<1xf32>
+  return
+}
+
+// Mixed static and dynamic lengths are accepted (checked at run time).
+// CHECK-LABEL: func @reduce_i8_mixed
+// CHECK: tcu.segmented_reduce <add> %{{.*}} into %{{.*}} segment_size 1 : memref<48xi8> -> memref<?xi32>
+func.func @reduce_i8_mixed(%in: memref<48xi8>, %out: memref<?xi32>) {
+  tcu.segmented_reduce <add> %in into %out segment_size 1 : memref<48xi8> -> memref<?xi32>
+  return
+}
+
+// An empty input has no segments.
+// CHECK-LABEL: func @reduce_empty
+// CHECK: memref<0xf16> -> memref<0xf32>
+func.func @reduce_empty(%in: memref<0xf16>, %out: memref<0xf32>) {
+  tcu.segmented_reduce <add> %in into %out segment_size 16 : memref<0xf16> -> memref<0xf32>
+  return
+}
+
+// Unit-stride views with an offset are contiguous too.
+// CHECK-LABEL: func @reduce_strided_unit
+// CHECK: memref<256xf16, strided<[1], offset: 64>> -> memref<1xf32>
+func.func @reduce_strided_unit(%in: memref<256xf16, strided<[1], offset: 64>>, %out: memref<1xf32>) {
+  tcu.segmented_reduce <add> %in into %out segment_size 256 : memref<256xf16, strided<[1], offset: 64>> -> memref<1xf32>
+  return
+}
+
+// CHECK-LABEL: func @scan_inclusive
+// CHECK: tcu.segmented_scan <add> inclusive %{{.*}} into %{{.*}} segment_size 256 : memref<4096xf16> -> memref<4096xf16>
+// GENERIC-LABEL: sym_name = "scan_inclusive"
+// GENERIC: "tcu.segmented_scan"(%{{.*}}, %{{.*}}) <{inclusive = true, kind = #tcu.kind<add>, segment_size = 256 : i64}>
+func.func @scan_inclusive(%in: memref<4096xf16>, %out: memref<4096xf16>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 256 : memref<4096xf16> -> memref<4096xf16>
+  return
+}
+
+// CHECK-LABEL: func @scan_exclusive_dynamic
+// CHECK: tcu.segmented_scan <add> exclusive %{{.*}} into %{{.*}} segment_size 48 : memref<?xi8> -> memref<?xi32>
+// GENERIC-LABEL: sym_name = "scan_exclusive_dynamic"
+// GENERIC: "tcu.segmented_scan"(%{{.*}}, %{{.*}}) <{inclusive = false, kind = #tcu.kind<add>, segment_size = 48 : i64}>
+func.func @scan_exclusive_dynamic(%in: memref<?xi8>, %out: memref<?xi32>) {
+  tcu.segmented_scan <add> exclusive %in into %out segment_size 48 : memref<?xi8> -> memref<?xi32>
+  return
+}
+
+// CHECK-LABEL: func @scan_f32
+// CHECK: tcu.segmented_scan <add> inclusive %{{.*}} into %{{.*}} segment_size 7 : memref<?xf32> -> memref<?xf32>
+func.func @scan_f32(%in: memref<?xf32>, %out: memref<?xf32>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 7 : memref<?xf32> -> memref<?xf32>
+  return
+}
