@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# README's main-job command: installs what is missing, builds, and runs the
-# tcuc driver on its default example.
+# README's main-job command: installs what is missing, builds, describes the
+# default example, then compiles a segmented scan through the mma form, runs it
+# on the CPU backend and checks it against a float64 reference.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${TCUC_BUILD_DIR:-$root/build}"
@@ -9,3 +10,6 @@ build="${TCUC_BUILD_DIR:-$root/build}"
 "$root/scripts/build.sh"
 
 "$build/bin/tcuc" inspect "$root/examples/segmented_sum.mlir"
+echo
+"$build/bin/tcuc" run --device cpu --op scan --dtype f16 --segment 1000 \
+  --n 1000003 --check

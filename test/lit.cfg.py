@@ -15,7 +15,12 @@ config.test_exec_root = os.path.join(config.tcuc_obj_root, "test")
 # Unit/ has its own configuration (GoogleTest format).
 config.excludes = ["Unit", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 
+import sys
+
 config.substitutions.append(("%tcuc_src_root", config.tcuc_src_root))
+config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(
+    ("%tcuc", os.path.join(config.tcuc_tools_dir, "tcuc")))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

@@ -44,10 +44,12 @@ protected:
     if (scan)
       tcu::SegmentedScanOp::create(b, loc, kind, body->getArgument(0),
                                    body->getArgument(1), segmentSize,
-                                   /*inclusive=*/true);
+                                   /*inclusive=*/true,
+                                   /*variant=*/tcu::VariantAttr());
     else
       tcu::SegmentedReduceOp::create(b, loc, kind, body->getArgument(0),
-                                     body->getArgument(1), segmentSize);
+                                     body->getArgument(1), segmentSize,
+                                     /*variant=*/tcu::VariantAttr());
     func::ReturnOp::create(b, loc);
 
     lastError.clear();

@@ -2,7 +2,12 @@
 
 #include "tcuc/InitAll.h"
 
+#include "tcuc/Conversion/Passes.h"
 #include "tcuc/Dialect/TCU/TCUDialect.h"
+#include "tcuc/Pipelines/Pipelines.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -26,6 +31,18 @@ void mlir::tcu::registerTCUCDialects(DialectRegistry &registry) {
 }
 
 void mlir::tcu::registerTCUCPasses() {
+  tcu::registerTCUCConversionPasses();
+  tcu::registerTCUCPipelines();
   // Generic cleanups (canonicalize, cse, ...) used between tcuc's stages.
   registerTransformsPasses();
+  // The upstream stages of the tcu-to-cpu pipeline, to run them one by one.
+  registerSCFToControlFlowPass();
+  registerConvertVectorToLLVMPass();
+  memref::registerExpandStridedMetadataPass();
+  registerFinalizeMemRefToLLVMConversionPass();
+  registerArithToLLVMConversionPass();
+  registerConvertFuncToLLVMPass();
+  registerConvertControlFlowToLLVMPass();
+  registerUBToLLVMConversionPass();
+  registerReconcileUnrealizedCastsPass();
 }

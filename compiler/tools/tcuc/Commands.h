@@ -13,6 +13,10 @@ extern llvm::cl::OptionCategory tcucCategory;
 /// every tcu collective in it. Returns the process exit code.
 extern llvm::cl::SubCommand inspectCommand;
 int runInspect();
+
+/// `tcuc run`: compile, run and check one kernel spec.
+extern llvm::cl::SubCommand runCommand;
+int runRun();
 } // namespace tcuc::driver
 
 #endif // TCUC_TOOLS_TCUC_COMMANDS_H

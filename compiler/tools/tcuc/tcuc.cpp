@@ -27,6 +27,8 @@ int main(int argc, char **argv) {
 
   if (tcuc::driver::inspectCommand)
     return tcuc::driver::runInspect();
+  if (tcuc::driver::runCommand)
+    return tcuc::driver::runRun();
 
   errs() << "tcuc: no subcommand given; run 'tcuc --help' for the list\n";
   return 2;

@@ -24,6 +24,67 @@ int64_t mlir::tcu::getNumSegments(int64_t numElements, int64_t segmentSize) {
   return numElements / segmentSize + (numElements % segmentSize != 0 ? 1 : 0);
 }
 
+Variant mlir::tcu::getDefaultVariant(int64_t segmentSize) {
+  if (segmentSize <= kTileSize)
+    return Variant::Seg16;
+  if (segmentSize <= kTileSize * kTileSize)
+    return Variant::Seg256;
+  return Variant::Seg256N;
+}
+
+bool mlir::tcu::isVariantApplicable(Variant variant, bool isScan,
+                                    int64_t segmentSize, std::string *why) {
+  auto fail = [&](const std::string &reason) {
+    if (why)
+      *why = reason;
+    return false;
+  };
+  switch (variant) {
+  case Variant::Seg16:
+    if (segmentSize > kTileSize)
+      return fail("variant 'seg16' needs segment_size <= 16");
+    return true;
+  case Variant::Seg256:
+    if (segmentSize > kTileSize * kTileSize)
+      return fail("variant 'seg256' needs segment_size <= 256");
+    return true;
+  case Variant::Seg16NStrided:
+  case Variant::Seg16NCoalesced:
+    if (isScan)
+      return fail("variant '" + stringifyVariant(variant).str() +
+                  "' is a reduction variant (scans use 'seg16n')");
+    return true;
+  case Variant::Seg16N:
+    if (!isScan)
+      return fail("variant 'seg16n' is a scan variant (reductions use "
+                  "'seg16n_strided' or 'seg16n_coalesced')");
+    return true;
+  case Variant::Seg256N:
+  case Variant::Block:
+  case Variant::Grid:
+    return true;
+  }
+  return fail("unknown variant");
+}
+
+int mlir::tcu::matrixEntry(MatrixKind kind, int row, int col) {
+  switch (kind) {
+  case MatrixKind::P:
+    return row == 0;
+  case MatrixKind::PT:
+    return col == 0;
+  case MatrixKind::U:
+    return row <= col;
+  case MatrixKind::Ustrict:
+    return row < col;
+  case MatrixKind::L:
+    return row > col;
+  case MatrixKind::Ones:
+    return 1;
+  }
+  return 0;
+}
+
 //===----------------------------------------------------------------------===//
 // custom<ScanMode>: `inclusive` or `exclusive` for the BoolAttr `inclusive`.
 //===----------------------------------------------------------------------===//
@@ -61,10 +122,10 @@ static LogicalResult verifyBuffer(Operation *op, StringRef name,
   return success();
 }
 
-static LogicalResult verifySegmentedCollective(Operation *op,
-                                               MemRefType inputType,
-                                               MemRefType outputType,
-                                               int64_t segmentSize) {
+static LogicalResult
+verifySegmentedCollective(Operation *op, MemRefType inputType,
+                          MemRefType outputType, int64_t segmentSize,
+                          std::optional<Variant> variant, bool isScan) {
   if (failed(verifyBuffer(op, "input", inputType)) ||
       failed(verifyBuffer(op, "output", outputType)))
     return failure();
@@ -90,13 +151,17 @@ static LogicalResult verifySegmentedCollective(Operation *op,
   if (segmentSize < 1)
     return op->emitOpError()
            << "segment_size must be >= 1, got " << segmentSize;
+  std::string why;
+  if (variant && !isVariantApplicable(*variant, isScan, segmentSize, &why))
+    return op->emitOpError() << why << ", got segment_size " << segmentSize;
   return success();
 }
 
 LogicalResult SegmentedReduceOp::verify() {
   MemRefType inType = getInputType(), outType = getOutputType();
   int64_t segmentSize = getSegmentSize();
-  if (failed(verifySegmentedCollective(*this, inType, outType, segmentSize)))
+  if (failed(verifySegmentedCollective(*this, inType, outType, segmentSize,
+                                       getVariant(), /*isScan=*/false)))
     return failure();
   if (inType.hasStaticShape() && outType.hasStaticShape()) {
     int64_t n = inType.getDimSize(0);
@@ -111,8 +176,9 @@ LogicalResult SegmentedReduceOp::verify() {
 
 LogicalResult SegmentedScanOp::verify() {
   MemRefType inType = getInputType(), outType = getOutputType();
-  if (failed(
-          verifySegmentedCollective(*this, inType, outType, getSegmentSize())))
+  if (failed(verifySegmentedCollective(*this, inType, outType, getSegmentSize(),
+                                       getVariant(),
+                                       /*isScan=*/true)))
     return failure();
   if (inType.hasStaticShape() && outType.hasStaticShape() &&
       inType.getDimSize(0) != outType.getDimSize(0))

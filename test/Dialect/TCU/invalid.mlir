@@ -127,3 +127,19 @@ func.func @missing_inclusive(%in: memref<16xf16>, %out: memref<16xf32>) {
   "tcu.segmented_scan"(%in, %out) <{kind = #tcu.kind<add>, segment_size = 16 : i64}> : (memref<16xf16>, memref<16xf32>) -> ()
   return
 }
+
+// -----
+
+func.func @variant_too_small(%in: memref<?xf16>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_reduce' op variant 'seg16' needs segment_size <= 16, got segment_size 48}}
+  tcu.segmented_reduce <add> %in into %out segment_size 48 {variant = #tcu.variant<seg16>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @variant_wrong_op(%in: memref<?xf16>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op variant 'seg16n_strided' is a reduction variant (scans use 'seg16n'), got segment_size 48}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 48 {variant = #tcu.variant<seg16n_strided>} : memref<?xf16> -> memref<?xf32>
+  return
+}

@@ -54,4 +54,80 @@ def TCU_CombinerKindAttr : EnumAttr<TCU_Dialect, TCU_CombinerKind, "kind"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
+//===----------------------------------------------------------------------===//
+// Algorithm variants (which of the papers' algorithms lowers a collective).
+//===----------------------------------------------------------------------===//
+
+def TCU_Variant : I32EnumAttr<"Variant", "algorithm variant of a collective", [
+      I32EnumAttrCase<"Seg16", 0, "seg16">,
+      I32EnumAttrCase<"Seg256", 1, "seg256">,
+      I32EnumAttrCase<"Seg256N", 2, "seg256n">,
+      I32EnumAttrCase<"Seg16NStrided", 3, "seg16n_strided">,
+      I32EnumAttrCase<"Seg16NCoalesced", 4, "seg16n_coalesced">,
+      I32EnumAttrCase<"Seg16N", 5, "seg16n">,
+      I32EnumAttrCase<"Block", 6, "block">,
+      I32EnumAttrCase<"Grid", 7, "grid">
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tcu";
+}
+
+def TCU_VariantAttr : EnumAttr<TCU_Dialect, TCU_Variant, "variant"> {
+  let summary = "which Tensor Core algorithm lowers a collective";
+  let description = [{
+    Selects the algorithm `convert-tcu-to-mma` emits (docs/algorithms.md):
+    `seg16` (segments of at most 16), `seg256` (at most 256), `seg256n`
+    (work-efficient, any size), `seg16n_strided` and `seg16n_coalesced`
+    (reductions, any size), `seg16n` (scans, any size), `block` (the warps
+    of a block share a segment) and `grid` (several blocks share a segment;
+    a second pass combines their partials).
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
+//===----------------------------------------------------------------------===//
+// The mma form: named constant matrices and tile layouts.
+//===----------------------------------------------------------------------===//
+
+def TCU_MatrixKind : I32EnumAttr<"MatrixKind", "named 16x16 0/1 matrix", [
+      I32EnumAttrCase<"P", 0, "P">,
+      I32EnumAttrCase<"PT", 1, "PT">,
+      I32EnumAttrCase<"U", 2, "U">,
+      I32EnumAttrCase<"Ustrict", 3, "Ustrict">,
+      I32EnumAttrCase<"L", 4, "L">,
+      I32EnumAttrCase<"Ones", 5, "Ones">
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tcu";
+}
+
+def TCU_MatrixKindAttr : EnumAttr<TCU_Dialect, TCU_MatrixKind, "matrix"> {
+  let summary = "a named constant matrix of the papers";
+  let description = [{
+    `P`: ones in row 0. `PT`: ones in column 0 (P transposed).
+    `U[r][c] = 1 if r <= c` (upper with diagonal: inclusive row scan).
+    `Ustrict[r][c] = 1 if r < c` (exclusive row scan).
+    `L[r][c] = 1 if r > c` (strictly lower: sums of earlier rows).
+    `Ones`: all ones (the papers' `1`: row totals, broadcast).
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def TCU_TileLayout : I32EnumAttr<"TileLayout", "how lines map onto a tile", [
+      I32EnumAttrCase<"Rows", 0, "rows">,
+      I32EnumAttrCase<"Cols", 1, "cols">
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tcu";
+}
+
+def TCU_TileLayoutAttr : EnumAttr<TCU_Dialect, TCU_TileLayout, "layout"> {
+  let summary = "whether memory lines become tile rows or tile columns";
+  let description = [{
+    `rows`: line i of a tile load is row i (row-major). `cols`: line i is
+    column i (column-major; the Reduction16 layout, column j = segment j).
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
 #endif // TCUC_DIALECT_TCU_TCUBASE_TD

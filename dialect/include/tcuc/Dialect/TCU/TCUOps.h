@@ -9,6 +9,8 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <string>
+
 #include "tcuc/Dialect/TCU/TCUDialect.h"
 #include "tcuc/Dialect/TCU/TCUEnums.h.inc"
 
@@ -20,6 +22,21 @@ namespace tcu {
 /// The accumulator type for an input element type: f32 for f16/bf16/f32,
 /// i32 for i8. Returns null for element types tcu does not accept.
 Type getAccumulatorType(Type inputElementType);
+
+/// The variant convert-tcu-to-mma uses when a collective names none: seg16
+/// up to 16 elements a segment, seg256 up to 256, seg256n beyond.
+Variant getDefaultVariant(int64_t segmentSize);
+
+/// Whether `variant` can lower a reduction (isScan false) or a scan of
+/// segments of `segmentSize`; if not, `why` says which rule fails.
+bool isVariantApplicable(Variant variant, bool isScan, int64_t segmentSize,
+                         std::string *why = nullptr);
+
+/// Entry (row, col) of a named constant matrix: 0 or 1.
+int matrixEntry(MatrixKind kind, int row, int col);
+
+/// The tile edge of the mma form (16x16x16 products).
+constexpr int64_t kTileSize = 16;
 
 /// Number of segments of `numElements` elements cut into segments of
 /// `segmentSize` (ceil division; 0 for 0 elements). Requires segmentSize >= 1

@@ -20,6 +20,13 @@ class TCU_SegmentedCollectiveOp<string mnemonic, list<Trait> traits = []>
     ::mlir::MemRefType getOutputType() {
       return ::llvm::cast<::mlir::MemRefType>(getOutput().getType());
     }
+    /// The variant named by the `variant` attribute, or the default for
+    /// this segment size.
+    ::mlir::tcu::Variant getVariantOrDefault() {
+      if (auto v = getVariant())
+        return *v;
+      return ::mlir::tcu::getDefaultVariant(getSegmentSize());
+    }
     /// The type every partial sum is kept in: f32 for float inputs, i32 for
     /// i8 inputs.
     ::mlir::Type getAccumulatorType() {
@@ -43,6 +50,11 @@ def TCU_SegmentedReduceOp : TCU_SegmentedCollectiveOp<"segmented_reduce"> {
     Both operands are rank-1 memrefs with unit stride; their lengths may be
     static or dynamic, and when both are static they must agree.
 
+    The optional `variant` picks the algorithm (`#tcu.variant<...>`); without
+    it `convert-tcu-to-mma` picks one by segment size. Reductions accept
+    `seg16` (segment_size <= 16), `seg256` (<= 256), `seg256n`,
+    `seg16n_strided`, `seg16n_coalesced`, `block` and `grid`.
+
     Example:
 
     ```mlir
@@ -55,7 +67,8 @@ def TCU_SegmentedReduceOp : TCU_SegmentedCollectiveOp<"segmented_reduce"> {
     TCU_CombinerKindAttr:$kind,
     Arg<AnyMemRef, "the elements to reduce", [MemRead]>:$input,
     Arg<AnyMemRef, "one result per segment", [MemWrite]>:$output,
-    I64Attr:$segment_size
+    I64Attr:$segment_size,
+    OptionalAttr<TCU_VariantAttr>:$variant
   );
   let assemblyFormat = [{
     $kind $input `into` $output `segment_size` $segment_size attr-dict
@@ -79,6 +92,9 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan"> {
     accumulate in `f32` and store `f32` or the input element type; signed
     `i8` inputs accumulate and store `i32`.
 
+    The optional `variant` accepts `seg16` (segment_size <= 16), `seg256`
+    (<= 256), `seg256n`, `seg16n`, `block` and `grid`.
+
     Example:
 
     ```mlir
@@ -91,7 +107,8 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan"> {
     Arg<AnyMemRef, "the elements to scan", [MemRead]>:$input,
     Arg<AnyMemRef, "one result per element", [MemWrite]>:$output,
     I64Attr:$segment_size,
-    BoolAttr:$inclusive
+    BoolAttr:$inclusive,
+    OptionalAttr<TCU_VariantAttr>:$variant
   );
   let assemblyFormat = [{
     $kind custom<ScanMode>($inclusive) $input `into` $output
@@ -101,5 +118,7 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan"> {
   let hasVerifier = 1;
   let extraClassDeclaration = commonExtraClassDeclaration;
 }
+
+include "tcuc/Dialect/TCU/TCUMMAOps.td"
 
 #endif // TCUC_DIALECT_TCU_TCUOPS_TD

@@ -1,0 +1,41 @@
+//===- CPUExecutor.h - run a tcuc kernel on the CPU -------------*- C++ -*-===//
+//
+// JIT-compiles a KernelSpec through the tcu-to-cpu pipeline (the same mma
+// form the GPU runs) with MLIR's ExecutionEngine and calls it on host
+// buffers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCUC_CPU_CPUEXECUTOR_H
+#define TCUC_CPU_CPUEXECUTOR_H
+
+#include "tcuc/CPU/KernelSpec.h"
+
+#include <memory>
+#include <string>
+
+namespace tcuc {
+class CPUKernel {
+public:
+  /// Compiles `spec`; null with `error` set when the spec is rejected or
+  /// compilation fails (diagnostics included).
+  static std::unique_ptr<CPUKernel> compile(const KernelSpec &spec,
+                                            std::string &error);
+  ~CPUKernel();
+
+  /// Runs on `n` input elements; `out` holds the output length for `n`
+  /// (ceil(n / segment) for reductions, n for scans).
+  void run(const void *in, int64_t n, void *out, int64_t outLength);
+
+  /// The lowered IR (LLVM dialect) of the kernel, for debugging.
+  const std::string &loweredIR() const { return lowered; }
+
+private:
+  CPUKernel() = default;
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+  std::string lowered;
+};
+} // namespace tcuc
+
+#endif // TCUC_CPU_CPUEXECUTOR_H

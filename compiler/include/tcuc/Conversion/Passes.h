@@ -1,0 +1,37 @@
+//===- Passes.h - tcuc conversion passes ------------------------*- C++ -*-===//
+
+#ifndef TCUC_CONVERSION_PASSES_H
+#define TCUC_CONVERSION_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+class RewritePatternSet;
+namespace arith {
+class ArithDialect;
+}
+namespace memref {
+class MemRefDialect;
+}
+namespace scf {
+class SCFDialect;
+}
+namespace vector {
+class VectorDialect;
+}
+} // namespace mlir
+
+namespace mlir::tcu {
+#define GEN_PASS_DECL
+#include "tcuc/Conversion/Passes.h.inc"
+
+/// Patterns that rewrite tcu collectives into the mma form.
+void populateTCUToMMAPatterns(RewritePatternSet &patterns);
+/// Patterns that rewrite the mma form into CPU-executable vector code.
+void populateTCUMMAToLoopsPatterns(RewritePatternSet &patterns);
+
+#define GEN_PASS_REGISTRATION
+#include "tcuc/Conversion/Passes.h.inc"
+} // namespace mlir::tcu
+
+#endif // TCUC_CONVERSION_PASSES_H

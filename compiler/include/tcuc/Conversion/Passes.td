@@ -1,0 +1,45 @@
+//===- Passes.td - tcuc conversion passes ------------------*- tablegen -*-===//
+
+#ifndef TCUC_CONVERSION_PASSES_TD
+#define TCUC_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertTCUToMMA : Pass<"convert-tcu-to-mma", "ModuleOp"> {
+  let summary = "Lower tcu collectives to the mma form (P·A, A·U, L·A tiles)";
+  let description = [{
+    Replaces every `tcu.segmented_reduce` and `tcu.segmented_scan` by the
+    algorithm its `variant` names (or the default for its segment size):
+    loops over segments and 16x16 tiles in which the Tensor Core work is
+    explicit as `tcu.mma` on the named matrices `tcu.matrix <P|PT|U|Ustrict|L|Ones>`,
+    tiles move through masked `tcu.load_tile` / `tcu.store_tile` /
+    `tcu.store_row`, and f32/i32 intermediates fed back into a product go
+    through `tcu.split`. Independent work items (segments, groups of 16
+    segments, grid chunks) are `scf.parallel` iterations. See
+    docs/algorithms.md for each variant.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"
+  ];
+}
+
+def ConvertTCUMMAToLoops : Pass<"convert-tcu-mma-to-loops", "ModuleOp"> {
+  let summary = "Lower the mma form to CPU code (vector, scf, arith, memref)";
+  let description = [{
+    The CPU backend: executes the same mma-form algorithm on the CPU with
+    Tensor Core numerics. `tcu.mma` becomes a 16x16x16 `vector.contract`
+    over operands widened exactly to f32 (or i32), accumulating in f32 (i32);
+    the operand rounding already happened where the IR shows it (loads of
+    f16/bf16/i8 data, `tcu.split`). Tile loads and stores become 16 masked
+    vector loads/stores each, so nothing outside the masked elements is
+    touched. The result lowers to LLVM with the upstream passes
+    (see the `tcu-to-cpu` pipeline).
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+#endif // TCUC_CONVERSION_PASSES_TD

@@ -1,0 +1,108 @@
+//===- CPUExecutor.cpp - run a tcuc kernel on the CPU ---------------------===//
+
+#include "tcuc/CPU/CPUExecutor.h"
+
+#include "tcuc/InitAll.h"
+#include "tcuc/Pipelines/Pipelines.h"
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <mutex>
+
+using namespace mlir;
+
+namespace {
+/// The ABI of a ranked rank-1 memref descriptor (any element type).
+struct MemRef1D {
+  const void *allocated;
+  const void *aligned;
+  int64_t offset;
+  int64_t size;
+  int64_t stride;
+};
+using KernelFn = void (*)(MemRef1D *, MemRef1D *);
+} // namespace
+
+struct tcuc::CPUKernel::Impl {
+  MLIRContext context;
+  std::unique_ptr<ExecutionEngine> engine;
+  KernelFn fn = nullptr;
+};
+
+tcuc::CPUKernel::~CPUKernel() = default;
+
+std::unique_ptr<tcuc::CPUKernel>
+tcuc::CPUKernel::compile(const KernelSpec &spec, std::string &error) {
+  static std::once_flag initTarget;
+  std::call_once(initTarget, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+
+  std::unique_ptr<CPUKernel> kernel(new CPUKernel());
+  kernel->impl = std::make_unique<Impl>();
+  MLIRContext &ctx = kernel->impl->context;
+  DialectRegistry registry;
+  tcu::registerTCUCDialects(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  ctx.appendDialectRegistry(registry);
+  ctx.loadAllAvailableDialects();
+
+  llvm::raw_string_ostream errors(error);
+  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &diag) {
+    errors << diag.str() << "\n";
+    return success();
+  });
+
+  std::string source = buildKernelSource(spec);
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(source, ParserConfig(&ctx));
+  if (!module)
+    return nullptr;
+  PassManager pm(&ctx);
+  tcu::buildTCUToCPUPipeline(pm);
+  if (failed(pm.run(*module))) {
+    errors << "tcu-to-cpu pipeline failed\n";
+    return nullptr;
+  }
+  llvm::raw_string_ostream irStream(kernel->lowered);
+  module->print(irStream);
+
+  ExecutionEngineOptions options;
+  options.transformer = makeOptimizingTransformer(/*optLevel=*/2,
+                                                  /*sizeLevel=*/0,
+                                                  /*targetMachine=*/nullptr);
+  auto engine = ExecutionEngine::create(*module, options);
+  if (!engine) {
+    errors << "JIT: " << llvm::toString(engine.takeError()) << "\n";
+    return nullptr;
+  }
+  auto symbol = (*engine)->lookup("_mlir_ciface_tcuc_kernel");
+  if (!symbol) {
+    errors << "JIT: " << llvm::toString(symbol.takeError()) << "\n";
+    return nullptr;
+  }
+  kernel->impl->fn = reinterpret_cast<KernelFn>(*symbol);
+  kernel->impl->engine = std::move(*engine);
+  error.clear();
+  return kernel;
+}
+
+void tcuc::CPUKernel::run(const void *in, int64_t n, void *out,
+                          int64_t outLength) {
+  MemRef1D inDesc{in, in, 0, n, 1};
+  MemRef1D outDesc{out, out, 0, outLength, 1};
+  impl->fn(&inDesc, &outDesc);
+}

@@ -1,0 +1,281 @@
+//===- TCUMMAToLoops.cpp - convert-tcu-mma-to-loops (the CPU backend) -----===//
+//
+// Executes the mma form on the CPU with Tensor Core numerics:
+// - tcu.mma: operands (f16/bf16/i8) are widened exactly to f32/i32 and one
+//   16x16x16 vector.contract accumulates in f32/i32, as the Tensor Core does
+//   (products of 0/1 with the data are exact either way);
+// - tcu.split: the exact f32 -> 3 x bf16 and i32 -> 5 x i8 decompositions;
+// - tile loads/stores: 16 masked 1-D loads/stores, so masked-off elements
+//   are never touched, whatever their addresses.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcuc/Conversion/Passes.h"
+#include "tcuc/Dialect/TCU/TCUOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::tcu {
+#define GEN_PASS_DEF_CONVERTTCUMMATOLOOPS
+#include "tcuc/Conversion/Passes.h.inc"
+} // namespace mlir::tcu
+
+using namespace mlir;
+using namespace mlir::tcu;
+
+namespace {
+
+constexpr int64_t T = kTileSize;
+
+VectorType rowType(Type elt) { return VectorType::get({T}, elt); }
+
+Value constIndex(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// Number of elements of line i to touch: clamp(min(lineLength, limit -
+/// start), 0, 16), computed in signed index arithmetic.
+Value lineCount(OpBuilder &b, Location loc, Value start, Value lineLength,
+                Value limit) {
+  Value avail = arith::SubIOp::create(b, loc, limit, start);
+  Value count = arith::MinSIOp::create(b, loc, avail, lineLength);
+  count = arith::MaxSIOp::create(b, loc, count, constIndex(b, loc, 0));
+  return arith::MinSIOp::create(b, loc, count, constIndex(b, loc, T));
+}
+
+Value lineMask(OpBuilder &b, Location loc, Value count) {
+  return vector::CreateMaskOp::create(
+      b, loc, VectorType::get({T}, b.getI1Type()), ValueRange{count});
+}
+
+/// Converts a row of the tile's element type to `to` (f32 -> f16/bf16).
+Value convertRow(OpBuilder &b, Location loc, Value row, Type to) {
+  auto type = cast<VectorType>(row.getType());
+  if (type.getElementType() == to)
+    return row;
+  return arith::TruncFOp::create(b, loc, rowType(to), row);
+}
+
+Value widenRow(OpBuilder &b, Location loc, Value row, Type to) {
+  auto type = cast<VectorType>(row.getType());
+  if (type.getElementType() == to)
+    return row;
+  return arith::ExtFOp::create(b, loc, rowType(to), row);
+}
+
+struct LowerMatrix : OpRewritePattern<MatrixOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MatrixOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType type = op.getType();
+    Type elt = type.getElementType();
+    SmallVector<Attribute> values;
+    for (int r = 0; r < T; ++r)
+      for (int c = 0; c < T; ++c) {
+        int v = matrixEntry(op.getKind(), r, c);
+        values.push_back(isa<FloatType>(elt)
+                             ? Attribute(rewriter.getFloatAttr(elt, v))
+                             : Attribute(rewriter.getIntegerAttr(elt, v)));
+      }
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        op, DenseElementsAttr::get(type, values));
+    return success();
+  }
+};
+
+struct LowerMMA : OpRewritePattern<MMAOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MMAOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    VectorType accType = op.getAcc().getType();
+    Type acc = accType.getElementType();
+    auto widen = [&](Value v) -> Value {
+      auto wide = VectorType::get({T, T}, acc);
+      if (isa<FloatType>(acc))
+        return arith::ExtFOp::create(rewriter, loc, wide, v);
+      return arith::ExtSIOp::create(rewriter, loc, wide, v);
+    };
+    MLIRContext *ctx = rewriter.getContext();
+    AffineExpr i, j, k;
+    bindDims(ctx, i, j, k);
+    SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {i, k}, ctx),
+                                   AffineMap::get(3, 0, {k, j}, ctx),
+                                   AffineMap::get(3, 0, {i, j}, ctx)};
+    auto par =
+        vector::IteratorTypeAttr::get(ctx, vector::IteratorType::parallel);
+    auto red =
+        vector::IteratorTypeAttr::get(ctx, vector::IteratorType::reduction);
+    rewriter.replaceOpWithNewOp<vector::ContractionOp>(
+        op, widen(op.getLhs()), widen(op.getRhs()), op.getAcc(),
+        rewriter.getAffineMapArrayAttr(maps),
+        rewriter.getArrayAttr({par, par, red}));
+    return success();
+  }
+};
+
+struct LowerSplit : OpRewritePattern<SplitOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SplitOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = op.getSource();
+    VectorType type = op.getSource().getType();
+    SmallVector<Value> parts;
+    if (type.getElementType().isF32()) {
+      // hi = bf16(x), mid = bf16(x - hi), lo = bf16(x - hi - mid): each
+      // subtraction is exact, and the three parts hold all 24 bits.
+      auto partType = VectorType::get({T, T}, rewriter.getBF16Type());
+      Value rest = x;
+      for (int p = 0; p < 3; ++p) {
+        Value part = arith::TruncFOp::create(rewriter, loc, partType, rest);
+        parts.push_back(part);
+        Value back = arith::ExtFOp::create(rewriter, loc, type, part);
+        rest = arith::SubFOp::create(rewriter, loc, rest, back);
+      }
+    } else {
+      // 7-bit digits d0..d3 and the signed top d4 = x >> 28.
+      auto partType = VectorType::get({T, T}, rewriter.getI8Type());
+      auto splat = [&](int64_t v) -> Value {
+        return arith::ConstantOp::create(
+            rewriter, loc,
+            DenseElementsAttr::get(type, rewriter.getI32IntegerAttr(v)));
+      };
+      for (int d = 0; d < 4; ++d) {
+        Value shifted = arith::ShRUIOp::create(rewriter, loc, x, splat(7 * d));
+        Value digit = arith::AndIOp::create(rewriter, loc, shifted, splat(127));
+        parts.push_back(
+            arith::TruncIOp::create(rewriter, loc, partType, digit));
+      }
+      Value top = arith::ShRSIOp::create(rewriter, loc, x, splat(28));
+      parts.push_back(arith::TruncIOp::create(rewriter, loc, partType, top));
+    }
+    rewriter.replaceOp(op, parts);
+    return success();
+  }
+};
+
+struct LowerLoadTile : OpRewritePattern<LoadTileOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LoadTileOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    VectorType type = op.getType();
+    Type elt = type.getElementType();
+    Value zeroRow = arith::ConstantOp::create(
+        rewriter, loc,
+        DenseElementsAttr::get(rowType(elt), rewriter.getZeroAttr(elt)));
+    Value tile = arith::ConstantOp::create(
+        rewriter, loc, DenseElementsAttr::get(type, rewriter.getZeroAttr(elt)));
+    for (int64_t i = 0; i < T; ++i) {
+      Value start = arith::AddIOp::create(
+          rewriter, loc, op.getBase(),
+          arith::MulIOp::create(rewriter, loc, op.getStride(),
+                                constIndex(rewriter, loc, i)));
+      Value mask = lineMask(
+          rewriter, loc,
+          lineCount(rewriter, loc, start, op.getLineLength(), op.getLimit()));
+      Value line = vector::MaskedLoadOp::create(
+          rewriter, loc, rowType(elt), op.getSource(), ValueRange{start}, mask,
+          zeroRow);
+      tile = vector::InsertOp::create(rewriter, loc, line, tile, i);
+    }
+    if (op.getLayout() == TileLayout::Cols)
+      tile = vector::TransposeOp::create(rewriter, loc, tile,
+                                         ArrayRef<int64_t>{1, 0});
+    rewriter.replaceOp(op, tile);
+    return success();
+  }
+};
+
+struct LowerStoreTile : OpRewritePattern<StoreTileOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(StoreTileOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type destElt = cast<MemRefType>(op.getDest().getType()).getElementType();
+    for (int64_t i = 0; i < T; ++i) {
+      Value start = arith::AddIOp::create(
+          rewriter, loc, op.getBase(),
+          arith::MulIOp::create(rewriter, loc, op.getStride(),
+                                constIndex(rewriter, loc, i)));
+      Value mask = lineMask(
+          rewriter, loc,
+          lineCount(rewriter, loc, start, op.getLineLength(), op.getLimit()));
+      Value row = vector::ExtractOp::create(rewriter, loc, op.getTile(), i);
+      vector::MaskedStoreOp::create(rewriter, loc, op.getDest(),
+                                    ValueRange{start}, mask,
+                                    convertRow(rewriter, loc, row, destElt));
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct LowerStoreRow : OpRewritePattern<StoreRowOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(StoreRowOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type destElt = cast<MemRefType>(op.getDest().getType()).getElementType();
+    Type tileElt = op.getTile().getType().getElementType();
+    Value mask =
+        lineMask(rewriter, loc,
+                 lineCount(rewriter, loc, op.getBase(),
+                           constIndex(rewriter, loc, T), op.getLimit()));
+    Value row = vector::ExtractOp::create(rewriter, loc, op.getTile(),
+                                          static_cast<int64_t>(op.getRow()));
+    if (op.getAccumulate()) {
+      Value zero = arith::ConstantOp::create(
+          rewriter, loc,
+          DenseElementsAttr::get(rowType(destElt),
+                                 rewriter.getZeroAttr(destElt)));
+      Value old = vector::MaskedLoadOp::create(
+          rewriter, loc, rowType(destElt), op.getDest(),
+          ValueRange{op.getBase()}, mask, zero);
+      old = widenRow(rewriter, loc, old, tileElt);
+      row = isa<FloatType>(tileElt)
+                ? arith::AddFOp::create(rewriter, loc, old, row).getResult()
+                : arith::AddIOp::create(rewriter, loc, old, row).getResult();
+    }
+    vector::MaskedStoreOp::create(rewriter, loc, op.getDest(),
+                                  ValueRange{op.getBase()}, mask,
+                                  convertRow(rewriter, loc, row, destElt));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ConvertTCUMMAToLoopsPass
+    : tcu::impl::ConvertTCUMMAToLoopsBase<ConvertTCUMMAToLoopsPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateTCUMMAToLoopsPatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+    // Anything of the mma form left over would silently never execute.
+    WalkResult left = getOperation()->walk([](Operation *op) {
+      if (isa<MatrixOp, MMAOp, SplitOp, LoadTileOp, StoreTileOp, StoreRowOp,
+              SegmentedReduceOp, SegmentedScanOp>(op)) {
+        op->emitError("not lowered by convert-tcu-mma-to-loops (run "
+                      "convert-tcu-to-mma first)");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (left.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+void mlir::tcu::populateTCUMMAToLoopsPatterns(RewritePatternSet &patterns) {
+  patterns.add<LowerMatrix, LowerMMA, LowerSplit, LowerLoadTile, LowerStoreTile,
+               LowerStoreRow>(patterns.getContext());
+}

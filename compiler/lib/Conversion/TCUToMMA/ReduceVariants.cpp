@@ -1,0 +1,233 @@
+//===- ReduceVariants.cpp - segmented reduction algorithms ----------------===//
+//
+// Notation (docs/algorithms.md): a tile A is 16x16; P has ones in row 0, so
+// P·A puts the column sums of A in row 0, and V·PT sums row 0 of V into
+// V[0][0]. `tb.mulConst(P, A, V)` emits `V + P·A` as tcu.mma.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Variants.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace mlir::tcu;
+using namespace mlir::tcu::detail;
+
+static constexpr int64_t T = kTileSize;
+
+/// V = sum of P·A_t over the tiles t = first, first + step, ... < count of
+/// 256 consecutive elements from `base`, reading nothing at or past `end`.
+static Value reduceTiles(TileBuilder &tb, Value src, Value base, Value first,
+                         Value count, Value step, Value end) {
+  Type elt = cast<MemRefType>(src.getType()).getElementType();
+  return tb.forLoop(first, count, step, {tb.zeroAcc(elt)},
+                    [&](Value t, ValueRange carried) -> SmallVector<Value> {
+                      Value a = tb.loadTile(TileLayout::Rows, src,
+                                            tb.add(base, tb.mul(t, T * T)),
+                                            tb.idx(T), tb.idx(T), end);
+                      return {tb.mulConst(MatrixKind::P, a, carried[0])};
+                    })[0];
+}
+
+/// out[dst] = (V·PT)[0][0]: the sum of row 0 of V.
+static void storeTotal(TileBuilder &tb, Value v, Value dest, Value dst,
+                       bool accumulate = false) {
+  Value r =
+      tb.mulByConst(v, MatrixKind::PT,
+                    tb.zeroAcc(cast<VectorType>(v.getType()).getElementType()));
+  tb.storeRow(r, 0, dest, dst, tb.add(dst, tb.idx(1)), accumulate);
+}
+
+/// Segment end clipped to the input: min(s * S + S, n).
+static Value segmentEnd(TileBuilder &tb, const Collective &c, Value segBase) {
+  return tb.min(tb.add(segBase, tb.idx(c.segmentSize)), c.n);
+}
+
+/// Reduction16 (segment_size <= 16): one tile holds 16 segments, column j =
+/// segment j (column-major load, line length = segment size); V = P·A and
+/// row 0 of V is the 16 segment sums.
+static void reduceSeg16(TileBuilder &tb, const Collective &c) {
+  int64_t s = c.segmentSize;
+  tb.parallel(tb.ceilDiv(c.numSegments, T), [&](Value g) {
+    Value a = tb.loadTile(TileLayout::Cols, c.input, tb.mul(g, T * s),
+                          tb.idx(s), tb.idx(s), c.n);
+    Value v =
+        tb.mulConst(MatrixKind::P, a,
+                    tb.zeroAcc(cast<VectorType>(a.getType()).getElementType()));
+    tb.storeRow(v, 0, c.output, tb.mul(g, T), c.numSegments);
+  });
+}
+
+/// Reduction256 (segment_size <= 256): the segment is one row-major tile;
+/// V = P·A, R = V·PT, R[0][0] is the sum.
+static void reduceSeg256(TileBuilder &tb, const Collective &c) {
+  tb.parallel(c.numSegments, [&](Value seg) {
+    Value base = tb.mul(seg, c.segmentSize);
+    Value a = tb.loadTile(TileLayout::Rows, c.input, base, tb.idx(T), tb.idx(T),
+                          segmentEnd(tb, c, base));
+    Value v =
+        tb.mulConst(MatrixKind::P, a,
+                    tb.zeroAcc(cast<VectorType>(a.getType()).getElementType()));
+    storeTotal(tb, v, c.output, seg);
+  });
+}
+
+/// Work-efficient Reduction256N: V += P·A_i over the segment's tiles, then a
+/// single R = V·PT.
+static void reduceSeg256N(TileBuilder &tb, const Collective &c) {
+  int64_t tiles = (c.segmentSize + T * T - 1) / (T * T);
+  tb.parallel(c.numSegments, [&](Value seg) {
+    Value base = tb.mul(seg, c.segmentSize);
+    Value v = reduceTiles(tb, c.input, base, tb.idx(0), tb.idx(tiles),
+                          tb.idx(1), segmentEnd(tb, c, base));
+    storeTotal(tb, v, c.output, seg);
+  });
+}
+
+/// Strided Reduction16N over the part [offset, offset + length) of each
+/// segment: a tile holds 16 segments as columns (leading dimension =
+/// segment size), 16 elements of each per step; V += P·A_j.
+static void reduceStrided(TileBuilder &tb, const Collective &c, Value group,
+                          int64_t offset, int64_t length, bool accumulate) {
+  int64_t s = c.segmentSize;
+  int64_t steps = (length + T - 1) / T;
+  Value groupBase = tb.add(tb.mul(group, T * s), tb.idx(offset));
+  Type elt = cast<MemRefType>(c.input.getType()).getElementType();
+  Value v = tb.forLoop(tb.idx(0), tb.idx(steps), tb.idx(1), {tb.zeroAcc(elt)},
+                       [&](Value j, ValueRange carried) -> SmallVector<Value> {
+                         Value jT = tb.mul(j, T);
+                         Value lineLength = arith::SubIOp::create(
+                             tb.builder(), tb.location(), tb.idx(length), jT);
+                         Value a = tb.loadTile(TileLayout::Cols, c.input,
+                                               tb.add(groupBase, jT), tb.idx(s),
+                                               lineLength, c.n);
+                         return {tb.mulConst(MatrixKind::P, a, carried[0])};
+                       })[0];
+  tb.storeRow(v, 0, c.output, tb.mul(group, T), c.numSegments, accumulate);
+}
+
+static void reduceSeg16NStrided(TileBuilder &tb, const Collective &c) {
+  tb.parallel(tb.ceilDiv(c.numSegments, T), [&](Value g) {
+    reduceStrided(tb, c, g, 0, c.segmentSize, /*accumulate=*/false);
+  });
+}
+
+/// Coalesced Reduction16N: each segment's whole 256-element chunks are
+/// reduced as in 256N (coalesced rows), the remainder of 16 segments at a
+/// time as in the strided variant, added onto the chunk sums.
+static void reduceSeg16NCoalesced(TileBuilder &tb, const Collective &c) {
+  int64_t full = (c.segmentSize / (T * T)) * (T * T);
+  int64_t rest = c.segmentSize - full;
+  tb.parallel(tb.ceilDiv(c.numSegments, T), [&](Value g) {
+    if (full > 0) {
+      Value first = tb.mul(g, T);
+      Value last = tb.min(tb.add(first, tb.idx(T)), c.numSegments);
+      tb.forLoop(first, last, tb.idx(1), {},
+                 [&](Value seg, ValueRange) -> SmallVector<Value> {
+                   Value base = tb.mul(seg, c.segmentSize);
+                   Value end = tb.min(tb.add(base, tb.idx(full)), c.n);
+                   Value v =
+                       reduceTiles(tb, c.input, base, tb.idx(0),
+                                   tb.idx(full / (T * T)), tb.idx(1), end);
+                   storeTotal(tb, v, c.output, seg);
+                   return {};
+                 });
+    }
+    if (rest > 0)
+      reduceStrided(tb, c, g, full, rest, /*accumulate=*/full > 0);
+  });
+}
+
+/// Block level: kBlockWarps warps share a segment, warp w taking tiles
+/// w, w + 16, ...; each leaves row 0 of its V_w as row w of a partials tile
+/// (block shared memory), and one more product pair P·T·PT sums them.
+static void reduceBlock(TileBuilder &tb, const Collective &c) {
+  int64_t tiles = (c.segmentSize + T * T - 1) / (T * T);
+  Type elt = cast<MemRefType>(c.input.getType()).getElementType();
+  Type acc = TileBuilder::accumulatorFor(elt);
+  OpBuilder &b = tb.builder();
+  tb.parallel(c.numSegments, [&](Value seg) {
+    {
+      // Per-block scratch (shared memory on the GPU). A heap buffer, not an
+      // alloca: canonicalization hoists allocas out of alloca_scope into the
+      // loop body, where nothing would release them (a stack overflow with
+      // a million segments).
+      Value partials = memref::AllocOp::create(b, tb.location(),
+                                               MemRefType::get({T * T}, acc));
+      Value base = tb.mul(seg, c.segmentSize);
+      Value end = segmentEnd(tb, c, base);
+      tb.forLoop(tb.idx(0), tb.idx(std::min(tiles, kBlockWarps)), tb.idx(1), {},
+                 [&](Value w, ValueRange) -> SmallVector<Value> {
+                   Value v = reduceTiles(tb, c.input, base, w, tb.idx(tiles),
+                                         tb.idx(kBlockWarps), end);
+                   Value row = tb.mul(w, T);
+                   tb.storeRow(v, 0, partials, row, tb.add(row, tb.idx(T)));
+                   return {};
+                 });
+      Value p = tb.loadTile(TileLayout::Rows, partials, tb.idx(0), tb.idx(T),
+                            tb.idx(T), tb.idx(T * T));
+      Value colSums = tb.mulConst(MatrixKind::P, p, tb.zeroAcc(acc));
+      storeTotal(tb, colSums, c.output, seg);
+      memref::DeallocOp::create(b, tb.location(), partials);
+    }
+  });
+}
+
+/// Grid level: the segment is cut into chunks of kGridChunk elements, one
+/// block each; pass 1 writes each chunk's sum to a scratch buffer, pass 2
+/// reduces the partials of each segment (segments of ceil(S / chunk)).
+static void reduceGrid(TileBuilder &tb, const Collective &c) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  int64_t chunks = (c.segmentSize + kGridChunk - 1) / kGridChunk;
+  Type elt = cast<MemRefType>(c.input.getType()).getElementType();
+  Type acc = TileBuilder::accumulatorFor(elt);
+  Value numPartials = tb.mul(c.numSegments, chunks);
+  Value scratch = memref::AllocOp::create(
+      b, loc, MemRefType::get({ShapedType::kDynamic}, acc),
+      ValueRange{numPartials});
+
+  tb.parallel(numPartials, [&](Value p) {
+    Value seg = arith::DivUIOp::create(b, loc, p, tb.idx(chunks));
+    Value chunk = arith::RemUIOp::create(b, loc, p, tb.idx(chunks));
+    Value segBase = tb.mul(seg, c.segmentSize);
+    Value base = tb.add(segBase, tb.mul(chunk, kGridChunk));
+    Value end =
+        tb.min(tb.add(base, tb.idx(kGridChunk)), segmentEnd(tb, c, segBase));
+    Value v = reduceTiles(tb, c.input, base, tb.idx(0),
+                          tb.idx(kGridChunk / (T * T)), tb.idx(1), end);
+    storeTotal(tb, v, scratch, p);
+  });
+
+  Collective second = c;
+  second.input = scratch;
+  second.segmentSize = chunks;
+  second.n = numPartials;
+  emitReduce(tb, second, getDefaultVariant(chunks));
+  memref::DeallocOp::create(b, loc, scratch);
+}
+
+void mlir::tcu::detail::emitReduce(TileBuilder &tb, const Collective &c,
+                                   Variant variant) {
+  switch (variant) {
+  case Variant::Seg16:
+    return reduceSeg16(tb, c);
+  case Variant::Seg256:
+    return reduceSeg256(tb, c);
+  case Variant::Seg256N:
+    return reduceSeg256N(tb, c);
+  case Variant::Seg16NStrided:
+    return reduceSeg16NStrided(tb, c);
+  case Variant::Seg16NCoalesced:
+    return reduceSeg16NCoalesced(tb, c);
+  case Variant::Block:
+    return reduceBlock(tb, c);
+  case Variant::Grid:
+    return reduceGrid(tb, c);
+  case Variant::Seg16N:
+    break;
+  }
+  llvm_unreachable("variant checked by the verifier");
+}

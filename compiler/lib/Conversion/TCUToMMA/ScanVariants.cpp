@@ -1,0 +1,261 @@
+//===- ScanVariants.cpp - segmented scan algorithms -----------------------===//
+//
+// Notation (docs/algorithms.md): a tile A is 16x16, row-major (row i holds
+// elements 16i..16i+15). A·U is each row's inclusive scan (A·Ustrict the
+// exclusive one); L·A holds, in row i, the column sums of the rows above i,
+// and (L·A)·Ones broadcasts their total along row i. A carry tile S holds
+// the sum of everything before the tile in every element.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Variants.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace mlir::tcu;
+using namespace mlir::tcu::detail;
+
+static constexpr int64_t T = kTileSize;
+
+static MatrixKind rowScanMatrix(const Collective &c) {
+  return c.inclusive ? MatrixKind::U : MatrixKind::Ustrict;
+}
+
+static Type inputElementType(Value buffer) {
+  return cast<MemRefType>(buffer.getType()).getElementType();
+}
+
+/// Scan256 of one tile with carry S: R = A·U + (L·A)·Ones + S, stored
+/// row-major at `base` (nothing at or past `end`). Returns the carry for the
+/// next tile, S + (Ones·A)·Ones (the tile's total added everywhere).
+static Value scanTile(TileBuilder &tb, const Collective &c, Value base,
+                      Value end, Value carry) {
+  Value a =
+      tb.loadTile(TileLayout::Rows, c.input, base, tb.idx(T), tb.idx(T), end);
+  Type elt = inputElementType(c.input);
+  Value above = tb.mulConst(MatrixKind::L, a, tb.zeroAcc(elt));
+  Value prefix = tb.mulByConst(above, MatrixKind::Ones, carry);
+  Value r = tb.mulByConst(a, rowScanMatrix(c), prefix);
+  tb.storeTile(r, c.output, base, tb.idx(T), tb.idx(T), end);
+  Value colSums = tb.mulConst(MatrixKind::Ones, a, tb.zeroAcc(elt));
+  return tb.mulByConst(colSums, MatrixKind::Ones, carry);
+}
+
+/// Scan256N over `count` consecutive tiles from `base`, starting from
+/// `carry`: each tile as scanTile, the carry passed along.
+static void scanTiles(TileBuilder &tb, const Collective &c, Value base,
+                      Value count, Value end, Value carry) {
+  tb.forLoop(tb.idx(0), count, tb.idx(1), {carry},
+             [&](Value t, ValueRange carried) -> SmallVector<Value> {
+               Value tileBase = tb.add(base, tb.mul(t, T * T));
+               return {scanTile(tb, c, tileBase, end, carried[0])};
+             });
+}
+
+static Value segmentEnd(TileBuilder &tb, const Collective &c, Value segBase) {
+  return tb.min(tb.add(segBase, tb.idx(c.segmentSize)), c.n);
+}
+
+static Value zeroCarry(TileBuilder &tb, const Collective &c) {
+  return tb.zeroAcc(inputElementType(c.input));
+}
+
+/// Scan16 (segment_size <= 16): row i of a tile is segment i (line length =
+/// segment size); R = A·U scans every row at once.
+static void scanSeg16(TileBuilder &tb, const Collective &c) {
+  int64_t s = c.segmentSize;
+  tb.parallel(tb.ceilDiv(c.numSegments, T), [&](Value g) {
+    Value base = tb.mul(g, T * s);
+    Value a =
+        tb.loadTile(TileLayout::Rows, c.input, base, tb.idx(s), tb.idx(s), c.n);
+    Value r = tb.mulByConst(a, rowScanMatrix(c), zeroCarry(tb, c));
+    tb.storeTile(r, c.output, base, tb.idx(s), tb.idx(s), c.n);
+  });
+}
+
+/// Scan256 (segment_size <= 256): one tile, R = A·U + (L·A)·Ones.
+static void scanSeg256(TileBuilder &tb, const Collective &c) {
+  tb.parallel(c.numSegments, [&](Value seg) {
+    Value base = tb.mul(seg, c.segmentSize);
+    scanTile(tb, c, base, segmentEnd(tb, c, base), zeroCarry(tb, c));
+  });
+}
+
+/// Scan256N: the segment's tiles in order, R = A·U + (L·A)·Ones + S.
+static void scanSeg256N(TileBuilder &tb, const Collective &c) {
+  int64_t tiles = (c.segmentSize + T * T - 1) / (T * T);
+  tb.parallel(c.numSegments, [&](Value seg) {
+    Value base = tb.mul(seg, c.segmentSize);
+    scanTiles(tb, c, base, tb.idx(tiles), segmentEnd(tb, c, base),
+              zeroCarry(tb, c));
+  });
+}
+
+/// Strided Scan16N: row i of a tile is 16 elements of segment i (leading
+/// dimension = segment size); R = A·U + S, and the carry S += A·Ones (every
+/// column of A·Ones is the row's total) moves along the segments.
+static void scanSeg16N(TileBuilder &tb, const Collective &c) {
+  int64_t s = c.segmentSize;
+  int64_t steps = (s + T - 1) / T;
+  tb.parallel(tb.ceilDiv(c.numSegments, T), [&](Value g) {
+    Value groupBase = tb.mul(g, T * s);
+    tb.forLoop(tb.idx(0), tb.idx(steps), tb.idx(1), {zeroCarry(tb, c)},
+               [&](Value j, ValueRange carried) -> SmallVector<Value> {
+                 Value jT = tb.mul(j, T);
+                 Value base = tb.add(groupBase, jT);
+                 Value lineLength = arith::SubIOp::create(
+                     tb.builder(), tb.location(), tb.idx(s), jT);
+                 Value a = tb.loadTile(TileLayout::Rows, c.input, base,
+                                       tb.idx(s), lineLength, c.n);
+                 Value r = tb.mulByConst(a, rowScanMatrix(c), carried[0]);
+                 tb.storeTile(r, c.output, base, tb.idx(s), lineLength, c.n);
+                 return {tb.mulByConst(a, MatrixKind::Ones, carried[0])};
+               });
+  });
+}
+
+/// Exclusive prefix of the 16 values `totals[0..16)` with one product:
+/// T·Ustrict puts sum_{w' < w} totals[w'] in row 0, column w.
+static void exclusivePrefix16(TileBuilder &tb, Value totals, Value prefix,
+                              Type acc) {
+  Value t = tb.loadTile(TileLayout::Rows, totals, tb.idx(0), tb.idx(T),
+                        tb.idx(T), tb.idx(T));
+  Value e = tb.mulByConst(t, MatrixKind::Ustrict, tb.zeroAcc(acc));
+  tb.storeRow(e, 0, prefix, tb.idx(0), tb.idx(T));
+}
+
+/// Block level (reduce-then-scan inside a block): kBlockWarps warps take
+/// contiguous runs of the segment's tiles; each reduces its run (P·A, ·PT),
+/// one product scans the warp totals (T·Ustrict), and each warp scans its
+/// run starting from its prefix.
+static void scanBlock(TileBuilder &tb, const Collective &c) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  int64_t tiles = (c.segmentSize + T * T - 1) / (T * T);
+  int64_t perWarp = (tiles + kBlockWarps - 1) / kBlockWarps;
+  // Warps that own at least one tile; the others would only scan padding.
+  int64_t warps = (tiles + perWarp - 1) / perWarp;
+  Type acc = TileBuilder::accumulatorFor(inputElementType(c.input));
+  tb.parallel(c.numSegments, [&](Value seg) {
+    {
+      // Per-block scratch (shared memory on the GPU); heap, see reduceBlock.
+      auto shared = MemRefType::get({T}, acc);
+      Value totals = memref::AllocOp::create(b, loc, shared);
+      Value prefix = memref::AllocOp::create(b, loc, shared);
+      Value segBase = tb.mul(seg, c.segmentSize);
+      Value end = segmentEnd(tb, c, segBase);
+      auto warpBase = [&](Value w) {
+        return tb.add(segBase, tb.mul(w, perWarp * T * T));
+      };
+      tb.forLoop(tb.idx(0), tb.idx(warps), tb.idx(1), {},
+                 [&](Value w, ValueRange) -> SmallVector<Value> {
+                   Value base = warpBase(w);
+                   Value v = tb.forLoop(
+                       tb.idx(0), tb.idx(perWarp), tb.idx(1),
+                       {tb.zeroAcc(inputElementType(c.input))},
+                       [&](Value t, ValueRange carried) -> SmallVector<Value> {
+                         Value a = tb.loadTile(TileLayout::Rows, c.input,
+                                               tb.add(base, tb.mul(t, T * T)),
+                                               tb.idx(T), tb.idx(T), end);
+                         return {tb.mulConst(MatrixKind::P, a, carried[0])};
+                       })[0];
+                   Value r = tb.mulByConst(v, MatrixKind::PT, tb.zeroAcc(acc));
+                   tb.storeRow(r, 0, totals, w, tb.add(w, tb.idx(1)));
+                   return {};
+                 });
+      exclusivePrefix16(tb, totals, prefix, acc);
+      tb.forLoop(tb.idx(0), tb.idx(warps), tb.idx(1), {},
+                 [&](Value w, ValueRange) -> SmallVector<Value> {
+                   Value start = memref::LoadOp::create(b, loc, prefix, w);
+                   scanTiles(tb, c, warpBase(w), tb.idx(perWarp), end,
+                             tb.broadcast(start, acc));
+                   return {};
+                 });
+      memref::DeallocOp::create(b, loc, totals);
+      memref::DeallocOp::create(b, loc, prefix);
+    }
+  });
+}
+
+/// Grid level (reduce-then-scan over blocks): pass 1 writes each chunk's
+/// total, pass 2 scans those totals per segment (exclusive, with the same
+/// algorithms), pass 3 scans every chunk starting from its prefix.
+static void scanGrid(TileBuilder &tb, const Collective &c) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  int64_t chunks = (c.segmentSize + kGridChunk - 1) / kGridChunk;
+  int64_t chunkTiles = kGridChunk / (T * T);
+  Type acc = TileBuilder::accumulatorFor(inputElementType(c.input));
+  auto scratchType = MemRefType::get({ShapedType::kDynamic}, acc);
+  Value numPartials = tb.mul(c.numSegments, chunks);
+  Value totals =
+      memref::AllocOp::create(b, loc, scratchType, ValueRange{numPartials});
+  Value prefix =
+      memref::AllocOp::create(b, loc, scratchType, ValueRange{numPartials});
+
+  // The chunk of partial p: [base, end) of segment p / chunks.
+  auto chunkRange = [&](Value p) {
+    Value seg = arith::DivUIOp::create(b, loc, p, tb.idx(chunks));
+    Value chunk = arith::RemUIOp::create(b, loc, p, tb.idx(chunks));
+    Value segBase = tb.mul(seg, c.segmentSize);
+    Value base = tb.add(segBase, tb.mul(chunk, kGridChunk));
+    Value end =
+        tb.min(tb.add(base, tb.idx(kGridChunk)), segmentEnd(tb, c, segBase));
+    return std::make_pair(base, end);
+  };
+
+  tb.parallel(numPartials, [&](Value p) {
+    auto [base, end] = chunkRange(p);
+    Value v =
+        tb.forLoop(tb.idx(0), tb.idx(chunkTiles), tb.idx(1),
+                   {tb.zeroAcc(inputElementType(c.input))},
+                   [&](Value t, ValueRange carried) -> SmallVector<Value> {
+                     Value a = tb.loadTile(TileLayout::Rows, c.input,
+                                           tb.add(base, tb.mul(t, T * T)),
+                                           tb.idx(T), tb.idx(T), end);
+                     return {tb.mulConst(MatrixKind::P, a, carried[0])};
+                   })[0];
+    Value r = tb.mulByConst(v, MatrixKind::PT, tb.zeroAcc(acc));
+    tb.storeRow(r, 0, totals, p, tb.add(p, tb.idx(1)));
+  });
+
+  Collective second = c;
+  second.input = totals;
+  second.output = prefix;
+  second.segmentSize = chunks;
+  second.n = numPartials;
+  second.inclusive = false;
+  emitScan(tb, second, getDefaultVariant(chunks));
+
+  tb.parallel(numPartials, [&](Value p) {
+    auto [base, end] = chunkRange(p);
+    Value start = memref::LoadOp::create(b, loc, prefix, p);
+    scanTiles(tb, c, base, tb.idx(chunkTiles), end, tb.broadcast(start, acc));
+  });
+  memref::DeallocOp::create(b, loc, totals);
+  memref::DeallocOp::create(b, loc, prefix);
+}
+
+void mlir::tcu::detail::emitScan(TileBuilder &tb, const Collective &c,
+                                 Variant variant) {
+  switch (variant) {
+  case Variant::Seg16:
+    return scanSeg16(tb, c);
+  case Variant::Seg256:
+    return scanSeg256(tb, c);
+  case Variant::Seg256N:
+    return scanSeg256N(tb, c);
+  case Variant::Seg16N:
+    return scanSeg16N(tb, c);
+  case Variant::Block:
+    return scanBlock(tb, c);
+  case Variant::Grid:
+    return scanGrid(tb, c);
+  case Variant::Seg16NStrided:
+  case Variant::Seg16NCoalesced:
+    break;
+  }
+  llvm_unreachable("variant checked by the verifier");
+}

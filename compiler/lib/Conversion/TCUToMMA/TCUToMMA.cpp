@@ -1,0 +1,85 @@
+//===- TCUToMMA.cpp - convert-tcu-to-mma ----------------------------------===//
+//
+// Rewrites each tcu collective into the algorithm of its variant
+// (ReduceVariants.cpp, ScanVariants.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Variants.h"
+
+#include "tcuc/Conversion/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::tcu {
+#define GEN_PASS_DEF_CONVERTTCUTOMMA
+#include "tcuc/Conversion/Passes.h.inc"
+} // namespace mlir::tcu
+
+using namespace mlir;
+using namespace mlir::tcu;
+using namespace mlir::tcu::detail;
+
+namespace {
+
+/// The operands of `op` as the emitters want them.
+template <typename OpTy>
+Collective describe(TileBuilder &tb, OpTy op, bool inclusive) {
+  Collective c;
+  c.input = op.getInput();
+  c.output = op.getOutput();
+  c.segmentSize = op.getSegmentSize();
+  c.n = memref::DimOp::create(tb.builder(), tb.location(), c.input, 0);
+  c.numSegments = tb.ceilDiv(c.n, c.segmentSize);
+  c.inclusive = inclusive;
+  return c;
+}
+
+struct LowerSegmentedReduce : OpRewritePattern<SegmentedReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SegmentedReduceOp op,
+                                PatternRewriter &rewriter) const override {
+    TileBuilder tb(rewriter, op.getLoc());
+    emitReduce(tb, describe(tb, op, /*inclusive=*/true),
+               op.getVariantOrDefault());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct LowerSegmentedScan : OpRewritePattern<SegmentedScanOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SegmentedScanOp op,
+                                PatternRewriter &rewriter) const override {
+    TileBuilder tb(rewriter, op.getLoc());
+    emitScan(tb, describe(tb, op, op.getInclusive()), op.getVariantOrDefault());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ConvertTCUToMMAPass
+    : tcu::impl::ConvertTCUToMMABase<ConvertTCUToMMAPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateTCUToMMAPatterns(patterns);
+    // Each collective is rewritten once, where it stands; no folding of the
+    // produced IR here (canonicalize runs after, in the pipelines).
+    GreedyRewriteConfig config;
+    config.enableFolding(false);
+    if (failed(
+            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
+
+void mlir::tcu::populateTCUToMMAPatterns(RewritePatternSet &patterns) {
+  patterns.add<LowerSegmentedReduce, LowerSegmentedScan>(patterns.getContext());
+}

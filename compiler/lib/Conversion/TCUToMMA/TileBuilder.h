@@ -1,0 +1,82 @@
+//===- TileBuilder.h - building blocks of the mma form ----------*- C++ -*-===//
+//
+// Small helpers shared by the reduce and scan variants: index arithmetic,
+// named matrices, tile loads/stores, and products with a named matrix that
+// split an f32/i32 operand (tcu.split) so every rounding is explicit.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCUC_CONVERSION_TCUTOMMA_TILEBUILDER_H
+#define TCUC_CONVERSION_TCUTOMMA_TILEBUILDER_H
+
+#include "tcuc/Dialect/TCU/TCUOps.h"
+
+#include "mlir/IR/Builders.h"
+
+#include <functional>
+
+namespace mlir::tcu::detail {
+
+/// The operands every variant emitter gets: one collective, already checked.
+struct Collective {
+  Value input, output;
+  int64_t segmentSize;
+  Value n;           // number of input elements (index)
+  Value numSegments; // ceil(n / segmentSize) (index)
+  bool inclusive;    // scans only
+};
+
+class TileBuilder {
+public:
+  TileBuilder(OpBuilder &b, Location loc) : b(b), loc(loc) {}
+
+  OpBuilder &builder() { return b; }
+  Location location() { return loc; }
+
+  // Index arithmetic.
+  Value idx(int64_t v);
+  Value add(Value a, Value c);
+  Value mul(Value a, int64_t c);
+  Value min(Value a, Value c);
+  /// ceil(a / c) for a >= 0, c >= 1, without overflow.
+  Value ceilDiv(Value a, int64_t c);
+
+  /// The accumulator type for tiles of `elementType` (f32 or i32).
+  static Type accumulatorFor(Type elementType);
+  VectorType tileType(Type elementType);
+  /// An all-zero accumulator tile for data of `elementType`.
+  Value zeroAcc(Type dataElementType);
+
+  /// `k · data + acc`, or `data · k + acc` (constOnLeft false). An f32 or
+  /// i32 `data` tile is split into exact operand parts first.
+  Value mulConst(MatrixKind k, Value data, Value acc);
+  Value mulByConst(Value data, MatrixKind k, Value acc);
+
+  Value loadTile(TileLayout layout, Value src, Value base, Value stride,
+                 Value lineLength, Value limit);
+  void storeTile(Value tile, Value dest, Value base, Value stride,
+                 Value lineLength, Value limit);
+  void storeRow(Value tile, int64_t row, Value dest, Value base, Value limit,
+                bool accumulate = false);
+
+  /// The accumulator tile with every element set to `scalar`.
+  Value broadcast(Value scalar, Type accType);
+
+  /// for (iv = lb; iv < ub; iv += step) with loop-carried `init`;
+  /// body(iv, carried) returns the next carried values.
+  ValueRange forLoop(Value lb, Value ub, Value step, ValueRange init,
+                     function_ref<SmallVector<Value>(Value, ValueRange)> body);
+  /// Independent iterations in [0, ub): an scf.parallel (a grid of blocks or
+  /// warps on the GPU).
+  void parallel(Value ub, function_ref<void(Value)> body);
+
+private:
+  Value product(MatrixKind k, Value data, Value acc, bool constOnLeft);
+
+  OpBuilder &b;
+  Location loc;
+};
+
+} // namespace mlir::tcu::detail
+
+#endif // TCUC_CONVERSION_TCUTOMMA_TILEBUILDER_H

@@ -1,0 +1,662 @@
+//===- Reference.cpp - input data, float64 references, judging ------------===//
+
+#include "tcuc/Reference/Reference.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <system_error>
+#include <type_traits>
+
+namespace tcuc::ref {
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+std::optional<DType> parseDType(std::string_view name) {
+  if (name == "f16")
+    return DType::F16;
+  if (name == "bf16")
+    return DType::BF16;
+  if (name == "f32")
+    return DType::F32;
+  if (name == "i8")
+    return DType::I8;
+  if (name == "i32")
+    return DType::I32;
+  return std::nullopt;
+}
+
+const char *dtypeName(DType t) {
+  switch (t) {
+  case DType::F16:
+    return "f16";
+  case DType::BF16:
+    return "bf16";
+  case DType::F32:
+    return "f32";
+  case DType::I8:
+    return "i8";
+  case DType::I32:
+    return "i32";
+  }
+  return "?";
+}
+
+size_t dtypeBytes(DType t) {
+  switch (t) {
+  case DType::F16:
+  case DType::BF16:
+    return 2;
+  case DType::F32:
+  case DType::I32:
+    return 4;
+  case DType::I8:
+    return 1;
+  }
+  return 0;
+}
+
+bool isFloat(DType t) {
+  return t == DType::F16 || t == DType::BF16 || t == DType::F32;
+}
+
+//===----------------------------------------------------------------------===//
+// Conversions
+//===----------------------------------------------------------------------===//
+
+static uint32_t floatBits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, sizeof(u));
+  return u;
+}
+
+static float bitsFloat(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, sizeof(f));
+  return f;
+}
+
+uint16_t floatToHalf(float f) {
+  uint32_t x = floatBits(f);
+  uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
+  uint32_t absx = x & 0x7fffffffu;
+
+  if (absx >= 0x7f800000u) {
+    if (absx == 0x7f800000u)
+      return sign | 0x7c00u;
+    // Keep the leading payload bits and force the quiet bit so the result
+    // cannot collapse into an infinity when the payload sits in low bits.
+    return static_cast<uint16_t>(sign | 0x7e00u | ((absx >> 13) & 0x3ffu));
+  }
+
+  int32_t exp = static_cast<int32_t>(absx >> 23) - 127;
+  if (exp >= -14) {
+    // Normal range. Past 2^15 the carry out of the rounding increment walks
+    // the exponent field into 0x7c00, which is exactly the overflow to
+    // infinity we want; anything larger than that is infinite outright.
+    if (exp > 15)
+      return sign | 0x7c00u;
+    uint32_t mant = absx & 0x7fffffu;
+    uint32_t h = (static_cast<uint32_t>(exp + 15) << 10) | (mant >> 13);
+    uint32_t rem = mant & 0x1fffu;
+    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u)))
+      ++h;
+    return static_cast<uint16_t>(sign | h);
+  }
+
+  // Subnormal result: express the value in units of 2^-24 (the smallest
+  // half subnormal) and round the shifted-out bits. Anything below 2^-25
+  // rounds to zero; exactly 2^-25 ties to the even zero. Float subnormal
+  // inputs land here too, with a huge shift.
+  int32_t shift = -exp - 1; // 14 for exp == -15, 24 for exp == -25.
+  if (shift > 24)
+    return sign;
+  uint32_t mant = (absx & 0x7fffffu) | 0x800000u;
+  uint32_t h = mant >> shift;
+  uint32_t rem = mant & ((1u << shift) - 1u);
+  uint32_t half = 1u << (shift - 1);
+  // A carry out of 0x3ff yields 0x400, the smallest normal: also correct.
+  if (rem > half || (rem == half && (h & 1u)))
+    ++h;
+  return static_cast<uint16_t>(sign | h);
+}
+
+float halfToFloat(uint16_t h) {
+  uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+  uint32_t exp = (h >> 10) & 0x1fu;
+  uint32_t mant = h & 0x3ffu;
+  if (exp == 0x1f)
+    return bitsFloat(sign | 0x7f800000u | (mant << 13));
+  if (exp == 0) {
+    // mant * 2^-24 is exact in float (mant has at most 10 bits).
+    float mag = static_cast<float>(mant) * 0x1p-24f;
+    return sign ? -mag : mag;
+  }
+  return bitsFloat(sign | ((exp - 15 + 127) << 23) | (mant << 13));
+}
+
+uint16_t floatToBFloat(float f) {
+  uint32_t x = floatBits(f);
+  if ((x & 0x7fffffffu) > 0x7f800000u) {
+    // Truncating could clear every remaining mantissa bit and turn the NaN
+    // into an infinity, so set the quiet bit.
+    return static_cast<uint16_t>((x >> 16) | 0x0040u);
+  }
+  // Round to nearest even on the 16 dropped bits; a carry into the exponent
+  // is the right answer, up to and including overflow to infinity.
+  uint32_t bias = 0x7fffu + ((x >> 16) & 1u);
+  return static_cast<uint16_t>((x + bias) >> 16);
+}
+
+float bfloatToFloat(uint16_t b) {
+  return bitsFloat(static_cast<uint32_t>(b) << 16);
+}
+
+//===----------------------------------------------------------------------===//
+// Raw buffers
+//===----------------------------------------------------------------------===//
+
+// Explicit byte assembly keeps the file format little-endian whatever the
+// host is, and sidesteps alignment requirements on the caller's buffer.
+static uint16_t load16(const uint8_t *p) {
+  return static_cast<uint16_t>(p[0] | (p[1] << 8));
+}
+
+static uint32_t load32(const uint8_t *p) {
+  return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) |
+         (static_cast<uint32_t>(p[2]) << 16) |
+         (static_cast<uint32_t>(p[3]) << 24);
+}
+
+static void store16(uint8_t *p, uint16_t v) {
+  p[0] = static_cast<uint8_t>(v);
+  p[1] = static_cast<uint8_t>(v >> 8);
+}
+
+static void store32(uint8_t *p, uint32_t v) {
+  for (int k = 0; k < 4; ++k)
+    p[k] = static_cast<uint8_t>(v >> (8 * k));
+}
+
+static int32_t asInt32(uint32_t u) {
+  // Spelled out because unsigned-to-signed narrowing is only guaranteed to
+  // wrap from C++20 on.
+  return u >= 0x80000000u ? static_cast<int32_t>(static_cast<int64_t>(u) -
+                                                 (int64_t(1) << 32))
+                          : static_cast<int32_t>(u);
+}
+
+/// Calls `fn` with a per-element loader for buffers of type `t`. Integer
+/// types load as int64_t so references can use exact integer arithmetic;
+/// float types load as double. Dispatching once per buffer, rather than per
+/// element, keeps the O(n) loops tight.
+template <typename Fn>
+static auto withLoader(DType t, const void *data, Fn &&fn) {
+  const auto *p = static_cast<const uint8_t *>(data);
+  switch (t) {
+  case DType::F16:
+    return fn([p](int64_t i) {
+      return static_cast<double>(halfToFloat(load16(p + 2 * i)));
+    });
+  case DType::BF16:
+    return fn([p](int64_t i) {
+      return static_cast<double>(bfloatToFloat(load16(p + 2 * i)));
+    });
+  case DType::F32:
+    break;
+  case DType::I8:
+    return fn([p](int64_t i) {
+      return static_cast<int64_t>(static_cast<int8_t>(p[i]));
+    });
+  case DType::I32:
+    return fn([p](int64_t i) {
+      return static_cast<int64_t>(asInt32(load32(p + 4 * i)));
+    });
+  }
+  return fn([p](int64_t i) {
+    return static_cast<double>(bitsFloat(load32(p + 4 * i)));
+  });
+}
+
+double loadAsDouble(DType t, const void *data, int64_t i) {
+  return withLoader(t, data,
+                    [i](auto load) { return static_cast<double>(load(i)); });
+}
+
+//===----------------------------------------------------------------------===//
+// Random input
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// splitmix64: tiny, fast, and the same stream on every platform, which is
+/// what reproducible test inputs need.
+struct SplitMix64 {
+  uint64_t state;
+  uint64_t next() {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+};
+} // namespace
+
+/// Stores `v` as element `i` of a `t` buffer, rounding floats to `t`;
+/// returns whether the stored value is non-zero.
+static bool storeValue(DType t, uint8_t *p, int64_t i, float v) {
+  switch (t) {
+  case DType::F16: {
+    uint16_t h = floatToHalf(v);
+    store16(p + 2 * i, h);
+    return (h & 0x7fffu) != 0;
+  }
+  case DType::BF16: {
+    uint16_t b = floatToBFloat(v);
+    store16(p + 2 * i, b);
+    return (b & 0x7fffu) != 0;
+  }
+  case DType::F32:
+    store32(p + 4 * i, floatBits(v));
+    return v != 0.0f;
+  case DType::I8:
+    p[i] = static_cast<uint8_t>(static_cast<int8_t>(v));
+    return v != 0.0f;
+  case DType::I32:
+    store32(p + 4 * i, static_cast<uint32_t>(static_cast<int32_t>(v)));
+    return v != 0.0f;
+  }
+  return false;
+}
+
+std::vector<uint8_t> makeRandomInput(DType t, int64_t n, uint64_t seed) {
+  if (n <= 0)
+    return {};
+  std::vector<uint8_t> out(static_cast<size_t>(n) * dtypeBytes(t));
+  uint8_t *p = out.data();
+  SplitMix64 rng{seed};
+  bool anyNonZero = false;
+  for (int64_t i = 0; i < n; ++i) {
+    uint64_t r = rng.next();
+    float v;
+    if (isFloat(t)) {
+      // The top 24 bits give a multiple of 2^-23 in [-1, 1), exact in float.
+      int64_t k = static_cast<int64_t>(r >> 40) - (int64_t(1) << 23);
+      v = static_cast<float>(k) * 0x1p-23f;
+      // Low bits are independent of the top ones: 1 in 8 elements gets a
+      // power-of-two scale so sums mix magnitudes, which is what exposes
+      // poor accumulation order. Scaling before the single rounding to `t`
+      // keeps values that fall into f16 subnormals correctly rounded.
+      if ((r & 7u) == 0) {
+        int e = static_cast<int>((r >> 3) % 13) - 6;
+        v = std::ldexp(v, e);
+      }
+    } else {
+      v = static_cast<float>(static_cast<int8_t>(r >> 56));
+    }
+    anyNonZero |= storeValue(t, p, i, v);
+  }
+  // An all-zero input would let a kernel that writes nothing pass; the odds
+  // are tiny except for small integer inputs, but make it impossible.
+  if (!anyNonZero)
+    storeValue(t, p, 0, 1.0f);
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// References
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Neumaier's compensated summation: the error no longer grows with n, so the
+/// float64 reference stays far more accurate than the float32 results it
+/// judges, even for 1e7-element segments with cancellation.
+struct CompensatedSum {
+  double sum = 0;
+  double comp = 0;
+  void add(double x) {
+    double t = sum + x;
+    if (std::fabs(sum) >= std::fabs(x))
+      comp += (sum - t) + x;
+    else
+      comp += (x - t) + sum;
+    sum = t;
+  }
+  double value() const { return sum + comp; }
+};
+
+/// Exact accumulator for integer inputs (|x| <= 2^31, n < 2^32 cannot
+/// overflow int64).
+struct IntSum {
+  int64_t sum = 0;
+  void add(int64_t x) { sum += x; }
+  double value() const { return static_cast<double>(sum); }
+};
+
+template <typename T>
+using AccumulatorFor =
+    std::conditional_t<std::is_integral_v<T>, IntSum, CompensatedSum>;
+} // namespace
+
+/// Calls `fn(begin, end)` for each segment of [0, n).
+template <typename Fn>
+static void forEachSegment(int64_t n, int64_t segmentSize, Fn &&fn) {
+  // Clamping to n also keeps `begin += seg` from overflowing for huge sizes.
+  int64_t seg = (segmentSize <= 0 || segmentSize > n) ? n : segmentSize;
+  for (int64_t begin = 0; begin < n; begin += seg)
+    fn(begin, begin + std::min(seg, n - begin));
+}
+
+static int64_t numSegments(int64_t n, int64_t segmentSize) {
+  if (n <= 0)
+    return 0;
+  if (segmentSize <= 0 || segmentSize >= n)
+    return 1;
+  return n / segmentSize + (n % segmentSize != 0);
+}
+
+std::vector<double> referenceReduce(DType in, const void *data, int64_t n,
+                                    int64_t segmentSize) {
+  if (n <= 0)
+    return {};
+  return withLoader(in, data, [&](auto load) {
+    using Acc = AccumulatorFor<decltype(load(0))>;
+    std::vector<double> out;
+    out.reserve(static_cast<size_t>(numSegments(n, segmentSize)));
+    forEachSegment(n, segmentSize, [&](int64_t begin, int64_t end) {
+      Acc acc;
+      for (int64_t i = begin; i < end; ++i)
+        acc.add(load(i));
+      out.push_back(acc.value());
+    });
+    return out;
+  });
+}
+
+std::vector<double> referenceScan(DType in, const void *data, int64_t n,
+                                  int64_t segmentSize, bool inclusive) {
+  if (n <= 0)
+    return {};
+  return withLoader(in, data, [&](auto load) {
+    using Acc = AccumulatorFor<decltype(load(0))>;
+    std::vector<double> out(static_cast<size_t>(n));
+    forEachSegment(n, segmentSize, [&](int64_t begin, int64_t end) {
+      Acc acc;
+      for (int64_t i = begin; i < end; ++i) {
+        if (!inclusive)
+          out[i] = acc.value();
+        acc.add(load(i));
+        if (inclusive)
+          out[i] = acc.value();
+      }
+    });
+    return out;
+  });
+}
+
+std::vector<float> sequentialF32Reduce(DType in, const void *data, int64_t n,
+                                       int64_t segmentSize) {
+  if (n <= 0)
+    return {};
+  return withLoader(in, data, [&](auto load) {
+    std::vector<float> out;
+    out.reserve(static_cast<size_t>(numSegments(n, segmentSize)));
+    forEachSegment(n, segmentSize, [&](int64_t begin, int64_t end) {
+      float acc = 0.0f;
+      for (int64_t i = begin; i < end; ++i)
+        acc += static_cast<float>(load(i));
+      out.push_back(acc);
+    });
+    return out;
+  });
+}
+
+std::vector<float> sequentialF32Scan(DType in, const void *data, int64_t n,
+                                     int64_t segmentSize, bool inclusive) {
+  if (n <= 0)
+    return {};
+  return withLoader(in, data, [&](auto load) {
+    std::vector<float> out(static_cast<size_t>(n));
+    forEachSegment(n, segmentSize, [&](int64_t begin, int64_t end) {
+      float acc = 0.0f;
+      for (int64_t i = begin; i < end; ++i) {
+        if (!inclusive)
+          out[i] = acc;
+        acc += static_cast<float>(load(i));
+        if (inclusive)
+          out[i] = acc;
+      }
+    });
+    return out;
+  });
+}
+
+std::vector<double> absoluteMass(DType in, const void *data, int64_t n,
+                                 int64_t segmentSize, bool isScan,
+                                 bool inclusive) {
+  if (n <= 0)
+    return {};
+  // The mass only scales a tolerance, so a plain double sum of non-negative
+  // terms (relative error below n * 2^-53) is plenty.
+  return withLoader(in, data, [&](auto load) {
+    std::vector<double> out;
+    out.reserve(static_cast<size_t>(isScan ? n : numSegments(n, segmentSize)));
+    forEachSegment(n, segmentSize, [&](int64_t begin, int64_t end) {
+      double acc = 0;
+      for (int64_t i = begin; i < end; ++i) {
+        if (isScan && !inclusive)
+          out.push_back(acc);
+        acc += std::fabs(static_cast<double>(load(i)));
+        if (isScan && inclusive)
+          out.push_back(acc);
+      }
+      if (!isScan)
+        out.push_back(acc);
+    });
+    return out;
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Comparison
+//===----------------------------------------------------------------------===//
+
+static double massAt(const std::vector<double> &mass, size_t i) {
+  assert(i < mass.size() && "mass must have one entry per output");
+  double m = i < mass.size() ? mass[i] : 0.0;
+  // Never divide by zero: an output fed by nothing (the first element of an
+  // exclusive scan) must be exactly zero, and any error there is then huge.
+  return std::max(m, std::numeric_limits<double>::min());
+}
+
+namespace {
+/// Folds per-element errors into ErrorStats.
+struct StatsBuilder {
+  ErrorStats stats;
+  void add(size_t i, double absErr, double mass) {
+    double rel = absErr / mass;
+    stats.maxAbsErr = std::max(stats.maxAbsErr, absErr);
+    if (rel > stats.relErr) {
+      stats.relErr = rel;
+      stats.worstIndex = static_cast<int64_t>(i);
+    }
+  }
+  void mismatch(size_t i) {
+    ++stats.mismatches;
+    add(i, std::numeric_limits<double>::infinity(), 1.0);
+  }
+};
+} // namespace
+
+template <typename Load>
+static ErrorStats compareFloats(Load load, const std::vector<double> &ref,
+                                const std::vector<double> &mass) {
+  StatsBuilder b;
+  for (size_t i = 0; i < ref.size(); ++i) {
+    double o = static_cast<double>(load(static_cast<int64_t>(i)));
+    double r = ref[i];
+    if (std::isfinite(r) != std::isfinite(o)) {
+      b.mismatch(i);
+      continue;
+    }
+    if (!std::isfinite(r)) {
+      // Both non-finite: only the same infinity, or NaN for NaN, matches.
+      if (!(o == r || (std::isnan(o) && std::isnan(r))))
+        b.mismatch(i);
+      continue;
+    }
+    b.add(i, std::fabs(o - r), massAt(mass, i));
+  }
+  return b.stats;
+}
+
+/// The reference modulo 2^32 as a two's complement int32, or nullopt when it
+/// is not an integer.
+static std::optional<int32_t> wrapToInt32(double r) {
+  if (!std::isfinite(r) || r != std::trunc(r))
+    return std::nullopt;
+  // fmod is exact, so this also works for references beyond int64's range.
+  double m = std::fmod(r, 4294967296.0);
+  if (m < 0)
+    m += 4294967296.0;
+  return asInt32(static_cast<uint32_t>(m));
+}
+
+ErrorStats compare(DType outType, const void *out,
+                   const std::vector<double> &ref,
+                   const std::vector<double> &mass) {
+  if (isFloat(outType))
+    return withLoader(outType, out, [&](auto load) {
+      return compareFloats(load, ref, mass);
+    });
+
+  StatsBuilder b;
+  if (outType != DType::I32) {
+    for (size_t i = 0; i < ref.size(); ++i)
+      b.mismatch(i);
+    return b.stats;
+  }
+  const auto *p = static_cast<const uint8_t *>(out);
+  for (size_t i = 0; i < ref.size(); ++i) {
+    std::optional<int32_t> expected = wrapToInt32(ref[i]);
+    if (!expected) {
+      b.mismatch(i);
+      continue;
+    }
+    int32_t o = asInt32(load32(p + 4 * i));
+    if (o != *expected)
+      ++b.stats.mismatches;
+    b.add(i, std::fabs(static_cast<double>(o) - *expected), massAt(mass, i));
+  }
+  return b.stats;
+}
+
+ErrorStats compareF32(const std::vector<float> &out,
+                      const std::vector<double> &ref,
+                      const std::vector<double> &mass) {
+  assert(out.size() == ref.size() && "one output per reference element");
+  return compareFloats(
+      [&](int64_t i) {
+        size_t k = static_cast<size_t>(i);
+        return k < out.size() ? static_cast<double>(out[k])
+                              : std::numeric_limits<double>::quiet_NaN();
+      },
+      ref, mass);
+}
+
+bool withinTolerance(DType outType, const ErrorStats &result,
+                     const ErrorStats &seqF32) {
+  if (outType == DType::I32)
+    return result.mismatches == 0;
+  // Room for rounding the exact result to the output type, plus a few f32
+  // ulps so an exactly summable input does not demand bit-exactness.
+  constexpr double f32Slack = 4 * 0x1p-24;
+  double floor;
+  switch (outType) {
+  case DType::F32:
+    floor = f32Slack;
+    break;
+  case DType::F16:
+    floor = 0x1p-11 + f32Slack;
+    break;
+  case DType::BF16:
+    floor = 0x1p-8 + f32Slack;
+    break;
+  default:
+    return false;
+  }
+  // Written so a NaN relErr fails.
+  return result.mismatches == 0 && result.relErr <= 2 * seqF32.relErr + floor;
+}
+
+//===----------------------------------------------------------------------===//
+// Files
+//===----------------------------------------------------------------------===//
+
+static bool fail(std::string *error, std::string message) {
+  if (error)
+    *error = std::move(message);
+  return false;
+}
+
+bool readRawFile(const std::string &path, DType t, int64_t n,
+                 std::vector<uint8_t> &data, std::string *error) {
+  size_t elemBytes = dtypeBytes(t);
+  if (n < 0 ||
+      static_cast<uint64_t>(n) > std::numeric_limits<size_t>::max() / elemBytes)
+    return fail(error, path + ": invalid element count " + std::to_string(n));
+  size_t expected = static_cast<size_t>(n) * elemBytes;
+  std::string what =
+      " (" + std::to_string(n) + " elements of " + dtypeName(t) + ")";
+
+  // Check the size before reading so a wrong (possibly huge) file is
+  // rejected without being loaded.
+  std::error_code ec;
+  uintmax_t actual = std::filesystem::file_size(path, ec);
+  if (ec)
+    return fail(error, path + ": cannot read: " + ec.message() + "; expected " +
+                           std::to_string(expected) + " bytes" + what);
+  if (actual != expected)
+    return fail(error, path + ": expected " + std::to_string(expected) +
+                           " bytes" + what + ", file has " +
+                           std::to_string(actual) + " bytes");
+
+  std::FILE *f = std::fopen(path.c_str(), "rb");
+  if (!f)
+    return fail(error, path + ": cannot open: " + std::strerror(errno));
+  data.resize(expected);
+  size_t got = expected ? std::fread(data.data(), 1, expected, f) : 0;
+  // A file that changed size after the check is still caught here.
+  bool extra = std::fgetc(f) != EOF;
+  std::fclose(f);
+  if (got != expected || extra)
+    return fail(error, path + ": expected " + std::to_string(expected) +
+                           " bytes" + what + ", read " + std::to_string(got) +
+                           (extra ? " and more" : "") + " bytes");
+  return true;
+}
+
+bool writeRawFile(const std::string &path, const void *data, size_t bytes,
+                  std::string *error) {
+  std::FILE *f = std::fopen(path.c_str(), "wb");
+  if (!f)
+    return fail(error, path + ": cannot create: " + std::strerror(errno));
+  size_t put = bytes ? std::fwrite(data, 1, bytes, f) : 0;
+  int writeErrno = put != bytes ? errno : 0;
+  // fclose flushes, so a full disk may only show up here.
+  if (std::fclose(f) != 0 && put == bytes)
+    return fail(error, path + ": cannot write: " + std::strerror(errno));
+  if (put != bytes)
+    return fail(error, path + ": wrote " + std::to_string(put) + " of " +
+                           std::to_string(bytes) +
+                           " bytes: " + std::strerror(writeErrno));
+  return true;
+}
+
+} // namespace tcuc::ref

@@ -1,0 +1,144 @@
+//===- TCUMMAOps.td - the mma form of tcu collectives ------*- tablegen -*-===//
+//
+// The "mma form": what convert-tcu-to-mma produces. Tiles are 16x16 vectors;
+// the Tensor Core work is explicit as tcu.mma on named 0/1 matrices (P·A,
+// A·U, L·A, ...), so tests can see each algorithm's structure. Both backends
+// consume this form: convert-tcu-mma-to-loops (CPU) and the GPU lowering.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCUC_DIALECT_TCU_TCUMMAOPS_TD
+#define TCUC_DIALECT_TCU_TCUMMAOPS_TD
+
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def TCU_Tile : Type<And<[
+    CPred<"::llvm::isa<::mlir::VectorType>($_self)">,
+    CPred<"::llvm::cast<::mlir::VectorType>($_self).getShape() == "
+          "::llvm::ArrayRef<int64_t>({16, 16})">]>,
+    "16x16 tile (vector<16x16xT>)", "::mlir::VectorType">;
+
+def TCU_MatrixOp : TCU_Op<"matrix", [Pure]> {
+  let summary = "a named 16x16 constant 0/1 matrix (P, PT, U, Ustrict, L, Ones)";
+  let description = [{
+    Materialises one of the papers' constant matrices as a tile of the
+    given element type (f16, bf16 or i8: an mma operand type).
+
+    ```mlir
+    %P = tcu.matrix <P> : vector<16x16xf16>
+    ```
+  }];
+  let arguments = (ins TCU_MatrixKindAttr:$kind);
+  let results = (outs TCU_Tile:$result);
+  let assemblyFormat = "$kind attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def TCU_MMAOp : TCU_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "one Tensor Core tile product: result = lhs · rhs + acc";
+  let description = [{
+    A 16x16x16 matrix multiply-accumulate with Tensor Core numerics:
+    operands are f16, bf16 or i8 (both the same type); products are exact
+    and accumulate in f32 (float operands) or i32 (i8 operands, wrapping).
+    An f32 or i32 tile must pass through `tcu.split` before it can be an
+    operand, so every rounding is visible in the IR.
+
+    ```mlir
+    %V = tcu.mma %P, %A, %acc : vector<16x16xf16>, vector<16x16xf16> into vector<16x16xf32>
+    ```
+  }];
+  let arguments = (ins TCU_Tile:$lhs, TCU_Tile:$rhs, TCU_Tile:$acc);
+  let results = (outs TCU_Tile:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `,` $acc attr-dict `:` type($lhs) `,` type($rhs) `into`
+    type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
+def TCU_SplitOp : TCU_Op<"split", [Pure]> {
+  let summary = "splits an accumulator tile into exact mma-operand parts";
+  let description = [{
+    Feeding an f32 (or i32) tile back into a Tensor Core product would round
+    it to the operand type. `tcu.split` instead writes it as a sum of parts
+    that are exact operands:
+
+    - f32 -> three bf16 tiles `hi, mid, lo` with `x == hi + mid + lo`
+      exactly (8 + 8 + 8 significand bits cover f32's 24, and bf16 has
+      f32's exponent range, so no overflow).
+    - i32 -> five i8 tiles `d0..d4` with `x == sum_k d_k * 2^(7k)` modulo
+      2^32: `d0..d3` are 7-bit digits in [0, 127], `d4 = x >> 28` (signed).
+      Products are combined by Horner's rule (shift the accumulator left
+      by 7 between the digit products).
+  }];
+  let arguments = (ins TCU_Tile:$source);
+  let results = (outs Variadic<TCU_Tile>:$parts);
+  let assemblyFormat = "$source attr-dict `:` type($source) `->` type($parts)";
+  let hasVerifier = 1;
+}
+
+def TCU_LoadTileOp : TCU_Op<"load_tile"> {
+  let summary = "loads 16 lines of up to 16 elements into a tile, zero-padded";
+  let description = [{
+    Line `i` (0..15) holds `source[base + i * stride + j]` for `j` in 0..15,
+    where `j < line_length` and `base + i * stride + j < limit`; every other
+    element is 0. With `<rows>` line `i` becomes tile row `i`; with `<cols>`
+    it becomes tile column `i`. No memory outside the selected elements is
+    read, so partial tiles at segment or buffer ends are safe.
+
+    ```mlir
+    %A = tcu.load_tile <cols> %in[%base] stride %c16 line %c16 limit %n
+        : memref<?xf16> -> vector<16x16xf16>
+    ```
+  }];
+  let arguments = (ins TCU_TileLayoutAttr:$layout,
+                   Arg<AnyMemRef, "the buffer read", [MemRead]>:$source,
+                   Index:$base, Index:$stride, Index:$line_length,
+                   Index:$limit);
+  let results = (outs TCU_Tile:$result);
+  let assemblyFormat = [{
+    $layout $source `[` $base `]` `stride` $stride `line` $line_length
+    `limit` $limit attr-dict `:` type($source) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def TCU_StoreTileOp : TCU_Op<"store_tile"> {
+  let summary = "stores the rows of a tile as 16 masked lines";
+  let description = [{
+    The inverse of `tcu.load_tile <rows>`: `dest[base + i * stride + j] =
+    tile[i][j]` for `j < line_length` and `base + i * stride + j < limit`.
+    Elements are converted to the destination element type on the way (f32
+    to f16/bf16 rounds to nearest even).
+  }];
+  let arguments = (ins TCU_Tile:$tile,
+                   Arg<AnyMemRef, "the buffer written", [MemWrite]>:$dest,
+                   Index:$base, Index:$stride, Index:$line_length,
+                   Index:$limit);
+  let assemblyFormat = [{
+    $tile `,` $dest `[` $base `]` `stride` $stride `line` $line_length
+    `limit` $limit attr-dict `:` type($tile) `->` type($dest)
+  }];
+  let hasVerifier = 1;
+}
+
+def TCU_StoreRowOp : TCU_Op<"store_row"> {
+  let summary = "stores (or adds) one row of a tile to consecutive elements";
+  let description = [{
+    `dest[base + j] = tile[row][j]` for `j` in 0..15 with `base + j < limit`
+    (with `accumulate`, `dest[base + j] += tile[row][j]`, the sum taken in
+    the tile's type). Used for the row of segment sums a reduction produces
+    (`limit = base + 1` stores the single element `tile[row][0]`).
+  }];
+  let arguments = (ins TCU_Tile:$tile,
+                   Arg<AnyMemRef, "the buffer written", [MemRead, MemWrite]>:$dest,
+                   Index:$base, Index:$limit, I64Attr:$row,
+                   UnitAttr:$accumulate);
+  let assemblyFormat = [{
+    $tile `[` $row `]` `,` $dest `[` $base `]` `limit` $limit attr-dict `:`
+    type($tile) `->` type($dest)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // TCUC_DIALECT_TCU_TCUMMAOPS_TD

@@ -1,0 +1,115 @@
+// The matrix structure of every reduction variant in the mma form.
+// RUN: tcuc-opt %s --convert-tcu-to-mma --canonicalize --cse | FileCheck %s
+
+// Reduction16: column j of a column-major tile is segment j; V = P·A and row
+// 0 of V holds 16 segment sums.
+// CHECK-LABEL: func @seg16
+// CHECK: scf.parallel
+// CHECK: %[[A:.*]] = tcu.load_tile <cols> %{{.*}} stride %c7 line %c7 limit
+// CHECK: %[[P:.*]] = tcu.matrix <P> : vector<16x16xf16>
+// CHECK: %[[V:.*]] = tcu.mma %[[P]], %[[A]], %{{.*}} : vector<16x16xf16>, vector<16x16xf16> into vector<16x16xf32>
+// CHECK: tcu.store_row %[[V]][0]
+// CHECK-NOT: tcu.mma
+func.func @seg16(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_reduce <add> %in into %out segment_size 7 {variant = #tcu.variant<seg16>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// Reduction256: V = P·A, then R = V·PT with V split into exact bf16 parts.
+// CHECK-LABEL: func @seg256
+// CHECK: %[[A:.*]] = tcu.load_tile <rows> %{{.*}} stride %c16 line %c16
+// CHECK: %[[P:.*]] = tcu.matrix <P> : vector<16x16xbf16>
+// CHECK: %[[V:.*]] = tcu.mma %[[P]], %[[A]], %{{.*}} : vector<16x16xbf16>
+// CHECK: %[[S:.*]]:3 = tcu.split %[[V]] : vector<16x16xf32> -> vector<16x16xbf16>, vector<16x16xbf16>, vector<16x16xbf16>
+// CHECK: %[[PT:.*]] = tcu.matrix <PT> : vector<16x16xbf16>
+// CHECK: %[[R0:.*]] = tcu.mma %[[S]]#2, %[[PT]]
+// CHECK: %[[R1:.*]] = tcu.mma %[[S]]#1, %[[PT]], %[[R0]]
+// CHECK: %[[R:.*]] = tcu.mma %[[S]]#0, %[[PT]], %[[R1]]
+// CHECK: tcu.store_row %[[R]][0]
+func.func @seg256(%in: memref<?xbf16>, %out: memref<?xf32>) {
+  tcu.segmented_reduce <add> %in into %out segment_size 200 {variant = #tcu.variant<seg256>} : memref<?xbf16> -> memref<?xf32>
+  return
+}
+
+// Work-efficient 256N: V += P·A_i in a loop over the segment's tiles, one
+// V·PT after it. An f32 input tile is itself split (no tf32 rounding).
+// CHECK-LABEL: func @seg256n
+// CHECK: scf.parallel
+// CHECK: %[[V:.*]] = scf.for %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<16x16xf32>)
+// CHECK: %[[A:.*]] = tcu.load_tile <rows> %{{.*}} : memref<?xf32> -> vector<16x16xf32>
+// CHECK: %[[AS:.*]]:3 = tcu.split %[[A]]
+// CHECK: %[[P:.*]] = tcu.matrix <P> : vector<16x16xbf16>
+// CHECK: tcu.mma %[[P]], %[[AS]]#2, %[[ACC]]
+// CHECK: scf.yield
+// CHECK: tcu.split %[[V]]
+// CHECK: tcu.matrix <PT>
+func.func @seg256n(%in: memref<?xf32>, %out: memref<?xf32>) {
+  tcu.segmented_reduce <add> %in into %out segment_size 1000 {variant = #tcu.variant<seg256n>} : memref<?xf32> -> memref<?xf32>
+  return
+}
+
+// Strided 16N: 16 segments as columns (leading dimension = segment size),
+// V += P·A_j over 16-element steps.
+// CHECK-LABEL: func @seg16n_strided
+// CHECK: scf.for
+// CHECK: tcu.load_tile <cols> %{{.*}} stride %c48 line
+// CHECK: tcu.matrix <P>
+// CHECK: tcu.mma
+// CHECK: tcu.store_row
+// CHECK-NOT: tcu.matrix <PT>
+func.func @seg16n_strided(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_reduce <add> %in into %out segment_size 48 {variant = #tcu.variant<seg16n_strided>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// Coalesced 16N: whole 256-chunks coalesced (rows, P·A then ·PT), then the
+// remainder strided and added on (accumulate).
+// CHECK-LABEL: func @seg16n_coalesced
+// CHECK: tcu.load_tile <rows>
+// CHECK: tcu.matrix <PT>
+// CHECK: tcu.store_row
+// CHECK: tcu.load_tile <cols> %{{.*}} stride %c1000
+// CHECK: tcu.store_row {{.*}} {accumulate}
+func.func @seg16n_coalesced(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_reduce <add> %in into %out segment_size 1000 {variant = #tcu.variant<seg16n_coalesced>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// Block level: 16 warps' partial rows go to a block-local tile, then
+// P·T·PT reduces them.
+// CHECK-LABEL: func @block
+// CHECK: memref.alloc() : memref<256xi32>
+// CHECK: tcu.matrix <P> : vector<16x16xi8>
+// CHECK: tcu.store_row
+// CHECK: %[[T:.*]] = tcu.load_tile <rows> %{{.*}} : memref<256xi32> -> vector<16x16xi32>
+// CHECK: tcu.split %[[T]] : vector<16x16xi32> -> vector<16x16xi8>, vector<16x16xi8>, vector<16x16xi8>, vector<16x16xi8>, vector<16x16xi8>
+// CHECK: arith.shli
+func.func @block(%in: memref<?xi8>, %out: memref<?xi32>) {
+  tcu.segmented_reduce <add> %in into %out segment_size 5000 {variant = #tcu.variant<block>} : memref<?xi8> -> memref<?xi32>
+  return
+}
+
+// Grid level: chunk partials in a scratch buffer, then a second reduction
+// over ceil(10000 / 4096) = 3 partials per segment (seg16 layout).
+// CHECK-LABEL: func @grid
+// CHECK: %[[SCRATCH:.*]] = memref.alloc(%{{.*}}) : memref<?xf32>
+// CHECK: tcu.store_row %{{.*}}[0], %[[SCRATCH]]
+// CHECK: tcu.load_tile <cols> %[[SCRATCH]][%{{.*}}] stride %c3 line %c3
+// CHECK: memref.dealloc %[[SCRATCH]]
+func.func @grid(%in: memref<?xf16>, %out: memref<?xf16>) {
+  tcu.segmented_reduce <add> %in into %out segment_size 10000 {variant = #tcu.variant<grid>} : memref<?xf16> -> memref<?xf16>
+  return
+}
+
+// Without a variant: seg16 / seg256 / seg256n by segment size.
+// CHECK-LABEL: func @defaults
+// CHECK: tcu.load_tile <cols>
+// CHECK: tcu.load_tile <rows>
+// CHECK-NOT: scf.for
+// CHECK: scf.for
+func.func @defaults(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_reduce <add> %in into %out segment_size 16 : memref<?xf16> -> memref<?xf32>
+  tcu.segmented_reduce <add> %in into %out segment_size 256 : memref<?xf16> -> memref<?xf32>
+  tcu.segmented_reduce <add> %in into %out segment_size 257 : memref<?xf16> -> memref<?xf32>
+  return
+}

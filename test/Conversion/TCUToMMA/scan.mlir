@@ -1,0 +1,99 @@
+// The matrix structure of every scan variant in the mma form.
+// RUN: tcuc-opt %s --convert-tcu-to-mma --canonicalize --cse | FileCheck %s
+
+// Scan16: row i of a row-major tile is segment i; R = A·U.
+// CHECK-LABEL: func @seg16
+// CHECK: %[[A:.*]] = tcu.load_tile <rows> %{{.*}} stride %c7 line %c7
+// CHECK: %[[U:.*]] = tcu.matrix <U> : vector<16x16xf16>
+// CHECK: %[[R:.*]] = tcu.mma %[[A]], %[[U]], %{{.*}}
+// CHECK: tcu.store_tile %[[R]], %{{.*}} stride %c7 line %c7
+func.func @seg16(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 7 {variant = #tcu.variant<seg16>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// Exclusive scans use the strictly upper Ustrict instead of U.
+// CHECK-LABEL: func @seg16_exclusive
+// CHECK: tcu.matrix <Ustrict>
+// CHECK-NOT: tcu.matrix <U>
+func.func @seg16_exclusive(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_scan <add> exclusive %in into %out segment_size 16 : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// Scan256: R = A·U + (L·A)·Ones, with L·A (f32) split before ·Ones.
+// CHECK-LABEL: func @seg256
+// CHECK: %[[A:.*]] = tcu.load_tile <rows>
+// CHECK: %[[L:.*]] = tcu.matrix <L> : vector<16x16xf16>
+// CHECK: %[[LA:.*]] = tcu.mma %[[L]], %[[A]], %{{.*}}
+// CHECK: %[[S:.*]]:3 = tcu.split %[[LA]]
+// CHECK: %[[ONES:.*]] = tcu.matrix <Ones> : vector<16x16xbf16>
+// CHECK: %[[Y0:.*]] = tcu.mma %[[S]]#2, %[[ONES]]
+// CHECK: %[[Y1:.*]] = tcu.mma %[[S]]#1, %[[ONES]], %[[Y0]]
+// CHECK: %[[Y:.*]] = tcu.mma %[[S]]#0, %[[ONES]], %[[Y1]]
+// CHECK: %[[U:.*]] = tcu.matrix <U> : vector<16x16xf16>
+// CHECK: %[[R:.*]] = tcu.mma %[[A]], %[[U]], %[[Y]]
+// CHECK: tcu.store_tile %[[R]]
+func.func @seg256(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 256 : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// Scan256N: the carry S enters as the accumulator of (L·A)·Ones, and the
+// next carry is S + (Ones·A)·Ones.
+// CHECK-LABEL: func @seg256n
+// CHECK: scf.for %{{.*}} iter_args(%[[S:.*]] = %{{.*}}) -> (vector<16x16xf32>)
+// CHECK: tcu.matrix <L>
+// CHECK: tcu.mma %{{.*}}, %{{.*}}, %[[S]]
+// CHECK: tcu.matrix <U>
+// CHECK: tcu.store_tile
+// CHECK: tcu.mma %{{.*}}, %{{.*}}, %[[S]]
+// CHECK: scf.yield
+func.func @seg256n(%in: memref<?xbf16>, %out: memref<?xbf16>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 1000 : memref<?xbf16> -> memref<?xbf16>
+  return
+}
+
+// Strided 16N: rows are 16 segments; R = A·U + S; S += A·Ones.
+// CHECK-LABEL: func @seg16n
+// CHECK: scf.for %{{.*}} iter_args(%[[S:.*]] = %{{.*}})
+// CHECK: %[[A:.*]] = tcu.load_tile <rows> %{{.*}} stride %c48 line
+// CHECK: tcu.mma %[[A]], %{{.*}}, %[[S]] : vector<16x16xi8>, vector<16x16xi8> into vector<16x16xi32>
+// CHECK: tcu.store_tile
+// CHECK: %[[ONES:.*]] = tcu.matrix <Ones> : vector<16x16xi8>
+// CHECK: %[[NEXT:.*]] = tcu.mma %[[A]], %[[ONES]], %[[S]]
+// CHECK: scf.yield %[[NEXT]]
+func.func @seg16n(%in: memref<?xi8>, %out: memref<?xi32>) {
+  tcu.segmented_scan <add> exclusive %in into %out segment_size 48 {variant = #tcu.variant<seg16n>} : memref<?xi8> -> memref<?xi32>
+  return
+}
+
+// Block level: warp totals (P·A, ·PT), their exclusive prefix with one
+// product T·Ustrict, then each warp scans its run from its prefix.
+// CHECK-LABEL: func @block
+// CHECK: tcu.matrix <P>
+// CHECK: tcu.matrix <PT>
+// CHECK: tcu.matrix <Ustrict> : vector<16x16xbf16>
+// CHECK: memref.load
+// CHECK: vector.broadcast
+// CHECK: tcu.matrix <L>
+func.func @block(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 5000 {variant = #tcu.variant<block>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// Grid level: chunk totals, an exclusive scan of them (segments of
+// ceil(5000 / 4096) = 2 partials), then every chunk from its prefix.
+// CHECK-LABEL: func @grid
+// CHECK: %[[TOTALS:.*]] = memref.alloc
+// CHECK: %[[PREFIX:.*]] = memref.alloc
+// CHECK: tcu.store_row %{{.*}}[0], %[[TOTALS]]
+// CHECK: tcu.load_tile <rows> %[[TOTALS]][%{{.*}}] stride %c2 line %c2
+// CHECK: tcu.matrix <Ustrict>
+// CHECK: tcu.store_tile %{{.*}}, %[[PREFIX]]
+// CHECK: memref.load %[[PREFIX]]
+// CHECK: tcu.matrix <U> : vector<16x16xf16>
+func.func @grid(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 5000 {variant = #tcu.variant<grid>} : memref<?xf16> -> memref<?xf32>
+  return
+}

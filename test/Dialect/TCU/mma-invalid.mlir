@@ -1,0 +1,48 @@
+// Verifier rules of the mma-form operations.
+// RUN: tcuc-opt %s -split-input-file -verify-diagnostics
+
+func.func @mma_f32_operand(%a: vector<16x16xf32>, %c: vector<16x16xf32>) -> vector<16x16xf32> {
+  // expected-error @+1 {{'tcu.mma' op operand element type must be f16, bf16 or i8 (tcu.split an f32/i32 tile first), got 'f32'}}
+  %r = tcu.mma %a, %a, %c : vector<16x16xf32>, vector<16x16xf32> into vector<16x16xf32>
+  return %r : vector<16x16xf32>
+}
+
+// -----
+
+func.func @mma_acc(%a: vector<16x16xi8>, %c: vector<16x16xf32>) -> vector<16x16xf32> {
+  // expected-error @+1 {{'tcu.mma' op accumulator element type must be 'i32' for 'i8' operands, got 'f32'}}
+  %r = tcu.mma %a, %a, %c : vector<16x16xi8>, vector<16x16xi8> into vector<16x16xf32>
+  return %r : vector<16x16xf32>
+}
+
+// -----
+
+func.func @split_parts(%x: vector<16x16xf32>) {
+  // expected-error @+1 {{'tcu.split' op splitting 'f32' yields 3 parts, got 2}}
+  %p:2 = tcu.split %x : vector<16x16xf32> -> vector<16x16xbf16>, vector<16x16xbf16>
+  return
+}
+
+// -----
+
+func.func @matrix_type() {
+  // expected-error @+1 {{'tcu.matrix' op constant matrices are mma operands: element type must be f16, bf16 or i8, got 'f32'}}
+  %m = tcu.matrix <P> : vector<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @load_type(%m: memref<?xf16>, %i: index) {
+  // expected-error @+1 {{'tcu.load_tile' op tile element type 'bf16' must match the buffer's 'f16'}}
+  %t = tcu.load_tile <rows> %m[%i] stride %i line %i limit %i : memref<?xf16> -> vector<16x16xbf16>
+  return
+}
+
+// -----
+
+func.func @store_row_index(%t: vector<16x16xf32>, %m: memref<?xf32>, %i: index) {
+  // expected-error @+1 {{'tcu.store_row' op row must be in [0, 16), got 16}}
+  tcu.store_row %t[16], %m[%i] limit %i : vector<16x16xf32> -> memref<?xf32>
+  return
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Runs `tcuc run --device cpu --check --json` over a grid of segment sizes,
+dtypes and scan modes for one (op, variant) and fails if any result misses
+the float64 reference. Used by the lit tests beside this file."""
+
+import argparse
+import json
+import subprocess
+import sys
+
+ODD_SIZES = [1, 7, 48, 1000, 4097]
+N = 1000003  # around 1e6 and prime: every segment size > 1 leaves a short tail
+LIMITS = {"seg16": 16, "seg256": 256}
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--tcuc", required=True)
+    p.add_argument("--op", choices=["reduce", "scan"], required=True)
+    p.add_argument("--variant", required=True)
+    p.add_argument("--dtypes", default="f16,bf16,f32,i8")
+    args = p.parse_args()
+
+    limit = LIMITS.get(args.variant)
+    sizes = [s for s in ODD_SIZES if limit is None or s <= limit]
+    if limit is not None and limit not in sizes:
+        sizes.append(limit)
+    # (segment, n): the odd sizes on ~1e6 elements, and a segment longer
+    # than the whole input.
+    cases = [(s, N) for s in sizes]
+    cases.append((limit or 5000, (limit or 5000) - 3 if limit else 4099))
+    modes = ["inclusive", "exclusive"] if args.op == "scan" else ["reduce"]
+
+    failures, runs = [], 0
+    for dtype in args.dtypes.split(","):
+        for mode in modes:
+            for segment, n in cases:
+                cmd = [args.tcuc, "run", "--device", "cpu", "--op", args.op,
+                       "--variant", args.variant, "--dtype", dtype,
+                       "--segment", str(segment), "--n", str(n), "--seed",
+                       str(segment + n), "--check", "--json"]
+                if mode == "exclusive":
+                    cmd.append("--exclusive")
+                runs += 1
+                proc = subprocess.run(cmd, capture_output=True, text=True)
+                try:
+                    result = json.loads(proc.stdout)
+                except ValueError:
+                    result = None
+                if proc.returncode != 0 or not result or not result["ok"]:
+                    failures.append((" ".join(cmd), proc.returncode,
+                                     proc.stdout.strip(), proc.stderr.strip()))
+                else:
+                    print(f"ok {args.op} {args.variant} {mode} {dtype} "
+                          f"segment={segment} n={n} rel_err={result['rel_err']} "
+                          f"seq_f32={result['seq_f32_rel_err']}")
+    for cmd, rc, out, err in failures:
+        print(f"FAIL (exit {rc}): {cmd}\n  {out}\n  {err}")
+    print(f"{runs - len(failures)} of {runs} runs passed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
