@@ -166,8 +166,10 @@ static void reduceBlock(TileBuilder &tb, const Collective &c) {
                    tb.storeRow(v, 0, partials, row, tb.add(row, tb.idx(T)));
                    return {};
                  });
-      Value p = tb.loadTile(TileLayout::Rows, partials, tb.idx(0), tb.idx(T),
-                            tb.idx(T), tb.idx(T * T));
+      // Only the rows of warps that ran were written.
+      Value p =
+          tb.loadTile(TileLayout::Rows, partials, tb.idx(0), tb.idx(T),
+                      tb.idx(T), tb.idx(std::min(tiles, kBlockWarps) * T));
       Value colSums = tb.mulConst(MatrixKind::P, p, tb.zeroAcc(acc));
       storeTotal(tb, colSums, c.output, seg);
       memref::DeallocOp::create(b, tb.location(), partials);
