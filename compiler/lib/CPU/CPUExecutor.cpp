@@ -58,7 +58,6 @@ tcuc::CPUKernel::compile(const KernelSpec &spec, std::string &error) {
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   ctx.appendDialectRegistry(registry);
-  ctx.loadAllAvailableDialects();
 
   llvm::raw_string_ostream errors(error);
   ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &diag) {
@@ -77,8 +76,6 @@ tcuc::CPUKernel::compile(const KernelSpec &spec, std::string &error) {
     errors << "tcu-to-cpu pipeline failed\n";
     return nullptr;
   }
-  llvm::raw_string_ostream irStream(kernel->lowered);
-  module->print(irStream);
 
   ExecutionEngineOptions options;
   options.transformer = makeOptimizingTransformer(/*optLevel=*/2,

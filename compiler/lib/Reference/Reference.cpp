@@ -361,80 +361,90 @@ static int64_t numSegments(int64_t n, int64_t segmentSize) {
   return n / segmentSize + (n % segmentSize != 0);
 }
 
-std::vector<double> referenceReduce(DType in, const void *data, int64_t n,
-                                    int64_t segmentSize) {
+namespace {
+/// Plain float32 accumulation in element order: the naive sum a Tensor Core
+/// result is judged against.
+struct Float32Sum {
+  float sum = 0.0f;
+  template <typename T> void add(T x) { sum += static_cast<float>(x); }
+  float value() const { return sum; }
+};
+
+/// Sum of |x|; it only scales a tolerance, so a plain double sum of
+/// non-negative terms (relative error below n * 2^-53) is plenty.
+struct AbsoluteSum {
+  double sum = 0;
+  template <typename T> void add(T x) {
+    sum += std::fabs(static_cast<double>(x));
+  }
+  double value() const { return sum; }
+};
+} // namespace
+
+/// The one traversal behind every reference: per segment, an `Acc` fed in
+/// element order, its value taken once per segment (reduce) or before /
+/// after each element (exclusive / inclusive scan).
+template <typename Acc, typename Out, typename Load>
+static std::vector<Out> segmentedFold(Load load, int64_t n, int64_t segmentSize,
+                                      bool isScan, bool inclusive) {
+  std::vector<Out> out;
+  out.reserve(static_cast<size_t>(isScan ? n : numSegments(n, segmentSize)));
+  forEachSegment(n, segmentSize, [&](int64_t begin, int64_t end) {
+    Acc acc;
+    for (int64_t i = begin; i < end; ++i) {
+      if (isScan && !inclusive)
+        out.push_back(acc.value());
+      acc.add(load(i));
+      if (isScan && inclusive)
+        out.push_back(acc.value());
+    }
+    if (!isScan)
+      out.push_back(acc.value());
+  });
+  return out;
+}
+
+/// float64 reference: compensated sums for floats, exact int64 for integers.
+static std::vector<double> reference(DType in, const void *data, int64_t n,
+                                     int64_t segmentSize, bool isScan,
+                                     bool inclusive) {
   if (n <= 0)
     return {};
   return withLoader(in, data, [&](auto load) {
     using Acc = AccumulatorFor<decltype(load(0))>;
-    std::vector<double> out;
-    out.reserve(static_cast<size_t>(numSegments(n, segmentSize)));
-    forEachSegment(n, segmentSize, [&](int64_t begin, int64_t end) {
-      Acc acc;
-      for (int64_t i = begin; i < end; ++i)
-        acc.add(load(i));
-      out.push_back(acc.value());
-    });
-    return out;
+    return segmentedFold<Acc, double>(load, n, segmentSize, isScan, inclusive);
   });
+}
+
+std::vector<double> referenceReduce(DType in, const void *data, int64_t n,
+                                    int64_t segmentSize) {
+  return reference(in, data, n, segmentSize, /*isScan=*/false, false);
 }
 
 std::vector<double> referenceScan(DType in, const void *data, int64_t n,
                                   int64_t segmentSize, bool inclusive) {
+  return reference(in, data, n, segmentSize, /*isScan=*/true, inclusive);
+}
+
+static std::vector<float> sequentialF32(DType in, const void *data, int64_t n,
+                                        int64_t segmentSize, bool isScan,
+                                        bool inclusive) {
   if (n <= 0)
     return {};
   return withLoader(in, data, [&](auto load) {
-    using Acc = AccumulatorFor<decltype(load(0))>;
-    std::vector<double> out(static_cast<size_t>(n));
-    forEachSegment(n, segmentSize, [&](int64_t begin, int64_t end) {
-      Acc acc;
-      for (int64_t i = begin; i < end; ++i) {
-        if (!inclusive)
-          out[i] = acc.value();
-        acc.add(load(i));
-        if (inclusive)
-          out[i] = acc.value();
-      }
-    });
-    return out;
+    return segmentedFold<Float32Sum, float>(load, n, segmentSize, isScan,
+                                            inclusive);
   });
 }
 
 std::vector<float> sequentialF32Reduce(DType in, const void *data, int64_t n,
                                        int64_t segmentSize) {
-  if (n <= 0)
-    return {};
-  return withLoader(in, data, [&](auto load) {
-    std::vector<float> out;
-    out.reserve(static_cast<size_t>(numSegments(n, segmentSize)));
-    forEachSegment(n, segmentSize, [&](int64_t begin, int64_t end) {
-      float acc = 0.0f;
-      for (int64_t i = begin; i < end; ++i)
-        acc += static_cast<float>(load(i));
-      out.push_back(acc);
-    });
-    return out;
-  });
+  return sequentialF32(in, data, n, segmentSize, /*isScan=*/false, false);
 }
 
 std::vector<float> sequentialF32Scan(DType in, const void *data, int64_t n,
                                      int64_t segmentSize, bool inclusive) {
-  if (n <= 0)
-    return {};
-  return withLoader(in, data, [&](auto load) {
-    std::vector<float> out(static_cast<size_t>(n));
-    forEachSegment(n, segmentSize, [&](int64_t begin, int64_t end) {
-      float acc = 0.0f;
-      for (int64_t i = begin; i < end; ++i) {
-        if (!inclusive)
-          out[i] = acc;
-        acc += static_cast<float>(load(i));
-        if (inclusive)
-          out[i] = acc;
-      }
-    });
-    return out;
-  });
+  return sequentialF32(in, data, n, segmentSize, /*isScan=*/true, inclusive);
 }
 
 std::vector<double> absoluteMass(DType in, const void *data, int64_t n,
@@ -442,24 +452,9 @@ std::vector<double> absoluteMass(DType in, const void *data, int64_t n,
                                  bool inclusive) {
   if (n <= 0)
     return {};
-  // The mass only scales a tolerance, so a plain double sum of non-negative
-  // terms (relative error below n * 2^-53) is plenty.
   return withLoader(in, data, [&](auto load) {
-    std::vector<double> out;
-    out.reserve(static_cast<size_t>(isScan ? n : numSegments(n, segmentSize)));
-    forEachSegment(n, segmentSize, [&](int64_t begin, int64_t end) {
-      double acc = 0;
-      for (int64_t i = begin; i < end; ++i) {
-        if (isScan && !inclusive)
-          out.push_back(acc);
-        acc += std::fabs(static_cast<double>(load(i)));
-        if (isScan && inclusive)
-          out.push_back(acc);
-      }
-      if (!isScan)
-        out.push_back(acc);
-    });
-    return out;
+    return segmentedFold<AbsoluteSum, double>(load, n, segmentSize, isScan,
+                                              inclusive);
   });
 }
 

@@ -27,8 +27,8 @@ def main():
         sizes.append(limit)
     # (segment, n): the odd sizes on ~1e6 elements, and a segment longer
     # than the whole input.
-    cases = [(s, N) for s in sizes]
-    cases.append((limit or 5000, (limit or 5000) - 3 if limit else 4099))
+    longest = limit or 5000
+    cases = [(s, N) for s in sizes] + [(longest, longest - 3)]
     modes = ["inclusive", "exclusive"] if args.op == "scan" else ["reduce"]
 
     failures, runs = [], 0

@@ -27,14 +27,10 @@ public:
   /// (ceil(n / segment) for reductions, n for scans).
   void run(const void *in, int64_t n, void *out, int64_t outLength);
 
-  /// The lowered IR (LLVM dialect) of the kernel, for debugging.
-  const std::string &loweredIR() const { return lowered; }
-
 private:
   CPUKernel() = default;
   struct Impl;
   std::unique_ptr<Impl> impl;
-  std::string lowered;
 };
 } // namespace tcuc
 

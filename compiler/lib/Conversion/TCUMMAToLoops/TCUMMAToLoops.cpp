@@ -38,17 +38,28 @@ Value constIndex(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
-/// Number of elements of line i to touch: clamp(min(lineLength, limit -
-/// start), 0, 16), computed in signed index arithmetic.
-Value lineCount(OpBuilder &b, Location loc, Value start, Value lineLength,
-                Value limit) {
+Value zeros(OpBuilder &b, Location loc, VectorType type) {
+  return arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(type, b.getZeroAttr(type.getElementType())));
+}
+
+/// First element of line i of a tile access: base + i * stride.
+Value lineStart(OpBuilder &b, Location loc, Value base, Value stride,
+                int64_t i) {
+  return arith::AddIOp::create(
+      b, loc, base,
+      arith::MulIOp::create(b, loc, stride, constIndex(b, loc, i)));
+}
+
+/// The elements of the line at `start` to touch: the first clamp(min(
+/// lineLength, limit - start), 0, 16), in signed index arithmetic.
+Value lineMask(OpBuilder &b, Location loc, Value start, Value lineLength,
+               Value limit) {
   Value avail = arith::SubIOp::create(b, loc, limit, start);
   Value count = arith::MinSIOp::create(b, loc, avail, lineLength);
   count = arith::MaxSIOp::create(b, loc, count, constIndex(b, loc, 0));
-  return arith::MinSIOp::create(b, loc, count, constIndex(b, loc, T));
-}
-
-Value lineMask(OpBuilder &b, Location loc, Value count) {
+  count = arith::MinSIOp::create(b, loc, count, constIndex(b, loc, T));
   return vector::CreateMaskOp::create(
       b, loc, VectorType::get({T}, b.getI1Type()), ValueRange{count});
 }
@@ -167,19 +178,12 @@ struct LowerLoadTile : OpRewritePattern<LoadTileOp> {
     Location loc = op.getLoc();
     VectorType type = op.getType();
     Type elt = type.getElementType();
-    Value zeroRow = arith::ConstantOp::create(
-        rewriter, loc,
-        DenseElementsAttr::get(rowType(elt), rewriter.getZeroAttr(elt)));
-    Value tile = arith::ConstantOp::create(
-        rewriter, loc, DenseElementsAttr::get(type, rewriter.getZeroAttr(elt)));
+    Value zeroRow = zeros(rewriter, loc, rowType(elt));
+    Value tile = zeros(rewriter, loc, type);
     for (int64_t i = 0; i < T; ++i) {
-      Value start = arith::AddIOp::create(
-          rewriter, loc, op.getBase(),
-          arith::MulIOp::create(rewriter, loc, op.getStride(),
-                                constIndex(rewriter, loc, i)));
-      Value mask = lineMask(
-          rewriter, loc,
-          lineCount(rewriter, loc, start, op.getLineLength(), op.getLimit()));
+      Value start = lineStart(rewriter, loc, op.getBase(), op.getStride(), i);
+      Value mask =
+          lineMask(rewriter, loc, start, op.getLineLength(), op.getLimit());
       Value line = vector::MaskedLoadOp::create(
           rewriter, loc, rowType(elt), op.getSource(), ValueRange{start}, mask,
           zeroRow);
@@ -200,13 +204,9 @@ struct LowerStoreTile : OpRewritePattern<StoreTileOp> {
     Location loc = op.getLoc();
     Type destElt = cast<MemRefType>(op.getDest().getType()).getElementType();
     for (int64_t i = 0; i < T; ++i) {
-      Value start = arith::AddIOp::create(
-          rewriter, loc, op.getBase(),
-          arith::MulIOp::create(rewriter, loc, op.getStride(),
-                                constIndex(rewriter, loc, i)));
-      Value mask = lineMask(
-          rewriter, loc,
-          lineCount(rewriter, loc, start, op.getLineLength(), op.getLimit()));
+      Value start = lineStart(rewriter, loc, op.getBase(), op.getStride(), i);
+      Value mask =
+          lineMask(rewriter, loc, start, op.getLineLength(), op.getLimit());
       Value row = vector::ExtractOp::create(rewriter, loc, op.getTile(), i);
       vector::MaskedStoreOp::create(rewriter, loc, op.getDest(),
                                     ValueRange{start}, mask,
@@ -224,20 +224,15 @@ struct LowerStoreRow : OpRewritePattern<StoreRowOp> {
     Location loc = op.getLoc();
     Type destElt = cast<MemRefType>(op.getDest().getType()).getElementType();
     Type tileElt = op.getTile().getType().getElementType();
-    Value mask =
-        lineMask(rewriter, loc,
-                 lineCount(rewriter, loc, op.getBase(),
-                           constIndex(rewriter, loc, T), op.getLimit()));
+    Value mask = lineMask(rewriter, loc, op.getBase(),
+                          constIndex(rewriter, loc, T), op.getLimit());
     Value row = vector::ExtractOp::create(rewriter, loc, op.getTile(),
                                           static_cast<int64_t>(op.getRow()));
     if (op.getAccumulate()) {
-      Value zero = arith::ConstantOp::create(
-          rewriter, loc,
-          DenseElementsAttr::get(rowType(destElt),
-                                 rewriter.getZeroAttr(destElt)));
       Value old = vector::MaskedLoadOp::create(
           rewriter, loc, rowType(destElt), op.getDest(),
-          ValueRange{op.getBase()}, mask, zero);
+          ValueRange{op.getBase()}, mask,
+          zeros(rewriter, loc, rowType(destElt)));
       old = widenRow(rewriter, loc, old, tileElt);
       row = isa<FloatType>(tileElt)
                 ? arith::AddFOp::create(rewriter, loc, old, row).getResult()

@@ -17,10 +17,9 @@ using namespace mlir::tcu::detail;
 
 static constexpr int64_t T = kTileSize;
 
-/// V = sum of P·A_t over the tiles t = first, first + step, ... < count of
-/// 256 consecutive elements from `base`, reading nothing at or past `end`.
-static Value reduceTiles(TileBuilder &tb, Value src, Value base, Value first,
-                         Value count, Value step, Value end) {
+Value mlir::tcu::detail::reduceTiles(TileBuilder &tb, Value src, Value base,
+                                     Value first, Value count, Value step,
+                                     Value end) {
   Type elt = cast<MemRefType>(src.getType()).getElementType();
   return tb.forLoop(first, count, step, {tb.zeroAcc(elt)},
                     [&](Value t, ValueRange carried) -> SmallVector<Value> {
@@ -31,18 +30,37 @@ static Value reduceTiles(TileBuilder &tb, Value src, Value base, Value first,
                     })[0];
 }
 
-/// out[dst] = (V·PT)[0][0]: the sum of row 0 of V.
-static void storeTotal(TileBuilder &tb, Value v, Value dest, Value dst,
-                       bool accumulate = false) {
-  Value r =
-      tb.mulByConst(v, MatrixKind::PT,
-                    tb.zeroAcc(cast<VectorType>(v.getType()).getElementType()));
-  tb.storeRow(r, 0, dest, dst, tb.add(dst, tb.idx(1)), accumulate);
+void mlir::tcu::detail::storeTotal(TileBuilder &tb, Value v, Value dest,
+                                   Value index, bool accumulate) {
+  Value r = tb.mulByConst(v, MatrixKind::PT, tb.zeroAccLike(v));
+  tb.storeRow(r, 0, dest, index, tb.add(index, tb.idx(1)), accumulate);
 }
 
-/// Segment end clipped to the input: min(s * S + S, n).
-static Value segmentEnd(TileBuilder &tb, const Collective &c, Value segBase) {
+Value mlir::tcu::detail::segmentEnd(TileBuilder &tb, const Collective &c,
+                                    Value segBase) {
   return tb.min(tb.add(segBase, tb.idx(c.segmentSize)), c.n);
+}
+
+int64_t mlir::tcu::detail::tilesPerSegment(const Collective &c) {
+  return (c.segmentSize + T * T - 1) / (T * T);
+}
+
+int64_t mlir::tcu::detail::numGridChunks(const Collective &c) {
+  return (c.segmentSize + kGridChunk - 1) / kGridChunk;
+}
+
+std::pair<Value, Value> mlir::tcu::detail::gridChunkRange(TileBuilder &tb,
+                                                          const Collective &c,
+                                                          Value p) {
+  OpBuilder &b = tb.builder();
+  int64_t chunks = numGridChunks(c);
+  Value seg = arith::DivUIOp::create(b, tb.location(), p, tb.idx(chunks));
+  Value chunk = arith::RemUIOp::create(b, tb.location(), p, tb.idx(chunks));
+  Value segBase = tb.mul(seg, c.segmentSize);
+  Value base = tb.add(segBase, tb.mul(chunk, kGridChunk));
+  Value end =
+      tb.min(tb.add(base, tb.idx(kGridChunk)), segmentEnd(tb, c, segBase));
+  return {base, end};
 }
 
 /// Reduction16 (segment_size <= 16): one tile holds 16 segments, column j =
@@ -53,9 +71,7 @@ static void reduceSeg16(TileBuilder &tb, const Collective &c) {
   tb.parallel(tb.ceilDiv(c.numSegments, T), [&](Value g) {
     Value a = tb.loadTile(TileLayout::Cols, c.input, tb.mul(g, T * s),
                           tb.idx(s), tb.idx(s), c.n);
-    Value v =
-        tb.mulConst(MatrixKind::P, a,
-                    tb.zeroAcc(cast<VectorType>(a.getType()).getElementType()));
+    Value v = tb.mulConst(MatrixKind::P, a, tb.zeroAccLike(a));
     tb.storeRow(v, 0, c.output, tb.mul(g, T), c.numSegments);
   });
 }
@@ -67,9 +83,7 @@ static void reduceSeg256(TileBuilder &tb, const Collective &c) {
     Value base = tb.mul(seg, c.segmentSize);
     Value a = tb.loadTile(TileLayout::Rows, c.input, base, tb.idx(T), tb.idx(T),
                           segmentEnd(tb, c, base));
-    Value v =
-        tb.mulConst(MatrixKind::P, a,
-                    tb.zeroAcc(cast<VectorType>(a.getType()).getElementType()));
+    Value v = tb.mulConst(MatrixKind::P, a, tb.zeroAccLike(a));
     storeTotal(tb, v, c.output, seg);
   });
 }
@@ -77,7 +91,7 @@ static void reduceSeg256(TileBuilder &tb, const Collective &c) {
 /// Work-efficient Reduction256N: V += P·A_i over the segment's tiles, then a
 /// single R = V·PT.
 static void reduceSeg256N(TileBuilder &tb, const Collective &c) {
-  int64_t tiles = (c.segmentSize + T * T - 1) / (T * T);
+  int64_t tiles = tilesPerSegment(c);
   tb.parallel(c.numSegments, [&](Value seg) {
     Value base = tb.mul(seg, c.segmentSize);
     Value v = reduceTiles(tb, c.input, base, tb.idx(0), tb.idx(tiles),
@@ -144,36 +158,35 @@ static void reduceSeg16NCoalesced(TileBuilder &tb, const Collective &c) {
 /// w, w + 16, ...; each leaves row 0 of its V_w as row w of a partials tile
 /// (block shared memory), and one more product pair P·T·PT sums them.
 static void reduceBlock(TileBuilder &tb, const Collective &c) {
-  int64_t tiles = (c.segmentSize + T * T - 1) / (T * T);
+  int64_t tiles = tilesPerSegment(c);
+  // Warps that own at least one tile: warp w takes tiles w, w + 16, ...
+  int64_t warps = std::min(tiles, kBlockWarps);
   Type elt = cast<MemRefType>(c.input.getType()).getElementType();
   Type acc = TileBuilder::accumulatorFor(elt);
   OpBuilder &b = tb.builder();
   tb.parallel(c.numSegments, [&](Value seg) {
-    {
-      // Per-block scratch (shared memory on the GPU). A heap buffer, not an
-      // alloca: canonicalization hoists allocas out of alloca_scope into the
-      // loop body, where nothing would release them (a stack overflow with
-      // a million segments).
-      Value partials = memref::AllocOp::create(b, tb.location(),
-                                               MemRefType::get({T * T}, acc));
-      Value base = tb.mul(seg, c.segmentSize);
-      Value end = segmentEnd(tb, c, base);
-      tb.forLoop(tb.idx(0), tb.idx(std::min(tiles, kBlockWarps)), tb.idx(1), {},
-                 [&](Value w, ValueRange) -> SmallVector<Value> {
-                   Value v = reduceTiles(tb, c.input, base, w, tb.idx(tiles),
-                                         tb.idx(kBlockWarps), end);
-                   Value row = tb.mul(w, T);
-                   tb.storeRow(v, 0, partials, row, tb.add(row, tb.idx(T)));
-                   return {};
-                 });
-      // Only the rows of warps that ran were written.
-      Value p =
-          tb.loadTile(TileLayout::Rows, partials, tb.idx(0), tb.idx(T),
-                      tb.idx(T), tb.idx(std::min(tiles, kBlockWarps) * T));
-      Value colSums = tb.mulConst(MatrixKind::P, p, tb.zeroAcc(acc));
-      storeTotal(tb, colSums, c.output, seg);
-      memref::DeallocOp::create(b, tb.location(), partials);
-    }
+    // Per-block scratch (shared memory on the GPU). A heap buffer, not an
+    // alloca: canonicalization hoists allocas out of alloca_scope into the
+    // loop body, where nothing would release them (a stack overflow with
+    // a million segments).
+    Value partials = memref::AllocOp::create(b, tb.location(),
+                                             MemRefType::get({T * T}, acc));
+    Value base = tb.mul(seg, c.segmentSize);
+    Value end = segmentEnd(tb, c, base);
+    tb.forLoop(tb.idx(0), tb.idx(warps), tb.idx(1), {},
+               [&](Value w, ValueRange) -> SmallVector<Value> {
+                 Value v = reduceTiles(tb, c.input, base, w, tb.idx(tiles),
+                                       tb.idx(kBlockWarps), end);
+                 Value row = tb.mul(w, T);
+                 tb.storeRow(v, 0, partials, row, tb.add(row, tb.idx(T)));
+                 return {};
+               });
+    // Only the rows of warps that ran were written.
+    Value p = tb.loadTile(TileLayout::Rows, partials, tb.idx(0), tb.idx(T),
+                          tb.idx(T), tb.idx(warps * T));
+    Value colSums = tb.mulConst(MatrixKind::P, p, tb.zeroAcc(acc));
+    storeTotal(tb, colSums, c.output, seg);
+    memref::DeallocOp::create(b, tb.location(), partials);
   });
 }
 
@@ -183,7 +196,7 @@ static void reduceBlock(TileBuilder &tb, const Collective &c) {
 static void reduceGrid(TileBuilder &tb, const Collective &c) {
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
-  int64_t chunks = (c.segmentSize + kGridChunk - 1) / kGridChunk;
+  int64_t chunks = numGridChunks(c);
   Type elt = cast<MemRefType>(c.input.getType()).getElementType();
   Type acc = TileBuilder::accumulatorFor(elt);
   Value numPartials = tb.mul(c.numSegments, chunks);
@@ -192,12 +205,7 @@ static void reduceGrid(TileBuilder &tb, const Collective &c) {
       ValueRange{numPartials});
 
   tb.parallel(numPartials, [&](Value p) {
-    Value seg = arith::DivUIOp::create(b, loc, p, tb.idx(chunks));
-    Value chunk = arith::RemUIOp::create(b, loc, p, tb.idx(chunks));
-    Value segBase = tb.mul(seg, c.segmentSize);
-    Value base = tb.add(segBase, tb.mul(chunk, kGridChunk));
-    Value end =
-        tb.min(tb.add(base, tb.idx(kGridChunk)), segmentEnd(tb, c, segBase));
+    auto [base, end] = gridChunkRange(tb, c, p);
     Value v = reduceTiles(tb, c.input, base, tb.idx(0),
                           tb.idx(kGridChunk / (T * T)), tb.idx(1), end);
     storeTotal(tb, v, scratch, p);

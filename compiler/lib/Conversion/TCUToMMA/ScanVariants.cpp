@@ -54,10 +54,6 @@ static void scanTiles(TileBuilder &tb, const Collective &c, Value base,
              });
 }
 
-static Value segmentEnd(TileBuilder &tb, const Collective &c, Value segBase) {
-  return tb.min(tb.add(segBase, tb.idx(c.segmentSize)), c.n);
-}
-
 static Value zeroCarry(TileBuilder &tb, const Collective &c) {
   return tb.zeroAcc(inputElementType(c.input));
 }
@@ -85,7 +81,7 @@ static void scanSeg256(TileBuilder &tb, const Collective &c) {
 
 /// Scan256N: the segment's tiles in order, R = A·U + (L·A)·Ones + S.
 static void scanSeg256N(TileBuilder &tb, const Collective &c) {
-  int64_t tiles = (c.segmentSize + T * T - 1) / (T * T);
+  int64_t tiles = tilesPerSegment(c);
   tb.parallel(c.numSegments, [&](Value seg) {
     Value base = tb.mul(seg, c.segmentSize);
     scanTiles(tb, c, base, tb.idx(tiles), segmentEnd(tb, c, base),
@@ -133,49 +129,38 @@ static void exclusivePrefix16(TileBuilder &tb, Value totals, Value prefix,
 static void scanBlock(TileBuilder &tb, const Collective &c) {
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
-  int64_t tiles = (c.segmentSize + T * T - 1) / (T * T);
+  int64_t tiles = tilesPerSegment(c);
   int64_t perWarp = (tiles + kBlockWarps - 1) / kBlockWarps;
   // Warps that own at least one tile; the others would only scan padding.
   int64_t warps = (tiles + perWarp - 1) / perWarp;
   Type acc = TileBuilder::accumulatorFor(inputElementType(c.input));
   tb.parallel(c.numSegments, [&](Value seg) {
-    {
-      // Per-block scratch (shared memory on the GPU); heap, see reduceBlock.
-      auto shared = MemRefType::get({T}, acc);
-      Value totals = memref::AllocOp::create(b, loc, shared);
-      Value prefix = memref::AllocOp::create(b, loc, shared);
-      Value segBase = tb.mul(seg, c.segmentSize);
-      Value end = segmentEnd(tb, c, segBase);
-      auto warpBase = [&](Value w) {
-        return tb.add(segBase, tb.mul(w, perWarp * T * T));
-      };
-      tb.forLoop(tb.idx(0), tb.idx(warps), tb.idx(1), {},
-                 [&](Value w, ValueRange) -> SmallVector<Value> {
-                   Value base = warpBase(w);
-                   Value v = tb.forLoop(
-                       tb.idx(0), tb.idx(perWarp), tb.idx(1),
-                       {tb.zeroAcc(inputElementType(c.input))},
-                       [&](Value t, ValueRange carried) -> SmallVector<Value> {
-                         Value a = tb.loadTile(TileLayout::Rows, c.input,
-                                               tb.add(base, tb.mul(t, T * T)),
-                                               tb.idx(T), tb.idx(T), end);
-                         return {tb.mulConst(MatrixKind::P, a, carried[0])};
-                       })[0];
-                   Value r = tb.mulByConst(v, MatrixKind::PT, tb.zeroAcc(acc));
-                   tb.storeRow(r, 0, totals, w, tb.add(w, tb.idx(1)));
-                   return {};
-                 });
-      exclusivePrefix16(tb, totals, prefix, acc);
-      tb.forLoop(tb.idx(0), tb.idx(warps), tb.idx(1), {},
-                 [&](Value w, ValueRange) -> SmallVector<Value> {
-                   Value start = memref::LoadOp::create(b, loc, prefix, w);
-                   scanTiles(tb, c, warpBase(w), tb.idx(perWarp), end,
-                             tb.broadcast(start, acc));
-                   return {};
-                 });
-      memref::DeallocOp::create(b, loc, totals);
-      memref::DeallocOp::create(b, loc, prefix);
-    }
+    // Per-block scratch (shared memory on the GPU); heap, see reduceBlock.
+    auto shared = MemRefType::get({T}, acc);
+    Value totals = memref::AllocOp::create(b, loc, shared);
+    Value prefix = memref::AllocOp::create(b, loc, shared);
+    Value segBase = tb.mul(seg, c.segmentSize);
+    Value end = segmentEnd(tb, c, segBase);
+    auto warpBase = [&](Value w) {
+      return tb.add(segBase, tb.mul(w, perWarp * T * T));
+    };
+    tb.forLoop(tb.idx(0), tb.idx(warps), tb.idx(1), {},
+               [&](Value w, ValueRange) -> SmallVector<Value> {
+                 Value v = reduceTiles(tb, c.input, warpBase(w), tb.idx(0),
+                                       tb.idx(perWarp), tb.idx(1), end);
+                 storeTotal(tb, v, totals, w);
+                 return {};
+               });
+    exclusivePrefix16(tb, totals, prefix, acc);
+    tb.forLoop(tb.idx(0), tb.idx(warps), tb.idx(1), {},
+               [&](Value w, ValueRange) -> SmallVector<Value> {
+                 Value start = memref::LoadOp::create(b, loc, prefix, w);
+                 scanTiles(tb, c, warpBase(w), tb.idx(perWarp), end,
+                           tb.broadcast(start, acc));
+                 return {};
+               });
+    memref::DeallocOp::create(b, loc, totals);
+    memref::DeallocOp::create(b, loc, prefix);
   });
 }
 
@@ -185,7 +170,7 @@ static void scanBlock(TileBuilder &tb, const Collective &c) {
 static void scanGrid(TileBuilder &tb, const Collective &c) {
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
-  int64_t chunks = (c.segmentSize + kGridChunk - 1) / kGridChunk;
+  int64_t chunks = numGridChunks(c);
   int64_t chunkTiles = kGridChunk / (T * T);
   Type acc = TileBuilder::accumulatorFor(inputElementType(c.input));
   auto scratchType = MemRefType::get({ShapedType::kDynamic}, acc);
@@ -195,30 +180,11 @@ static void scanGrid(TileBuilder &tb, const Collective &c) {
   Value prefix =
       memref::AllocOp::create(b, loc, scratchType, ValueRange{numPartials});
 
-  // The chunk of partial p: [base, end) of segment p / chunks.
-  auto chunkRange = [&](Value p) {
-    Value seg = arith::DivUIOp::create(b, loc, p, tb.idx(chunks));
-    Value chunk = arith::RemUIOp::create(b, loc, p, tb.idx(chunks));
-    Value segBase = tb.mul(seg, c.segmentSize);
-    Value base = tb.add(segBase, tb.mul(chunk, kGridChunk));
-    Value end =
-        tb.min(tb.add(base, tb.idx(kGridChunk)), segmentEnd(tb, c, segBase));
-    return std::make_pair(base, end);
-  };
-
   tb.parallel(numPartials, [&](Value p) {
-    auto [base, end] = chunkRange(p);
-    Value v =
-        tb.forLoop(tb.idx(0), tb.idx(chunkTiles), tb.idx(1),
-                   {tb.zeroAcc(inputElementType(c.input))},
-                   [&](Value t, ValueRange carried) -> SmallVector<Value> {
-                     Value a = tb.loadTile(TileLayout::Rows, c.input,
-                                           tb.add(base, tb.mul(t, T * T)),
-                                           tb.idx(T), tb.idx(T), end);
-                     return {tb.mulConst(MatrixKind::P, a, carried[0])};
-                   })[0];
-    Value r = tb.mulByConst(v, MatrixKind::PT, tb.zeroAcc(acc));
-    tb.storeRow(r, 0, totals, p, tb.add(p, tb.idx(1)));
+    auto [base, end] = gridChunkRange(tb, c, p);
+    Value v = reduceTiles(tb, c.input, base, tb.idx(0), tb.idx(chunkTiles),
+                          tb.idx(1), end);
+    storeTotal(tb, v, totals, p);
   });
 
   Collective second = c;
@@ -230,7 +196,7 @@ static void scanGrid(TileBuilder &tb, const Collective &c) {
   emitScan(tb, second, getDefaultVariant(chunks));
 
   tb.parallel(numPartials, [&](Value p) {
-    auto [base, end] = chunkRange(p);
+    auto [base, end] = gridChunkRange(tb, c, p);
     Value start = memref::LoadOp::create(b, loc, prefix, p);
     scanTiles(tb, c, base, tb.idx(chunkTiles), end, tb.broadcast(start, acc));
   });

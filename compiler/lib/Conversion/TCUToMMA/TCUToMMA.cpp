@@ -45,7 +45,8 @@ struct LowerSegmentedReduce : OpRewritePattern<SegmentedReduceOp> {
   LogicalResult matchAndRewrite(SegmentedReduceOp op,
                                 PatternRewriter &rewriter) const override {
     TileBuilder tb(rewriter, op.getLoc());
-    emitReduce(tb, describe(tb, op, /*inclusive=*/true),
+    emitReduce(tb,
+               describe(tb, op, /*inclusive=*/false), // unused by reductions
                op.getVariantOrDefault());
     rewriter.eraseOp(op);
     return success();

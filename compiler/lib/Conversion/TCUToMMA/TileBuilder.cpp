@@ -54,6 +54,10 @@ Value TileBuilder::zeroAcc(Type dataElementType) {
       b, loc, DenseElementsAttr::get(tileType(acc), b.getZeroAttr(acc)));
 }
 
+Value TileBuilder::zeroAccLike(Value tile) {
+  return zeroAcc(cast<VectorType>(tile.getType()).getElementType());
+}
+
 Value TileBuilder::mulConst(MatrixKind k, Value data, Value acc) {
   return product(k, data, acc, /*constOnLeft=*/true);
 }

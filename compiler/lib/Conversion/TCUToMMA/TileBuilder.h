@@ -46,9 +46,11 @@ public:
   VectorType tileType(Type elementType);
   /// An all-zero accumulator tile for data of `elementType`.
   Value zeroAcc(Type dataElementType);
+  /// An all-zero accumulator tile for products with `tile`.
+  Value zeroAccLike(Value tile);
 
-  /// `k · data + acc`, or `data · k + acc` (constOnLeft false). An f32 or
-  /// i32 `data` tile is split into exact operand parts first.
+  /// `k · data + acc` (mulConst) or `data · k + acc` (mulByConst). An f32
+  /// or i32 `data` tile is split into exact operand parts first.
   Value mulConst(MatrixKind k, Value data, Value acc);
   Value mulByConst(Value data, MatrixKind k, Value acc);
 

@@ -22,6 +22,26 @@ constexpr int64_t kGridChunk = 4096;
 void emitReduce(TileBuilder &tb, const Collective &c, Variant variant);
 void emitScan(TileBuilder &tb, const Collective &c, Variant variant);
 
+// Steps shared by the reductions and the scans' reduce-then-scan variants
+// (defined in ReduceVariants.cpp).
+
+/// V = sum of P·A_t over the tiles t = first, first + step, ... < count of
+/// 256 consecutive elements from `base`, reading nothing at or past `end`.
+Value reduceTiles(TileBuilder &tb, Value src, Value base, Value first,
+                  Value count, Value step, Value end);
+/// dest[index] (+)= (V·PT)[0][0], the sum of row 0 of V.
+void storeTotal(TileBuilder &tb, Value v, Value dest, Value index,
+                bool accumulate = false);
+/// The end of the segment starting at `segBase`, clipped to the input.
+Value segmentEnd(TileBuilder &tb, const Collective &c, Value segBase);
+/// Number of 256-element tiles a segment spans.
+int64_t tilesPerSegment(const Collective &c);
+/// Number of kGridChunk-element chunks a segment is cut into.
+int64_t numGridChunks(const Collective &c);
+/// [base, end) of grid partial `p`: chunk p % chunks of segment p / chunks.
+std::pair<Value, Value> gridChunkRange(TileBuilder &tb, const Collective &c,
+                                       Value p);
+
 } // namespace mlir::tcu::detail
 
 #endif // TCUC_CONVERSION_TCUTOMMA_VARIANTS_H

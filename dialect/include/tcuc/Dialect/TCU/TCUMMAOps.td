@@ -64,8 +64,10 @@ def TCU_SplitOp : TCU_Op<"split", [Pure]> {
     that are exact operands:
 
     - f32 -> three bf16 tiles `hi, mid, lo` with `x == hi + mid + lo`
-      exactly (8 + 8 + 8 significand bits cover f32's 24, and bf16 has
-      f32's exponent range, so no overflow).
+      (8 + 8 + 8 significand bits cover f32's 24). This is exact for
+      2^-110 <= |x| < (2 - 2^-8) * 2^127: below, `lo` falls into bf16's
+      subnormals and loses bits; above, `hi` rounds to infinity. Non-finite
+      `x` gives non-finite parts (inf - inf makes the lower parts NaN).
     - i32 -> five i8 tiles `d0..d4` with `x == sum_k d_k * 2^(7k)` modulo
       2^32: `d0..d3` are 7-bit digits in [0, 127], `d4 = x >> 28` (signed).
       Products are combined by Horner's rule (shift the accumulator left
