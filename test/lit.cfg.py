@@ -28,3 +28,21 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.tcuc_tools_dir, config.llvm_tools_dir]
 tools = ["tcuc-opt", "tcuc"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# ptxas (CUDA toolkit) assembles generated PTX when present; a CUDA GPU runs
+# the GPU integration tests. Neither is needed for the rest.
+import shutil
+import subprocess
+
+ptxas = shutil.which("ptxas") or (
+    "/usr/local/cuda/bin/ptxas"
+    if os.access("/usr/local/cuda/bin/ptxas", os.X_OK) else None)
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+try:
+    if subprocess.run(["nvidia-smi", "-L"], capture_output=True,
+                      timeout=30).returncode == 0:
+        config.available_features.add("cuda-gpu")
+except (OSError, subprocess.TimeoutExpired):
+    pass

@@ -5,8 +5,8 @@
 #include <sstream>
 
 std::string tcuc::buildKernelSource(const KernelSpec &spec) {
-  std::string in = ref::dtypeName(spec.input);
-  std::string out = ref::dtypeName(spec.output);
+  std::string in = dtypeName(spec.input);
+  std::string out = dtypeName(spec.output);
   std::ostringstream os;
   os << "func.func @tcuc_kernel(%in: memref<?x" << in << ">, %out: memref<?x"
      << out << ">) attributes {llvm.emit_c_interface} {\n  ";

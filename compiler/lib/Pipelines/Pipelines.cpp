@@ -13,6 +13,7 @@
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/Pipelines/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -39,7 +40,42 @@ void mlir::tcu::buildTCUToCPUPipeline(OpPassManager &pm) {
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
+void mlir::tcu::buildTCUToGPUKernelsPipeline(OpPassManager &pm,
+                                             const TCUToPTXOptions &options) {
+  pm.addPass(createConvertTCUToMMA());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  ConvertTCUMMAToGPUOptions gpu;
+  gpu.blockSize = options.blockSize;
+  pm.addPass(createConvertTCUMMAToGPU(gpu));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void mlir::tcu::buildGPUKernelsToPTXPipeline(OpPassManager &pm,
+                                             const TCUToPTXOptions &options) {
+  // The upstream NVVM pipeline: gpu/scf/vector/memref -> NVVM, attach the
+  // target, serialize each gpu.module to PTX text (format `isa`).
+  gpu::GPUToNVVMPipelineOptions nvvm;
+  nvvm.cubinChip = options.chip;
+  nvvm.cubinFeatures = options.features;
+  nvvm.cubinFormat = "isa";
+  nvvm.optLevel = 3;
+  gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+}
+
+void mlir::tcu::buildTCUToPTXPipeline(OpPassManager &pm,
+                                      const TCUToPTXOptions &options) {
+  buildTCUToGPUKernelsPipeline(pm, options);
+  buildGPUKernelsToPTXPipeline(pm, options);
+}
+
 void mlir::tcu::registerTCUCPipelines() {
+  PassPipelineRegistration<TCUToPTXOptions>(
+      "tcu-to-ptx",
+      "Lower tcu collectives through the mma form to GPU kernels and PTX "
+      "(a gpu.binary per function holding the PTX text)",
+      buildTCUToPTXPipeline);
   PassPipelineRegistration<>(
       "tcu-to-cpu",
       "Lower tcu collectives through the mma form to LLVM for the CPU",

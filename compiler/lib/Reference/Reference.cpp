@@ -16,58 +16,6 @@
 namespace tcuc::ref {
 
 //===----------------------------------------------------------------------===//
-// Types
-//===----------------------------------------------------------------------===//
-
-std::optional<DType> parseDType(std::string_view name) {
-  if (name == "f16")
-    return DType::F16;
-  if (name == "bf16")
-    return DType::BF16;
-  if (name == "f32")
-    return DType::F32;
-  if (name == "i8")
-    return DType::I8;
-  if (name == "i32")
-    return DType::I32;
-  return std::nullopt;
-}
-
-const char *dtypeName(DType t) {
-  switch (t) {
-  case DType::F16:
-    return "f16";
-  case DType::BF16:
-    return "bf16";
-  case DType::F32:
-    return "f32";
-  case DType::I8:
-    return "i8";
-  case DType::I32:
-    return "i32";
-  }
-  return "?";
-}
-
-size_t dtypeBytes(DType t) {
-  switch (t) {
-  case DType::F16:
-  case DType::BF16:
-    return 2;
-  case DType::F32:
-  case DType::I32:
-    return 4;
-  case DType::I8:
-    return 1;
-  }
-  return 0;
-}
-
-bool isFloat(DType t) {
-  return t == DType::F16 || t == DType::BF16 || t == DType::F32;
-}
-
-//===----------------------------------------------------------------------===//
 // Conversions
 //===----------------------------------------------------------------------===//
 

@@ -17,6 +17,9 @@ int runInspect();
 /// `tcuc run`: compile, run and check one kernel spec.
 extern llvm::cl::SubCommand runCommand;
 int runRun();
+
+extern llvm::cl::SubCommand compileCommand;
+int runCompile();
 } // namespace tcuc::driver
 
 #endif // TCUC_TOOLS_TCUC_COMMANDS_H

@@ -1,22 +1,22 @@
-//===- RunCommand.cpp - `tcuc run`
-//-----------------------------------------===//
+//===- RunCommand.cpp - `tcuc run` ----------------------------------------===//
 //
-// Makes (or reads) input data, compiles the kernel for the spec, runs it,
-// and with --check compares against a float64 reference (int64 for i8).
+// Compiles the kernel for the spec (CPU: the ExecutionEngine; GPU: the
+// runtime, which compiles on a cache miss), then RunJob makes or reads the
+// data, runs it and with --check compares against a float64 reference.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
+#include "RunJob.h"
+#include "SpecOptions.h"
 
 #include "tcuc/CPU/CPUExecutor.h"
-#include "tcuc/Dialect/TCU/TCUOps.h"
-#include "tcuc/Reference/Reference.h"
+#include "tcuc/GPU/KernelCompiler.h"
+#include "tcuc/Runtime.h"
 
-#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
-#include <cmath>
 
 using namespace llvm;
 using namespace tcuc;
@@ -27,36 +27,14 @@ cl::SubCommand tcuc::driver::runCommand(
     "run", "Compile a segmented reduce/scan, run it and optionally check it");
 
 namespace {
-cl::opt<std::string> opName("op", cl::desc("reduce or scan"),
-                            cl::init("reduce"), cl::sub(runCommand),
-                            cl::cat(tcucCategory));
-cl::opt<int64_t> segment("segment", cl::desc("Segment size (>= 1)"),
-                         cl::init(256), cl::sub(runCommand),
-                         cl::cat(tcucCategory));
 cl::opt<int64_t> numElements("n", cl::desc("Number of input elements (>= 1)"),
                              cl::init(1 << 20), cl::sub(runCommand),
                              cl::cat(tcucCategory));
-cl::opt<std::string> dtype("dtype", cl::desc("Input type: f16, bf16, f32, i8"),
-                           cl::init("f16"), cl::sub(runCommand),
-                           cl::cat(tcucCategory));
 cl::opt<std::string>
-    outDtype("out-dtype",
-             cl::desc("Output type: f32 (default for float input), the input "
-                      "type (f16/bf16), or i32 (i8 input)"),
-             cl::init(""), cl::sub(runCommand), cl::cat(tcucCategory));
-cl::opt<bool> exclusive("exclusive", cl::desc("Exclusive scan"),
-                        cl::sub(runCommand), cl::cat(tcucCategory));
-cl::opt<std::string>
-    variant("variant",
-            cl::desc("Algorithm: seg16, seg256, seg256n, seg16n_strided, "
-                     "seg16n_coalesced (reduce), seg16n (scan), block, grid; "
-                     "default by segment size"),
-            cl::init(""), cl::sub(runCommand), cl::cat(tcucCategory));
-cl::opt<std::string> device("device",
-                            cl::desc("cpu (gpu arrives with the "
-                                     "GPU backend)"),
-                            cl::init("cpu"), cl::sub(runCommand),
-                            cl::cat(tcucCategory));
+    device("device",
+           cl::desc("gpu, cpu, or auto (default: gpu when a CUDA GPU is "
+                    "usable, else cpu)"),
+           cl::init("auto"), cl::sub(runCommand), cl::cat(tcucCategory));
 cl::opt<uint64_t> seed("seed", cl::desc("Seed of the random input"),
                        cl::init(1), cl::sub(runCommand), cl::cat(tcucCategory));
 cl::opt<std::string> inputFile("input",
@@ -78,139 +56,57 @@ int fail(const Twine &message) {
   errs() << "tcuc run: " << message << "\n";
   return 2;
 }
-
-double msSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(
-             std::chrono::steady_clock::now() - start)
-      .count();
-}
 } // namespace
 
 int tcuc::driver::runRun() {
-  KernelSpec spec;
-  if (opName != "reduce" && opName != "scan")
-    return fail("unknown --op '" + opName + "' (expected reduce or scan)");
-  spec.isScan = opName == "scan";
-  if (segment < 1)
-    return fail("--segment must be >= 1, got " + Twine(segment));
-  spec.segmentSize = segment;
+  driver::RunRequest request;
+  std::string error;
+  if (!parseSpecOptions(request.spec, error))
+    return fail(error);
   if (numElements < 1)
     return fail("--n must be >= 1, got " + Twine(numElements));
-  auto in = ref::parseDType(dtype);
-  if (!in || *in == ref::DType::I32)
-    return fail("unknown --dtype '" + dtype +
-                "' (expected f16, bf16, f32 or i8)");
-  spec.input = *in;
-  // The output default; any other choice is checked by the op's verifier
-  // (one place for the type rules), which compile() reports.
-  spec.output = ref::isFloat(*in) ? ref::DType::F32 : ref::DType::I32;
-  if (!outDtype.empty()) {
-    auto out = ref::parseDType(outDtype);
-    if (!out)
-      return fail("unknown --out-dtype '" + outDtype + "'");
-    spec.output = *out;
-  }
-  if (exclusive && !spec.isScan)
-    return fail("--exclusive applies to --op scan only");
-  spec.inclusive = !exclusive;
-  mlir::tcu::Variant chosen = mlir::tcu::getDefaultVariant(segment);
-  if (!variant.empty()) {
-    auto v = mlir::tcu::symbolizeVariant(variant);
-    if (!v)
-      return fail("unknown --variant '" + variant + "'");
-    chosen = *v;
-  }
-  spec.variant = mlir::tcu::stringifyVariant(chosen).str();
-  if (device != "cpu")
-    return fail("--device '" + device +
-                "' is not available: this build runs kernels on the cpu only "
-                "(the GPU backend is not built yet)");
-
-  int64_t n = numElements;
-  int64_t outLength =
-      spec.isScan ? n : mlir::tcu::getNumSegments(n, spec.segmentSize);
+  request.n = numElements;
+  request.seed = seed;
+  request.inputFile = inputFile;
+  request.outputFile = outputFile;
+  request.check = check;
+  request.json = json;
   // Host buffers: refuse sizes this process cannot hold rather than abort.
-  constexpr int64_t maxBytes = int64_t(1) << 36;
-  if (n > maxBytes / 8)
-    return fail("--n " + Twine(n) + " is too large for the CPU device");
+  constexpr int64_t maxBytes = int64_t(1) << 38;
+  if (request.n > maxBytes / 8)
+    return fail("--n " + Twine(request.n) + " is too large");
+
+  if (device != "cpu" && device != "gpu" && device != "auto")
+    return fail("unknown --device '" + device +
+                "' (expected gpu, cpu or auto)");
+  request.device = device;
+  if (device == "auto")
+    request.device = driver::gpuUsable() ? "gpu" : "cpu";
 
   // Compile first: a spec the verifier rejects costs no data generation.
-  auto compileStart = std::chrono::steady_clock::now();
-  std::string error;
-  std::unique_ptr<CPUKernel> kernel = CPUKernel::compile(spec, error);
+  auto start = std::chrono::steady_clock::now();
+  if (request.device == "gpu") {
+    setDefaultCompiler(compileKernelFile);
+    if (!driver::loadGPUKernel(request.spec, request.compileMs, error))
+      return fail("loading the GPU kernel failed:\n" + error);
+    return driver::runJob(request, driver::gpuExecutor(request.spec));
+  }
+  std::unique_ptr<CPUKernel> kernel = CPUKernel::compile(request.spec, error);
   if (!kernel)
     return fail("compiling the kernel failed:\n" + error);
-  double compileMs = msSince(compileStart);
-
-  std::vector<uint8_t> input;
-  if (!inputFile.empty()) {
-    if (!ref::readRawFile(inputFile, spec.input, n, input, &error))
-      return fail(error);
-  } else {
-    input = ref::makeRandomInput(spec.input, n, seed);
-  }
-  std::vector<uint8_t> output(outLength * ref::dtypeBytes(spec.output));
-
-  auto runStart = std::chrono::steady_clock::now();
-  kernel->run(input.data(), n, output.data(), outLength);
-  double runMs = msSince(runStart);
-
-  if (!outputFile.empty() &&
-      !ref::writeRawFile(outputFile, output.data(), output.size(), &error))
-    return fail(error);
-
-  bool ok = true;
-  ref::ErrorStats stats, seqStats;
-  if (check) {
-    std::vector<double> reference =
-        spec.isScan
-            ? ref::referenceScan(spec.input, input.data(), n, segment,
-                                 spec.inclusive)
-            : ref::referenceReduce(spec.input, input.data(), n, segment);
-    std::vector<double> mass = ref::absoluteMass(
-        spec.input, input.data(), n, segment, spec.isScan, spec.inclusive);
-    stats = ref::compare(spec.output, output.data(), reference, mass);
-    std::vector<float> seq =
-        spec.isScan
-            ? ref::sequentialF32Scan(spec.input, input.data(), n, segment,
-                                     spec.inclusive)
-            : ref::sequentialF32Reduce(spec.input, input.data(), n, segment);
-    seqStats = ref::compareF32(seq, reference, mass);
-    ok = ref::withinTolerance(spec.output, stats, seqStats);
-  }
-
-  std::string mode =
-      spec.isScan ? (spec.inclusive ? "inclusive" : "exclusive") : "reduce";
-  if (json) {
-    outs() << "{\"ok\": " << (ok ? "true" : "false")
-           << ", \"checked\": " << (check ? "true" : "false") << ", \"op\": \""
-           << opName << "\", \"mode\": \"" << mode
-           << "\", \"segment\": " << segment << ", \"n\": " << n
-           << ", \"dtype\": \"" << ref::dtypeName(spec.input)
-           << "\", \"out_dtype\": \"" << ref::dtypeName(spec.output)
-           << "\", \"device\": \"" << device << "\", \"variant\": \""
-           << spec.variant
-           << "\", \"rel_err\": " << format("%.3e", stats.relErr)
-           << ", \"max_abs_err\": " << format("%.3e", stats.maxAbsErr)
-           << ", \"seq_f32_rel_err\": " << format("%.3e", seqStats.relErr)
-           << ", \"mismatches\": " << stats.mismatches
-           << ", \"ms\": " << format("%.3f", runMs)
-           << ", \"compile_ms\": " << format("%.1f", compileMs) << "}\n";
-  } else {
-    outs() << "tcuc run: " << opName << " (" << mode << ") of " << n << " x "
-           << ref::dtypeName(spec.input) << " -> "
-           << ref::dtypeName(spec.output) << ", segment " << segment
-           << ", variant " << spec.variant << ", device " << device << "\n"
-           << format("  compiled in %.1f ms, ran in %.3f ms\n", compileMs,
-                     runMs);
-    if (check)
-      outs() << format("  check: %s (rel_err %.3e, sequential f32 %.3e, "
-                       "max_abs_err %.3e, mismatches %lld)\n",
-                       ok ? "PASS" : "FAIL", stats.relErr, seqStats.relErr,
-                       stats.maxAbsErr, (long long)stats.mismatches);
-  }
-  if (!ok && !json)
-    errs() << "tcuc run: result does not match the reference (worst element "
-           << stats.worstIndex << ")\n";
-  return ok ? 0 : 1;
+  request.compileMs = std::chrono::duration<double, std::milli>(
+                          std::chrono::steady_clock::now() - start)
+                          .count();
+  CPUKernel *cpu = kernel.get();
+  KernelSpec spec = request.spec;
+  return driver::runJob(request,
+                        [cpu, spec](const void *in, int64_t n, void *out,
+                                    double &ms, std::string &) {
+                          auto t0 = std::chrono::steady_clock::now();
+                          cpu->run(in, n, out, spec.outputLength(n));
+                          ms = std::chrono::duration<double, std::milli>(
+                                   std::chrono::steady_clock::now() - t0)
+                                   .count();
+                          return true;
+                        });
 }

@@ -23,12 +23,18 @@ int main(int argc, char **argv) {
       "tcuc: compile and run segmented reductions and scans on Tensor Cores\n\n"
       "  tcuc inspect FILE   parse and verify a .mlir file, run the cleanup\n"
       "                      pipeline and describe each tcu collective in "
-      "it\n");
+      "it\n"
+      "  tcuc compile ...    compile a spec to PTX for sm_80/sm_90 (a kernel\n"
+      "                      file: docs/kernel-file.md)\n"
+      "  tcuc run ...        compile, run (gpu or cpu) and check a spec\n\n"
+      "'tcuc <subcommand> --help' lists a subcommand's flags.\n");
 
   if (tcuc::driver::inspectCommand)
     return tcuc::driver::runInspect();
   if (tcuc::driver::runCommand)
     return tcuc::driver::runRun();
+  if (tcuc::driver::compileCommand)
+    return tcuc::driver::runCompile();
 
   errs() << "tcuc: no subcommand given; run 'tcuc --help' for the list\n";
   return 2;

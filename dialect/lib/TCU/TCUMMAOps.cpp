@@ -1,5 +1,7 @@
 //===- TCUMMAOps.cpp - verifiers of the mma-form operations ---------------===//
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
 #include "tcuc/Dialect/TCU/TCUOps.h"
 
 using namespace mlir;
@@ -90,4 +92,37 @@ LogicalResult StoreRowOp::verify() {
     return emitOpError() << "row must be in [0, 16), got " << getRow();
   return verifyBufferTile(*this, cast<MemRefType>(getDest().getType()),
                           getTile().getType(), /*isStore=*/true);
+}
+
+SmallVector<Value> mlir::tcu::buildSplitParts(OpBuilder &b, Location loc,
+                                              Value x) {
+  auto type = cast<VectorType>(x.getType());
+  SmallVector<Value> parts;
+  if (type.getElementType().isF32()) {
+    // hi = bf16(x), mid = bf16(x - hi), lo = bf16(x - hi - mid): each
+    // subtraction is exact, and the three parts hold all 24 bits.
+    VectorType partType = type.clone(b.getBF16Type());
+    Value rest = x;
+    for (int p = 0; p < 3; ++p) {
+      Value part = arith::TruncFOp::create(b, loc, partType, rest);
+      parts.push_back(part);
+      Value back = arith::ExtFOp::create(b, loc, type, part);
+      rest = arith::SubFOp::create(b, loc, rest, back);
+    }
+    return parts;
+  }
+  // 7-bit digits d0..d3 and the signed top d4 = x >> 28.
+  VectorType partType = type.clone(b.getI8Type());
+  auto splat = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(type, b.getI32IntegerAttr(v)));
+  };
+  for (int d = 0; d < 4; ++d) {
+    Value shifted = arith::ShRUIOp::create(b, loc, x, splat(7 * d));
+    Value digit = arith::AndIOp::create(b, loc, shifted, splat(127));
+    parts.push_back(arith::TruncIOp::create(b, loc, partType, digit));
+  }
+  Value top = arith::ShRSIOp::create(b, loc, x, splat(28));
+  parts.push_back(arith::TruncIOp::create(b, loc, partType, top));
+  return parts;
 }

@@ -13,6 +13,27 @@ N = 1000003  # around 1e6 and prime: every segment size > 1 leaves a short tail
 LIMITS = {"seg16": 16, "seg256": 256}
 
 
+VARIANTS = {
+    "reduce": ["seg16", "seg256", "seg256n", "seg16n_strided",
+               "seg16n_coalesced", "block", "grid"],
+    "scan": ["seg16", "seg256", "seg256n", "seg16n", "block", "grid"],
+}
+DTYPES = ["f16", "bf16", "f32", "i8"]
+
+
+def cases(op, variant):
+    """(segment, n, mode) of the grid for one op and variant: the odd sizes
+    on ~1e6 elements, and a segment longer than the whole input."""
+    limit = LIMITS.get(variant)
+    sizes = [s for s in ODD_SIZES if limit is None or s <= limit]
+    if limit is not None and limit not in sizes:
+        sizes.append(limit)
+    longest = limit or 5000
+    shapes = [(s, N) for s in sizes] + [(longest, longest - 3)]
+    modes = ["inclusive", "exclusive"] if op == "scan" else ["reduce"]
+    return [(s, n, m) for m in modes for s, n in shapes]
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--tcuc", required=True)
@@ -21,39 +42,28 @@ def main():
     p.add_argument("--dtypes", default="f16,bf16,f32,i8")
     args = p.parse_args()
 
-    limit = LIMITS.get(args.variant)
-    sizes = [s for s in ODD_SIZES if limit is None or s <= limit]
-    if limit is not None and limit not in sizes:
-        sizes.append(limit)
-    # (segment, n): the odd sizes on ~1e6 elements, and a segment longer
-    # than the whole input.
-    longest = limit or 5000
-    cases = [(s, N) for s in sizes] + [(longest, longest - 3)]
-    modes = ["inclusive", "exclusive"] if args.op == "scan" else ["reduce"]
-
     failures, runs = [], 0
     for dtype in args.dtypes.split(","):
-        for mode in modes:
-            for segment, n in cases:
-                cmd = [args.tcuc, "run", "--device", "cpu", "--op", args.op,
-                       "--variant", args.variant, "--dtype", dtype,
-                       "--segment", str(segment), "--n", str(n), "--seed",
-                       str(segment + n), "--check", "--json"]
-                if mode == "exclusive":
-                    cmd.append("--exclusive")
-                runs += 1
-                proc = subprocess.run(cmd, capture_output=True, text=True)
-                try:
-                    result = json.loads(proc.stdout)
-                except ValueError:
-                    result = None
-                if proc.returncode != 0 or not result or not result["ok"]:
-                    failures.append((" ".join(cmd), proc.returncode,
-                                     proc.stdout.strip(), proc.stderr.strip()))
-                else:
-                    print(f"ok {args.op} {args.variant} {mode} {dtype} "
-                          f"segment={segment} n={n} rel_err={result['rel_err']} "
-                          f"seq_f32={result['seq_f32_rel_err']}")
+        for segment, n, mode in cases(args.op, args.variant):
+            cmd = [args.tcuc, "run", "--device", "cpu", "--op", args.op,
+                   "--variant", args.variant, "--dtype", dtype,
+                   "--segment", str(segment), "--n", str(n), "--seed",
+                   str(segment + n), "--check", "--json"]
+            if mode == "exclusive":
+                cmd.append("--exclusive")
+            runs += 1
+            proc = subprocess.run(cmd, capture_output=True, text=True)
+            try:
+                result = json.loads(proc.stdout)
+            except ValueError:
+                result = None
+            if proc.returncode != 0 or not result or not result["ok"]:
+                failures.append((" ".join(cmd), proc.returncode,
+                                 proc.stdout.strip(), proc.stderr.strip()))
+            else:
+                print(f"ok {args.op} {args.variant} {mode} {dtype} "
+                      f"segment={segment} n={n} rel_err={result['rel_err']} "
+                      f"seq_f32={result['seq_f32_rel_err']}")
     for cmd, rc, out, err in failures:
         print(f"FAIL (exit {rc}): {cmd}\n  {out}\n  {err}")
     print(f"{runs - len(failures)} of {runs} runs passed")

@@ -7,8 +7,18 @@
 
 namespace mlir {
 class RewritePatternSet;
+class TypeConverter;
 namespace arith {
 class ArithDialect;
+}
+namespace gpu {
+class GPUDialect;
+}
+namespace LLVM {
+class LLVMDialect;
+}
+namespace NVVM {
+class NVVMDialect;
 }
 namespace memref {
 class MemRefDialect;
@@ -29,6 +39,11 @@ namespace mlir::tcu {
 void populateTCUToMMAPatterns(RewritePatternSet &patterns);
 /// Patterns that rewrite the mma form into CPU-executable vector code.
 void populateTCUMMAToLoopsPatterns(RewritePatternSet &patterns);
+
+/// Patterns that rewrite the mma form inside GPU kernels into per-lane
+/// fragments and mma.sync (tiles converted by `types`).
+void populateTCUMMAToGPUPatterns(TypeConverter &types,
+                                 RewritePatternSet &patterns);
 
 #define GEN_PASS_REGISTRATION
 #include "tcuc/Conversion/Passes.h.inc"

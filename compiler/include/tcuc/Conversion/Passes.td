@@ -42,4 +42,34 @@ def ConvertTCUMMAToLoops : Pass<"convert-tcu-mma-to-loops", "ModuleOp"> {
   ];
 }
 
+def ConvertTCUMMAToGPU : Pass<"convert-tcu-mma-to-gpu", "ModuleOp"> {
+  let summary = "Lower the mma form to GPU kernels on mma.sync (the GPU backend)";
+  let description = [{
+    Every function in the mma form becomes a `gpu.module @<name>_kernels`:
+    each top-level `scf.parallel` is one `gpu.func` kernel in which a warp
+    runs one work item at a time (grid-stride), per-item scratch lives in
+    workgroup memory and top-level scratch becomes device buffers the
+    runtime allocates. The launch plan is kept on the gpu.module as
+    `tcuc.block`, `tcuc.kernels` and `tcuc.scratch` (docs/kernel-file.md).
+
+    Inside a kernel a 16x16 tile is 8 elements per lane in the
+    `mma.sync.m16n8k16` fragment layout (docs/gpu.md): `tcu.mma` becomes two
+    `nvvm.mma.sync` (f16 or bf16 operands, f32 accumulation; i8 operands run
+    exactly as f16 products added to the i32 accumulator), constant matrices
+    are built in registers, and tile loads and stores become per-lane masked
+    accesses that never touch a masked-off address. The host function is
+    removed. Lower further with the upstream NVVM pipeline (see `tcu-to-ptx`).
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"128",
+           "Threads per block (a multiple of 32); each warp is one worker">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
 #endif // TCUC_CONVERSION_PASSES_TD

@@ -3,15 +3,39 @@
 #ifndef TCUC_PIPELINES_PIPELINES_H
 #define TCUC_PIPELINES_PIPELINES_H
 
-namespace mlir {
-class OpPassManager;
-} // namespace mlir
+#include "mlir/Pass/PassOptions.h"
 
 namespace mlir::tcu {
 /// tcu collectives -> mma form -> CPU vector code -> LLVM dialect, ready for
 /// the ExecutionEngine or mlir-runner. Functions keep a C interface
 /// (`_mlir_ciface_<name>`) when they carry `llvm.emit_c_interface`.
 void buildTCUToCPUPipeline(OpPassManager &pm);
+
+/// Options of the tcu-to-ptx pipeline.
+struct TCUToPTXOptions : PassPipelineOptions<TCUToPTXOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("GPU architecture: sm_80 or sm_90"),
+                           llvm::cl::init("sm_90")};
+  Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX ISA feature (sm_90 needs +ptx78 or newer)"),
+      llvm::cl::init("+ptx80")};
+  Option<int64_t> blockSize{*this, "block-size",
+                            llvm::cl::desc("Threads per block"),
+                            llvm::cl::init(128)};
+};
+
+/// tcu collectives -> mma form -> GPU kernels on mma.sync -> NVVM -> PTX:
+/// each function becomes a `gpu.binary @<name>_kernels` whose object is the
+/// PTX text, with the launch plan left on the gpu.module beforehand (see
+/// convert-tcu-mma-to-gpu; tcuc::compileKernelFile keeps it).
+void buildTCUToPTXPipeline(OpPassManager &pm, const TCUToPTXOptions &options);
+/// Its two halves: tcu -> GPU kernels (launch plan on each gpu.module), and
+/// GPU kernels -> PTX.
+void buildTCUToGPUKernelsPipeline(OpPassManager &pm,
+                                  const TCUToPTXOptions &options);
+void buildGPUKernelsToPTXPipeline(OpPassManager &pm,
+                                  const TCUToPTXOptions &options);
 
 /// Registers the pipelines above with the pass registry (`--tcu-to-cpu`).
 void registerTCUCPipelines();

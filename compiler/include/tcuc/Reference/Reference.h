@@ -23,21 +23,16 @@
 #include <string_view>
 #include <vector>
 
+#include "tcuc/Spec.h"
+
 namespace tcuc::ref {
 
-/// Element types of kernel inputs and outputs. I32 is an output type only
-/// (the accumulator of an i8 reduction); the library still loads and
-/// generates it so callers need no special cases.
-enum class DType { F16, BF16, F32, I8, I32 };
-
-/// Parses "f16", "bf16", "f32", "i8" or "i32" (exact, lower case).
-std::optional<DType> parseDType(std::string_view name);
-/// The spelling parseDType accepts.
-const char *dtypeName(DType t);
-/// Bytes per element.
-size_t dtypeBytes(DType t);
-/// True for F16, BF16 and F32.
-bool isFloat(DType t);
+/// Element types (tcuc/Spec.h), re-exported for the reference's callers.
+using tcuc::DType;
+using tcuc::dtypeBytes;
+using tcuc::dtypeName;
+using tcuc::isFloat;
+using tcuc::parseDType;
 
 /// Bit-exact IEEE conversions, round to nearest even. Overflow goes to
 /// infinity, subnormals are produced and consumed exactly, NaN stays NaN (made

@@ -134,39 +134,8 @@ struct LowerSplit : OpRewritePattern<SplitOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(SplitOp op,
                                 PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value x = op.getSource();
-    VectorType type = op.getSource().getType();
-    SmallVector<Value> parts;
-    if (type.getElementType().isF32()) {
-      // hi = bf16(x), mid = bf16(x - hi), lo = bf16(x - hi - mid): each
-      // subtraction is exact, and the three parts hold all 24 bits.
-      auto partType = VectorType::get({T, T}, rewriter.getBF16Type());
-      Value rest = x;
-      for (int p = 0; p < 3; ++p) {
-        Value part = arith::TruncFOp::create(rewriter, loc, partType, rest);
-        parts.push_back(part);
-        Value back = arith::ExtFOp::create(rewriter, loc, type, part);
-        rest = arith::SubFOp::create(rewriter, loc, rest, back);
-      }
-    } else {
-      // 7-bit digits d0..d3 and the signed top d4 = x >> 28.
-      auto partType = VectorType::get({T, T}, rewriter.getI8Type());
-      auto splat = [&](int64_t v) -> Value {
-        return arith::ConstantOp::create(
-            rewriter, loc,
-            DenseElementsAttr::get(type, rewriter.getI32IntegerAttr(v)));
-      };
-      for (int d = 0; d < 4; ++d) {
-        Value shifted = arith::ShRUIOp::create(rewriter, loc, x, splat(7 * d));
-        Value digit = arith::AndIOp::create(rewriter, loc, shifted, splat(127));
-        parts.push_back(
-            arith::TruncIOp::create(rewriter, loc, partType, digit));
-      }
-      Value top = arith::ShRSIOp::create(rewriter, loc, x, splat(28));
-      parts.push_back(arith::TruncIOp::create(rewriter, loc, partType, top));
-    }
-    rewriter.replaceOp(op, parts);
+    rewriter.replaceOp(op,
+                       buildSplitParts(rewriter, op.getLoc(), op.getSource()));
     return success();
   }
 };

@@ -35,6 +35,13 @@ bool isVariantApplicable(Variant variant, bool isScan, int64_t segmentSize,
 /// Entry (row, col) of a named constant matrix: 0 or 1.
 int matrixEntry(MatrixKind kind, int row, int col);
 
+/// The parts `tcu.split` defines for `source` (a vector of f32 or i32 of any
+/// shape), built with arith ops: three bf16 vectors `hi, mid, lo` for f32,
+/// five i8 vectors `d0..d4` for i32 (see SplitOp's description). Both
+/// backends lower `tcu.split` with this, on whole tiles (CPU) or on one
+/// lane's fragment (GPU).
+SmallVector<Value> buildSplitParts(OpBuilder &b, Location loc, Value source);
+
 /// The tile edge of the mma form (16x16x16 products).
 constexpr int64_t kTileSize = 16;
 

@@ -1,0 +1,310 @@
+//===- KernelOutlining.cpp - mma-form loops to GPU kernels ----------------===//
+
+#include "KernelOutlining.h"
+
+#include "tcuc/Dialect/TCU/TCUOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+using namespace mlir;
+using namespace mlir::tcu;
+using namespace mlir::tcu::gpu_lowering;
+
+namespace {
+
+/// Writes the element count of a top-level scratch allocation as a postfix
+/// expression over `n` (the input length), the language the runtime
+/// evaluates (docs/kernel-file.md).
+class SizeExpression {
+public:
+  explicit SizeExpression(Value input) : input(input) {}
+
+  LogicalResult write(Value v, std::string &out) {
+    if (auto c = getConstantIntValue(v)) {
+      out += std::to_string(*c) + " ";
+      return success();
+    }
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return failure();
+    if (auto dim = dyn_cast<memref::DimOp>(def)) {
+      if (dim.getSource() != input)
+        return failure();
+      out += "n ";
+      return success();
+    }
+    if (isa<arith::IndexCastOp, arith::ExtUIOp>(def))
+      return write(def->getOperand(0), out);
+    StringRef token;
+    if (isa<arith::AddIOp>(def))
+      token = "add";
+    else if (isa<arith::SubIOp>(def))
+      token = "sub";
+    else if (isa<arith::MulIOp>(def))
+      token = "mul";
+    else if (isa<arith::DivUIOp>(def))
+      token = "divu";
+    else if (isa<arith::RemUIOp>(def))
+      token = "remu";
+    else if (isa<arith::MinSIOp>(def))
+      token = "mins";
+    else if (isa<arith::MaxSIOp>(def))
+      token = "maxs";
+    else if (auto cmp = dyn_cast<arith::CmpIOp>(def)) {
+      if (cmp.getPredicate() == arith::CmpIPredicate::ne)
+        token = "ne";
+      else if (cmp.getPredicate() == arith::CmpIPredicate::eq)
+        token = "eq";
+    }
+    if (token.empty() || def->getNumOperands() != 2)
+      return failure();
+    if (failed(write(def->getOperand(0), out)) ||
+        failed(write(def->getOperand(1), out)))
+      return failure();
+    out += token.str() + " ";
+    return success();
+  }
+
+private:
+  Value input;
+};
+
+class Outliner {
+public:
+  Outliner(func::FuncOp func, gpu::GPUModuleOp module, int64_t blockSize)
+      : func(func), module(module), blockSize(blockSize) {}
+
+  LogicalResult run();
+
+private:
+  LogicalResult addScratch(memref::AllocOp alloc);
+  LogicalResult outline(scf::ParallelOp loop, int index);
+  /// The kernel-side copy of a host value used by a kernel: arguments map to
+  /// kernel arguments, pure index computations are cloned.
+  FailureOr<Value> materialize(Value v, OpBuilder &b, IRMapping &map);
+
+  func::FuncOp func;
+  gpu::GPUModuleOp module;
+  int64_t blockSize;
+  /// Kernel argument types: the function's arguments, then the scratch.
+  SmallVector<Type> argTypes;
+  SmallVector<Value> hostArgs;
+  SmallVector<Attribute> scratch, kernels;
+};
+
+} // namespace
+
+LogicalResult Outliner::addScratch(memref::AllocOp alloc) {
+  MemRefType type = alloc.getType();
+  if (type.getRank() != 1 || alloc.getDynamicSizes().size() != 1)
+    return alloc.emitOpError("top-level scratch must be a rank-1 dynamic "
+                             "buffer to run on the GPU");
+  std::string size;
+  if (failed(SizeExpression(func.getArgument(0))
+                 .write(alloc.getDynamicSizes()[0], size)))
+    return alloc.emitOpError("scratch size is not an expression of the input "
+                             "length the runtime can evaluate");
+  size.pop_back();
+  Builder b(func.getContext());
+  scratch.push_back(b.getArrayAttr(
+      {TypeAttr::get(type.getElementType()), b.getStringAttr(size)}));
+  argTypes.push_back(type);
+  hostArgs.push_back(alloc.getResult());
+  return success();
+}
+
+FailureOr<Value> Outliner::materialize(Value v, OpBuilder &b, IRMapping &map) {
+  if (Value mapped = map.lookupOrNull(v))
+    return mapped;
+  Operation *def = v.getDefiningOp();
+  if (!def || def->getParentOp() != func.getOperation() ||
+      !(isPure(def) || isa<memref::DimOp>(def)) || def->getNumRegions())
+    return emitError(v.getLoc(), "kernel uses a host value it cannot "
+                                 "recompute on the GPU");
+  for (Value operand : def->getOperands())
+    if (failed(materialize(operand, b, map)))
+      return failure();
+  b.clone(*def, map);
+  return map.lookup(v);
+}
+
+LogicalResult Outliner::outline(scf::ParallelOp loop, int index) {
+  if (loop.getNumLoops() != 1 ||
+      !isConstantIntValue(loop.getLowerBound()[0], 0) ||
+      !isConstantIntValue(loop.getStep()[0], 1) || loop.getNumResults())
+    return loop.emitOpError("expected a 1-D scf.parallel from 0 step 1 "
+                            "without results (the mma form's work items)");
+  MLIRContext *ctx = func.getContext();
+  Location loc = loop.getLoc();
+  OpBuilder mb(module.getBodyRegion());
+  mb.setInsertionPointToEnd(module.getBody());
+  std::string name = (func.getName() + "_k" + Twine(index)).str();
+  auto kernel = gpu::GPUFuncOp::create(mb, loc, name,
+                                       FunctionType::get(ctx, argTypes, {}));
+  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
+  // No known_block_size: it becomes `.maxntid`, under which ptxas for sm_80
+  // caps registers low enough to spill some of these kernels (seen with
+  // CUDA 13.0's ptxas, 2026-11-22); the runtime launches `tcuc.block`
+  // threads anyway.
+  kernels.push_back(FlatSymbolRefAttr::get(ctx, name));
+
+  Block &entry = kernel.getBody().front();
+  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  IRMapping map;
+  for (auto [host, arg] : llvm::zip(hostArgs, entry.getArguments()))
+    map.map(host, arg);
+
+  // Work item w of this kernel runs on warp w mod (warps in the grid).
+  int64_t warpsPerBlock = blockSize / 32;
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value grid = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+  Value warpInBlock = arith::DivUIOp::create(b, loc, tid, idx(32));
+  Value firstItem = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, bid, idx(warpsPerBlock)),
+      warpInBlock);
+  Value stride = arith::MulIOp::create(b, loc, grid, idx(warpsPerBlock));
+
+  // Per-item scratch: this warp's slice of a workgroup buffer.
+  SmallVector<Operation *> skipped;
+  WalkResult walk = loop.getBody()->walk([&](Operation *op) {
+    if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
+      skipped.push_back(op);
+      return WalkResult::advance();
+    }
+    auto alloc = dyn_cast<memref::AllocOp>(op);
+    if (!alloc)
+      return WalkResult::advance();
+    MemRefType type = alloc.getType();
+    if (!type.hasStaticShape() || type.getRank() != 1) {
+      alloc.emitOpError("per-item scratch must have a static 1-D shape to "
+                        "live in workgroup memory");
+      return WalkResult::interrupt();
+    }
+    int64_t size = type.getDimSize(0);
+    auto wgType = MemRefType::get(
+        {size * warpsPerBlock}, type.getElementType(),
+        MemRefLayoutAttrInterface(),
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+    Value buffer = kernel.addWorkgroupAttribution(wgType, alloc.getLoc());
+    Value offset = arith::MulIOp::create(b, loc, warpInBlock, idx(size));
+    Value slice = memref::SubViewOp::create(
+        b, loc, buffer, ArrayRef<OpFoldResult>{offset},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(size)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+    map.map(alloc.getResult(), slice);
+    skipped.push_back(op);
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+
+  FailureOr<Value> ub = materialize(loop.getUpperBound()[0], b, map);
+  if (failed(ub))
+    return failure();
+  SetVector<Value> above;
+  getUsedValuesDefinedAbove(loop.getRegion(), above);
+  for (Value v : above)
+    if (failed(materialize(v, b, map)))
+      return failure();
+
+  auto items = scf::ForOp::create(b, loc, firstItem, *ub, stride);
+  map.map(loop.getInductionVars()[0], items.getInductionVar());
+  OpBuilder body = OpBuilder::atBlockBegin(items.getBody());
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (llvm::is_contained(skipped, &op))
+      continue;
+    body.clone(op, map);
+  }
+  gpu::ReturnOp::create(b, loc);
+
+  // Nested deallocs of workgroup slices were cloned if inside nested
+  // regions; drop them. Then order every store before later reads by other
+  // lanes of the warp (lanes of one warp share scratch and outputs).
+  SmallVector<Operation *> erase;
+  kernel.walk([&](Operation *op) {
+    if (isa<memref::DeallocOp>(op) || isa<memref::AllocOp>(op)) {
+      erase.push_back(op);
+      return;
+    }
+    if (isa<StoreRowOp, StoreTileOp, memref::StoreOp>(op)) {
+      OpBuilder after(op->getContext());
+      after.setInsertionPointAfter(op);
+      Value mask = arith::ConstantOp::create(after, op->getLoc(),
+                                             after.getI32IntegerAttr(-1));
+      NVVM::SyncWarpOp::create(after, op->getLoc(), mask);
+    }
+  });
+  for (Operation *op : erase) {
+    if (!op->use_empty())
+      return op->emitOpError("scratch allocation left inside a kernel");
+    op->erase();
+  }
+  return success();
+}
+
+LogicalResult Outliner::run() {
+  for (BlockArgument arg : func.getArguments()) {
+    auto type = dyn_cast<MemRefType>(arg.getType());
+    if (!type || type.getRank() != 1)
+      return func.emitOpError("GPU kernels take rank-1 memref arguments only");
+    argTypes.push_back(type);
+    hostArgs.push_back(arg);
+  }
+  if (func.getNumArguments() == 0)
+    return func.emitOpError("has no input buffer");
+  if (func.getBody().getBlocks().size() != 1)
+    return func.emitOpError("expected a single block");
+
+  // Scratch first: every kernel takes all buffers.
+  for (Operation &op : func.getBody().front())
+    if (auto alloc = dyn_cast<memref::AllocOp>(op))
+      if (failed(addScratch(alloc)))
+        return failure();
+
+  int index = 0;
+  for (Operation &op : func.getBody().front()) {
+    if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
+      if (failed(outline(loop, index++)))
+        return failure();
+      continue;
+    }
+    if (isa<memref::AllocOp, memref::DeallocOp, func::ReturnOp, memref::DimOp>(
+            op) ||
+        (isPure(&op) && op.getNumRegions() == 0))
+      continue;
+    return op.emitOpError("cannot run on the GPU outside a kernel (the mma "
+                          "form puts all work in scf.parallel loops)");
+  }
+
+  Builder b(func.getContext());
+  module->setAttr(kPlanBlockAttr, b.getI64IntegerAttr(blockSize));
+  module->setAttr(kPlanKernelsAttr, b.getArrayAttr(kernels));
+  module->setAttr(kPlanScratchAttr, b.getArrayAttr(scratch));
+  return success();
+}
+
+LogicalResult gpu_lowering::outlineKernels(func::FuncOp func,
+                                           int64_t blockSize) {
+  auto top = func->getParentOfType<ModuleOp>();
+  OpBuilder b(func);
+  auto module = gpu::GPUModuleOp::create(b, func.getLoc(),
+                                         (func.getName() + "_kernels").str());
+  if (failed(Outliner(func, module, blockSize).run())) {
+    module.erase();
+    return failure();
+  }
+  top->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+               UnitAttr::get(func.getContext()));
+  func.erase();
+  return success();
+}

@@ -1,0 +1,34 @@
+//===- KernelOutlining.h - mma-form loops to GPU kernels --------*- C++ -*-===//
+//
+// The structural half of convert-tcu-mma-to-gpu. Every top-level
+// `scf.parallel` of a host function becomes one `gpu.func` kernel in which
+// each warp takes work items in a grid-stride loop; the host function itself
+// becomes a launch plan (kernel order, scratch buffers) on the gpu.module,
+// which `tcuc compile` writes into the kernel file header
+// (docs/kernel-file.md) for the runtime.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCUC_CONVERSION_TCUMMATOGPU_KERNELOUTLINING_H
+#define TCUC_CONVERSION_TCUMMATOGPU_KERNELOUTLINING_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+namespace mlir::tcu::gpu_lowering {
+
+/// Attribute names of the launch plan on each gpu.module.
+constexpr llvm::StringLiteral kPlanBlockAttr = "tcuc.block";
+constexpr llvm::StringLiteral kPlanKernelsAttr = "tcuc.kernels";
+/// Array of [element type, RPN element count over n] pairs.
+constexpr llvm::StringLiteral kPlanScratchAttr = "tcuc.scratch";
+
+/// Replaces `func` (arguments: rank-1 memrefs, the first one the input whose
+/// length is `n`) by a gpu.module `@<func>_kernels` of kernels launched with
+/// `blockSize` threads. Work items are warps; per-item scratch allocations
+/// become slices of workgroup memory, top-level ones device scratch buffers.
+LogicalResult outlineKernels(func::FuncOp func, int64_t blockSize);
+
+} // namespace mlir::tcu::gpu_lowering
+
+#endif // TCUC_CONVERSION_TCUMMATOGPU_KERNELOUTLINING_H

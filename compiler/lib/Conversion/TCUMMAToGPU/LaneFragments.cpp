@@ -1,0 +1,145 @@
+//===- LaneFragments.cpp - one lane's share of a 16x16 tile ---------------===//
+
+#include "LaneFragments.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::tcu;
+using namespace mlir::tcu::gpu_lowering;
+
+int gpu_lowering::slotRow(int lane, int s) {
+  return lane / 4 + 8 * ((s >> 1) & 1);
+}
+int gpu_lowering::slotCol(int lane, int s) {
+  return 2 * (lane % 4) + (s & 1) + 8 * (s >> 2);
+}
+
+VectorType gpu_lowering::fragmentType(Type elementType) {
+  return VectorType::get({kSlots}, elementType);
+}
+
+static Value index(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+Value LanePosition::row(OpBuilder &b, Location loc, int s) const {
+  int64_t off = 8 * ((s >> 1) & 1);
+  return off ? arith::AddIOp::create(b, loc, g, index(b, loc, off)).getResult()
+             : g;
+}
+
+Value LanePosition::col(OpBuilder &b, Location loc, int s) const {
+  Value twoT = arith::MulIOp::create(b, loc, t, index(b, loc, 2));
+  int64_t off = (s & 1) + 8 * (s >> 2);
+  return off ? arith::AddIOp::create(b, loc, twoT, index(b, loc, off))
+                   .getResult()
+             : twoT;
+}
+
+LanePosition gpu_lowering::getLanePosition(OpBuilder &b, Location loc) {
+  LanePosition p;
+  Value lane = gpu::LaneIdOp::create(b, loc, /*upper_bound=*/nullptr);
+  p.lane = arith::IndexCastOp::create(b, loc, b.getI32Type(), lane);
+  p.g = arith::DivUIOp::create(b, loc, lane, index(b, loc, 4));
+  p.t = arith::RemUIOp::create(b, loc, lane, index(b, loc, 4));
+  return p;
+}
+
+Value gpu_lowering::buildMatrixFragment(OpBuilder &b, Location loc,
+                                        MatrixKind kind, bool transposed,
+                                        Type elementType) {
+  Value lane = arith::IndexCastOp::create(
+      b, loc, b.getI32Type(), gpu::LaneIdOp::create(b, loc, nullptr));
+  Value one =
+      isa<FloatType>(elementType)
+          ? arith::ConstantOp::create(b, loc, b.getFloatAttr(elementType, 1.0))
+                .getResult()
+          : arith::ConstantOp::create(b, loc, b.getIntegerAttr(elementType, 1))
+                .getResult();
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(elementType));
+  SmallVector<Value> slots;
+  for (int s = 0; s < kSlots; ++s) {
+    // Bit l of `table`: the entry lane l holds in slot s.
+    uint32_t table = 0;
+    for (int l = 0; l < 32; ++l) {
+      int r = slotRow(l, s), c = slotCol(l, s);
+      if (transposed ? matrixEntry(kind, c, r) : matrixEntry(kind, r, c))
+        table |= 1u << l;
+    }
+    Value bits = arith::ConstantOp::create(
+        b, loc, b.getI32IntegerAttr(static_cast<int32_t>(table)));
+    Value shifted = arith::ShRUIOp::create(b, loc, bits, lane);
+    Value bit = arith::TruncIOp::create(b, loc, b.getI1Type(), shifted);
+    slots.push_back(arith::SelectOp::create(b, loc, bit, one, zero));
+  }
+  return vector::FromElementsOp::create(b, loc, fragmentType(elementType),
+                                        slots);
+}
+
+/// Register pair q (slots 2q, 2q+1) of a 16-bit fragment as an mma operand
+/// register: vector<2xf16> for f16, i32 for bf16 (NVVM's operand types).
+static Value operandRegister(OpBuilder &b, Location loc, Value fragment,
+                             int q) {
+  auto type = cast<VectorType>(fragment.getType());
+  Value lo =
+      vector::ExtractOp::create(b, loc, fragment, ArrayRef<int64_t>{2 * q});
+  Value hi =
+      vector::ExtractOp::create(b, loc, fragment, ArrayRef<int64_t>{2 * q + 1});
+  if (type.getElementType().isF16())
+    return vector::FromElementsOp::create(
+        b, loc, VectorType::get({2}, b.getF16Type()), ValueRange{lo, hi});
+  // bf16 pairs travel as one i32: low half = slot 2q.
+  auto word = [&](Value x) -> Value {
+    Value bits = arith::BitcastOp::create(b, loc, b.getI16Type(), x);
+    return arith::ExtUIOp::create(b, loc, b.getI32Type(), bits);
+  };
+  Value high = arith::ShLIOp::create(
+      b, loc, word(hi),
+      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(16)));
+  return arith::OrIOp::create(b, loc, word(lo), high);
+}
+
+Value gpu_lowering::buildMMA(OpBuilder &b, Location loc, Value lhs, Value rhsT,
+                             Value acc) {
+  Type elt = cast<VectorType>(lhs.getType()).getElementType();
+  bool integer = elt.isSignlessInteger(8);
+  if (integer) {
+    lhs = arith::SIToFPOp::create(b, loc, fragmentType(b.getF16Type()), lhs);
+    rhsT = arith::SIToFPOp::create(b, loc, fragmentType(b.getF16Type()), rhsT);
+    elt = b.getF16Type();
+  }
+  Type f32 = b.getF32Type();
+  SmallVector<Value> a, d;
+  for (int q = 0; q < 4; ++q)
+    a.push_back(operandRegister(b, loc, lhs, q));
+  auto resultType =
+      LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
+  NVVM::MMATypes ptxType =
+      elt.isF16() ? NVVM::MMATypes::f16 : NVVM::MMATypes::bf16;
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+  for (int j = 0; j < 2; ++j) {
+    // B fragment of columns 8j..8j+7: register pairs j and j + 2 of B^T.
+    SmallVector<Value> bRegs = {operandRegister(b, loc, rhsT, j),
+                                operandRegister(b, loc, rhsT, j + 2)};
+    SmallVector<Value> c(4, zero);
+    auto mma = NVVM::MmaOp::create(
+        b, loc, resultType, a, bRegs, c, ArrayRef<int64_t>{16, 8, 16},
+        std::nullopt, std::nullopt,
+        std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+        std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                       NVVM::MMALayout::col});
+    for (int i = 0; i < 4; ++i)
+      d.push_back(LLVM::ExtractValueOp::create(b, loc, mma.getRes(),
+                                               ArrayRef<int64_t>{i}));
+  }
+  Value result = vector::FromElementsOp::create(b, loc, fragmentType(f32), d);
+  if (!integer)
+    return arith::AddFOp::create(b, loc, acc, result);
+  Value products = arith::FPToSIOp::create(b, loc, acc.getType(), result);
+  return arith::AddIOp::create(b, loc, acc, products);
+}

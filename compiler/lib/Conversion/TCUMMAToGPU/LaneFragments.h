@@ -1,0 +1,70 @@
+//===- LaneFragments.h - one lane's share of a 16x16 tile -------*- C++ -*-===//
+//
+// On the GPU a tile lives in the 32 lanes of one warp, 8 elements per lane,
+// in the layout of the `mma.sync.m16n8k16` A operand and accumulator. Lane
+// l = 4g + t (g = l / 4, t = l % 4) holds, in slot s (0..7), the element
+//
+//   row = g + 8 * ((s >> 1) & 1),   col = 2t + (s & 1) + 8 * (s >> 2).
+//
+// This one layout serves every role:
+//  - accumulator (16x16 f32/i32): slots 0..3 are the C/D fragment of the
+//    left 16x8 half, slots 4..7 the right half;
+//  - A operand (16x16 f16/bf16): the four register pairs are slots (0,1),
+//    (2,3), (4,5), (6,7);
+//  - B operand: the B fragment of X (k x n) is the A-layout of X^T, so the
+//    lowering keeps data used as B in transposed form (loading a `rows` tile
+//    as `cols` gives its transpose) and builds constant matrices in either
+//    form from their entries.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCUC_CONVERSION_TCUMMATOGPU_LANEFRAGMENTS_H
+#define TCUC_CONVERSION_TCUMMATOGPU_LANEFRAGMENTS_H
+
+#include "tcuc/Dialect/TCU/TCUOps.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::tcu::gpu_lowering {
+
+/// Elements of a tile one lane holds.
+constexpr int64_t kSlots = 8;
+
+/// Row and column of slot `s` of lane `lane` (host-side, for tables/tests).
+int slotRow(int lane, int s);
+int slotCol(int lane, int s);
+
+/// The lane's fragment type for a tile of `elementType`: vector<8xT>.
+VectorType fragmentType(Type elementType);
+
+/// Index values describing where the current lane's slots sit.
+struct LanePosition {
+  Value lane; // i32 lane id
+  Value g;    // index: lane / 4
+  Value t;    // index: lane % 4
+  Value row(OpBuilder &b, Location loc, int s) const;
+  Value col(OpBuilder &b, Location loc, int s) const;
+};
+LanePosition getLanePosition(OpBuilder &b, Location loc);
+
+/// The lane's fragment of the named matrix `kind` (or of its transpose),
+/// element type `elementType`. Entries come from tcu::matrixEntry through a
+/// 32-bit per-slot table indexed by the lane.
+Value buildMatrixFragment(OpBuilder &b, Location loc, MatrixKind kind,
+                          bool transposed, Type elementType);
+
+/// D = A · B + C on fragments: `lhs` in A layout, `rhsT` the fragment of
+/// B's transpose, `acc` the accumulator fragment. f16 and bf16 operands use
+/// `mma.sync.m16n8k16` on a zero accumulator, and C is added with ordinary
+/// IEEE f32 adds: the Tensor Core's own accumulation does not round to
+/// nearest (measured on the H100, 2026-11-22: feeding a running sum through
+/// C over 257 products made the error 10x that of a sequential f32 sum), and
+/// the running sums of long segments and scan carries must not drift. i8
+/// operands are converted to f16 exactly (|x| <= 128); each product
+/// (|sum| <= 2048) is exact in f32, converted and added to the i32
+/// accumulator.
+Value buildMMA(OpBuilder &b, Location loc, Value lhs, Value rhsT, Value acc);
+
+} // namespace mlir::tcu::gpu_lowering
+
+#endif // TCUC_CONVERSION_TCUMMATOGPU_LANEFRAGMENTS_H

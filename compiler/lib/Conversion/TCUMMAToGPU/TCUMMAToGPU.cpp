@@ -1,0 +1,377 @@
+//===- TCUMMAToGPU.cpp - convert-tcu-mma-to-gpu (the GPU backend) ---------===//
+//
+// Runs the mma form on Tensor Cores, one warp per work item:
+//  1. outline: every top-level scf.parallel becomes a gpu.func kernel
+//     (KernelOutlining.cpp), the host function a launch plan;
+//  2. data used as the right operand of a product is re-expressed as its
+//     transpose (a `rows` tile loaded as `cols`), because the mma.sync B
+//     fragment of X is the A-layout fragment of X^T (LaneFragments.h);
+//  3. tiles become per-lane fragments (vector<16x16xT> -> vector<8xT>):
+//     tcu.mma -> mma.sync.m16n8k16, loads/stores -> per-lane masked scalar
+//     accesses that never touch masked-off addresses, tcu.split -> the same
+//     arithmetic as on the CPU applied to the lane's 8 elements.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelOutlining.h"
+#include "LaneFragments.h"
+
+#include "tcuc/Conversion/Passes.h"
+#include "tcuc/Dialect/TCU/TCUOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::tcu {
+#define GEN_PASS_DEF_CONVERTTCUMMATOGPU
+#include "tcuc/Conversion/Passes.h.inc"
+} // namespace mlir::tcu
+
+using namespace mlir;
+using namespace mlir::tcu;
+using namespace mlir::tcu::gpu_lowering;
+
+namespace {
+
+/// Marks a tcu.mma whose `rhs` operand holds the transpose of the right
+/// factor (set by the transposition step, consumed by the lowering).
+constexpr StringLiteral kRhsTransposedAttr = "tcuc.rhs_transposed";
+
+bool isTile(Type t) {
+  auto v = dyn_cast<VectorType>(t);
+  return v && v.getShape() == ArrayRef<int64_t>{kTileSize, kTileSize};
+}
+
+//===----------------------------------------------------------------------===//
+// Step 2: right operands as transposes
+//===----------------------------------------------------------------------===//
+
+/// The transpose of `v`, built next to its definition: a tile load with the
+/// other layout, or tcu.split of such a load (split is elementwise).
+FailureOr<Value> transposed(Value v, DenseMap<Value, Value> &memo) {
+  if (Value t = memo.lookup(v))
+    return t;
+  Operation *def = v.getDefiningOp();
+  OpBuilder b(v.getContext());
+  if (auto load = dyn_cast_or_null<LoadTileOp>(def)) {
+    b.setInsertionPointAfter(load);
+    auto flipped = cast<LoadTileOp>(b.clone(*load));
+    flipped.setLayout(load.getLayout() == TileLayout::Rows ? TileLayout::Cols
+                                                           : TileLayout::Rows);
+    memo[v] = flipped.getResult();
+    return flipped.getResult();
+  }
+  if (auto split = dyn_cast_or_null<SplitOp>(def)) {
+    FailureOr<Value> source = transposed(split.getSource(), memo);
+    if (failed(source))
+      return failure();
+    b.setInsertionPointAfter(split);
+    auto parts =
+        SplitOp::create(b, split.getLoc(), split.getResultTypes(), *source);
+    for (auto [orig, part] : llvm::zip(split.getResults(), parts.getResults()))
+      memo[orig] = part;
+    return memo.lookup(v);
+  }
+  return failure();
+}
+
+LogicalResult transposeRightOperands(Operation *root) {
+  DenseMap<Value, Value> memo;
+  WalkResult r = root->walk([&](MMAOp mma) {
+    if (mma.getRhs().getDefiningOp<MatrixOp>())
+      return WalkResult::advance();
+    FailureOr<Value> t = transposed(mma.getRhs(), memo);
+    if (failed(t)) {
+      mma.emitOpError("right operand must be a constant matrix or loaded "
+                      "data (possibly split) to lower to mma.sync");
+      return WalkResult::interrupt();
+    }
+    mma.getRhsMutable().assign(*t);
+    mma->setAttr(kRhsTransposedAttr, UnitAttr::get(mma.getContext()));
+    return WalkResult::advance();
+  });
+  return failure(r.wasInterrupted());
+}
+
+//===----------------------------------------------------------------------===//
+// Step 3: tiles to lane fragments
+//===----------------------------------------------------------------------===//
+
+Value constIndex(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+Value cmp(OpBuilder &b, Location loc, arith::CmpIPredicate p, Value x,
+          Value y) {
+  return arith::CmpIOp::create(b, loc, p, x, y);
+}
+
+/// Converts a scalar of a tile's element type to a buffer's (f32 -> f16 or
+/// bf16 rounds to nearest even, as on the CPU).
+Value toElement(OpBuilder &b, Location loc, Value x, Type to) {
+  if (x.getType() == to)
+    return x;
+  if (isa<FloatType>(to) &&
+      cast<FloatType>(to).getWidth() < cast<FloatType>(x.getType()).getWidth())
+    return arith::TruncFOp::create(b, loc, to, x);
+  return arith::ExtFOp::create(b, loc, to, x);
+}
+
+/// if (valid) load src[addr] else 0.
+Value maskedLoad(OpBuilder &b, Location loc, Value valid, Value src,
+                 Value addr) {
+  Type elt = cast<MemRefType>(src.getType()).getElementType();
+  auto ifOp = scf::IfOp::create(
+      b, loc, valid,
+      [&](OpBuilder &t, Location l) {
+        Value v = memref::LoadOp::create(t, l, src, addr);
+        scf::YieldOp::create(t, l, v);
+      },
+      [&](OpBuilder &e, Location l) {
+        Value z = arith::ConstantOp::create(e, l, e.getZeroAttr(elt));
+        scf::YieldOp::create(e, l, z);
+      });
+  return ifOp.getResult(0);
+}
+
+/// Slot s of a tile access: the element (row, col) lies on line `row`
+/// (`rows` layout) or line `col` (`cols`), at position col or row.
+struct SlotAddress {
+  Value addr, valid;
+};
+SlotAddress slotAddress(OpBuilder &b, Location loc, const LanePosition &lane,
+                        int s, TileLayout layout, Value base, Value stride,
+                        Value lineLength, Value limit) {
+  Value row = lane.row(b, loc, s), col = lane.col(b, loc, s);
+  Value line = layout == TileLayout::Rows ? row : col;
+  Value j = layout == TileLayout::Rows ? col : row;
+  Value addr = arith::AddIOp::create(
+      b, loc, base,
+      arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, line, stride),
+                            j));
+  Value valid = arith::AndIOp::create(
+      b, loc, cmp(b, loc, arith::CmpIPredicate::slt, j, lineLength),
+      cmp(b, loc, arith::CmpIPredicate::slt, addr, limit));
+  return {addr, valid};
+}
+
+struct LowerLoadTile : OpConversionPattern<LoadTileOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LoadTileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    LanePosition lane = getLanePosition(rewriter, loc);
+    SmallVector<Value> slots;
+    for (int s = 0; s < kSlots; ++s) {
+      SlotAddress a = slotAddress(rewriter, loc, lane, s, op.getLayout(),
+                                  adaptor.getBase(), adaptor.getStride(),
+                                  adaptor.getLineLength(), adaptor.getLimit());
+      slots.push_back(
+          maskedLoad(rewriter, loc, a.valid, adaptor.getSource(), a.addr));
+    }
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
+        op, fragmentType(op.getType().getElementType()), slots);
+    return success();
+  }
+};
+
+struct LowerStoreTile : OpConversionPattern<StoreTileOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(StoreTileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value dest = adaptor.getDest();
+    Type destElt = cast<MemRefType>(dest.getType()).getElementType();
+    LanePosition lane = getLanePosition(rewriter, loc);
+    for (int s = 0; s < kSlots; ++s) {
+      SlotAddress a = slotAddress(rewriter, loc, lane, s, TileLayout::Rows,
+                                  adaptor.getBase(), adaptor.getStride(),
+                                  adaptor.getLineLength(), adaptor.getLimit());
+      Value x = vector::ExtractOp::create(rewriter, loc, adaptor.getTile(),
+                                          ArrayRef<int64_t>{s});
+      auto ifOp = scf::IfOp::create(rewriter, loc, a.valid);
+      OpBuilder then = ifOp.getThenBodyBuilder();
+      memref::StoreOp::create(then, loc, toElement(then, loc, x, destElt), dest,
+                              a.addr);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct LowerStoreRow : OpConversionPattern<StoreRowOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(StoreRowOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value dest = adaptor.getDest();
+    Type destElt = cast<MemRefType>(dest.getType()).getElementType();
+    Type tileElt = op.getTile().getType().getElementType();
+    int64_t row = op.getRow();
+    LanePosition lane = getLanePosition(rewriter, loc);
+    Value holdsRow = cmp(rewriter, loc, arith::CmpIPredicate::eq, lane.g,
+                         constIndex(rewriter, loc, row % 8));
+    for (int s = 0; s < kSlots; ++s) {
+      if (((s >> 1) & 1) != row / 8)
+        continue;
+      Value addr = arith::AddIOp::create(rewriter, loc, adaptor.getBase(),
+                                         lane.col(rewriter, loc, s));
+      Value valid =
+          arith::AndIOp::create(rewriter, loc, holdsRow,
+                                cmp(rewriter, loc, arith::CmpIPredicate::slt,
+                                    addr, adaptor.getLimit()));
+      Value x = vector::ExtractOp::create(rewriter, loc, adaptor.getTile(),
+                                          ArrayRef<int64_t>{s});
+      auto ifOp = scf::IfOp::create(rewriter, loc, valid);
+      OpBuilder then = ifOp.getThenBodyBuilder();
+      if (op.getAccumulate()) {
+        Value old = memref::LoadOp::create(then, loc, dest, addr);
+        old = toElement(then, loc, old, tileElt);
+        x = isa<FloatType>(tileElt)
+                ? arith::AddFOp::create(then, loc, old, x).getResult()
+                : arith::AddIOp::create(then, loc, old, x).getResult();
+      }
+      memref::StoreOp::create(then, loc, toElement(then, loc, x, destElt), dest,
+                              addr);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct LowerMatrix : OpConversionPattern<MatrixOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MatrixOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, buildMatrixFragment(rewriter, op.getLoc(),
+                                               op.getKind(), false,
+                                               op.getType().getElementType()));
+    return success();
+  }
+};
+
+struct LowerMMA : OpConversionPattern<MMAOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MMAOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value rhsT;
+    if (auto m = op.getRhs().getDefiningOp<MatrixOp>())
+      rhsT = buildMatrixFragment(rewriter, loc, m.getKind(), true,
+                                 m.getType().getElementType());
+    else if (op->hasAttr(kRhsTransposedAttr))
+      rhsT = adaptor.getRhs();
+    else
+      return rewriter.notifyMatchFailure(op, "right operand not transposed");
+    rewriter.replaceOp(
+        op, buildMMA(rewriter, loc, adaptor.getLhs(), rhsT, adaptor.getAcc()));
+    return success();
+  }
+};
+
+struct LowerSplit : OpConversionPattern<SplitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SplitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(
+        op, buildSplitParts(rewriter, op.getLoc(), adaptor.getSource()));
+    return success();
+  }
+};
+
+/// Elementwise arith ops and broadcasts on tiles act on each lane's slots
+/// the same way: rebuild them on the fragment type.
+struct LowerElementwise : ConversionPattern {
+  LowerElementwise(const TypeConverter &tc, MLIRContext *ctx)
+      : ConversionPattern(tc, MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op->getNumResults() != 1 || !isTile(op->getResult(0).getType()))
+      return failure();
+    Type type = getTypeConverter()->convertType(op->getResult(0).getType());
+    if (auto c = dyn_cast<arith::ConstantOp>(op)) {
+      auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+      if (!dense || !dense.isSplat())
+        return rewriter.notifyMatchFailure(op, "non-splat tile constant");
+      rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+          op, DenseElementsAttr::get(cast<ShapedType>(type),
+                                     dense.getSplatValue<Attribute>()));
+      return success();
+    }
+    if (auto bc = dyn_cast<vector::BroadcastOp>(op)) {
+      if (isa<VectorType>(bc.getSource().getType()))
+        return rewriter.notifyMatchFailure(op, "vector broadcast source");
+      rewriter.replaceOpWithNewOp<vector::BroadcastOp>(op, type, operands[0]);
+      return success();
+    }
+    if (op->getDialect()->getNamespace() != "arith" || op->getNumRegions())
+      return failure();
+    OperationState state(op->getLoc(), op->getName().getStringRef(), operands,
+                         type, op->getAttrs());
+    rewriter.replaceOp(op, rewriter.create(state)->getResults());
+    return success();
+  }
+};
+
+struct ConvertTCUMMAToGPUPass
+    : tcu::impl::ConvertTCUMMAToGPUBase<ConvertTCUMMAToGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    if (blockSize < 32 || blockSize % 32 || blockSize > 1024) {
+      module.emitError("block-size must be a multiple of 32 in [32, 1024]");
+      return signalPassFailure();
+    }
+    for (auto func :
+         llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
+      if (func.isExternal())
+        continue;
+      if (failed(outlineKernels(func, blockSize)))
+        return signalPassFailure();
+    }
+    if (failed(transposeRightOperands(module)))
+      return signalPassFailure();
+
+    TypeConverter types;
+    types.addConversion([](Type t) { return t; });
+    types.addConversion([](VectorType t) -> Type {
+      return isTile(t) ? fragmentType(t.getElementType()) : t;
+    });
+    ConversionTarget target(*ctx);
+    target.addIllegalOp<MatrixOp, MMAOp, SplitOp, LoadTileOp, StoreTileOp,
+                        StoreRowOp, SegmentedReduceOp, SegmentedScanOp>();
+    target.markUnknownOpDynamicallyLegal(
+        [&](Operation *op) { return types.isLegal(op); });
+    RewritePatternSet patterns(ctx);
+    populateTCUMMAToGPUPatterns(types, patterns);
+    scf::populateSCFStructuralTypeConversionsAndLegality(types, patterns,
+                                                         target);
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
+
+void mlir::tcu::populateTCUMMAToGPUPatterns(TypeConverter &types,
+                                            RewritePatternSet &patterns) {
+  patterns.add<LowerLoadTile, LowerStoreTile, LowerStoreRow, LowerMatrix,
+               LowerMMA, LowerSplit, LowerElementwise>(types,
+                                                       patterns.getContext());
+}

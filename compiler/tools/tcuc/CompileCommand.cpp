@@ -1,0 +1,65 @@
+//===- CompileCommand.cpp - `tcuc compile` --------------------------------===//
+//
+// Compiles one kernel spec to a kernel file: the PTX of its kernels behind
+// the launch plan (docs/kernel-file.md). `--cache-dir` also stores it in a
+// runtime kernel cache, which is how a GPU machine without LLVM gets its
+// kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Commands.h"
+#include "SpecOptions.h"
+
+#include "tcuc/GPU/KernelCompiler.h"
+#include "tcuc/Runtime.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace tcuc;
+using tcuc::driver::compileCommand;
+using tcuc::driver::tcucCategory;
+
+cl::SubCommand tcuc::driver::compileCommand(
+    "compile", "Compile a segmented reduce/scan to PTX (a tcuc kernel file)");
+
+namespace {
+cl::opt<std::string> arch("arch", cl::desc("GPU architecture: sm_80 or sm_90"),
+                          cl::init("sm_90"), cl::sub(compileCommand),
+                          cl::cat(tcucCategory));
+cl::opt<std::string> outputPath("o", cl::desc("Output file ('-' = stdout)"),
+                                cl::value_desc("file"), cl::init("-"),
+                                cl::sub(compileCommand), cl::cat(tcucCategory));
+cl::opt<std::string>
+    cacheDir("cache-dir",
+             cl::desc("Also store the kernel in this runtime kernel cache "
+                      "directory"),
+             cl::init(""), cl::sub(compileCommand), cl::cat(tcucCategory));
+
+int fail(const Twine &message) {
+  errs() << "tcuc compile: " << message << "\n";
+  return 2;
+}
+} // namespace
+
+int tcuc::driver::runCompile() {
+  KernelSpec spec;
+  std::string error;
+  if (!parseSpecOptions(spec, error))
+    return fail(error);
+  std::string file;
+  if (Status s = compileKernelFile(spec, arch, file); !s)
+    return fail(s.message());
+  if (!cacheDir.empty())
+    if (Status s = storeKernelFile(spec, arch, file, cacheDir); !s)
+      return fail(s.message());
+  if (outputPath == "-" && !cacheDir.empty())
+    return 0;
+  std::error_code ec;
+  raw_fd_ostream os(outputPath, ec, sys::fs::OF_None);
+  if (ec)
+    return fail("cannot write '" + outputPath + "': " + ec.message());
+  os << file;
+  return 0;
+}

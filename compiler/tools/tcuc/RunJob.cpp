@@ -1,0 +1,175 @@
+//===- RunJob.cpp - what `tcuc run` does around one kernel launch ---------===//
+
+#include "RunJob.h"
+
+#include "tcuc/Reference/Reference.h"
+#include "tcuc/Runtime.h"
+
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <vector>
+
+using namespace tcuc;
+using namespace tcuc::driver;
+
+namespace {
+int fail(const std::string &message) {
+  std::fprintf(stderr, "tcuc run: %s\n", message.c_str());
+  return 2;
+}
+
+/// Device buffers released on every path.
+struct DeviceBuffer {
+  void *ptr = nullptr;
+  ~DeviceBuffer() {
+    if (ptr)
+      (void)deviceFree(ptr);
+  }
+};
+} // namespace
+
+bool tcuc::driver::gpuUsable() {
+  std::string arch;
+  return deviceArch(arch).ok();
+}
+
+bool tcuc::driver::loadGPUKernel(const KernelSpec &spec, double &ms,
+                                 std::string &error) {
+  auto start = std::chrono::steady_clock::now();
+  const Kernel *kernel = nullptr;
+  Status s = Runtime::global().getKernel(spec, kernel);
+  ms = std::chrono::duration<double, std::milli>(
+           std::chrono::steady_clock::now() - start)
+           .count();
+  error = s.message();
+  return s.ok();
+}
+
+ExecuteFn tcuc::driver::gpuExecutor(const KernelSpec &spec) {
+  return [spec](const void *in, int64_t n, void *out, double &ms,
+                std::string &error) {
+    const Kernel *kernel = nullptr;
+    Status s = Runtime::global().getKernel(spec, kernel);
+    if (!s) {
+      error = s.message();
+      return false;
+    }
+    size_t inBytes = size_t(n) * dtypeBytes(spec.input);
+    size_t outBytes = size_t(spec.outputLength(n)) * dtypeBytes(spec.output);
+    DeviceBuffer dIn, dOut;
+    void *stream = nullptr;
+    if (!(s = deviceAlloc(inBytes, dIn.ptr)) ||
+        !(s = deviceAlloc(outBytes, dOut.ptr)) ||
+        !(s = copyToDevice(dIn.ptr, in, inBytes)) ||
+        // Poison the output: an element the kernel never writes shows up.
+        !(s = deviceMemset(dOut.ptr, 0xff, outBytes))) {
+      error = s.message();
+      return false;
+    }
+    // A warm-up launch (module load, scratch), then the timed one.
+    if (!(s = Runtime::global().launch(*kernel, dIn.ptr, dOut.ptr, n,
+                                       stream)) ||
+        !(s = synchronize(stream)) ||
+        !(s = deviceMemset(dOut.ptr, 0xff, outBytes)) ||
+        !(s = synchronize(stream))) {
+      error = s.message();
+      return false;
+    }
+    auto t0 = std::chrono::steady_clock::now();
+    if (!(s = Runtime::global().launch(*kernel, dIn.ptr, dOut.ptr, n,
+                                       stream)) ||
+        !(s = synchronize(stream))) {
+      error = s.message();
+      return false;
+    }
+    ms = std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - t0)
+             .count();
+    if (!(s = copyToHost(out, dOut.ptr, outBytes))) {
+      error = s.message();
+      return false;
+    }
+    return true;
+  };
+}
+
+int tcuc::driver::runJob(const RunRequest &request, const ExecuteFn &execute) {
+  const KernelSpec &spec = request.spec;
+  int64_t n = request.n;
+  int64_t outLength = spec.outputLength(n);
+  std::string error;
+  std::vector<uint8_t> input;
+  if (!request.inputFile.empty()) {
+    if (!ref::readRawFile(request.inputFile, spec.input, n, input, &error))
+      return fail(error);
+  } else {
+    input = ref::makeRandomInput(spec.input, n, request.seed);
+  }
+  std::vector<uint8_t> output(size_t(outLength) * dtypeBytes(spec.output));
+  double runMs = 0;
+  if (!execute(input.data(), n, output.data(), runMs, error))
+    return fail("running the kernel failed: " + error);
+  if (!request.outputFile.empty() &&
+      !ref::writeRawFile(request.outputFile, output.data(), output.size(),
+                         &error))
+    return fail(error);
+
+  bool ok = true;
+  ref::ErrorStats stats, seqStats;
+  int64_t segment = spec.segmentSize;
+  if (request.check) {
+    std::vector<double> reference =
+        spec.isScan
+            ? ref::referenceScan(spec.input, input.data(), n, segment,
+                                 spec.inclusive)
+            : ref::referenceReduce(spec.input, input.data(), n, segment);
+    std::vector<double> mass = ref::absoluteMass(
+        spec.input, input.data(), n, segment, spec.isScan, spec.inclusive);
+    stats = ref::compare(spec.output, output.data(), reference, mass);
+    std::vector<float> seq =
+        spec.isScan
+            ? ref::sequentialF32Scan(spec.input, input.data(), n, segment,
+                                     spec.inclusive)
+            : ref::sequentialF32Reduce(spec.input, input.data(), n, segment);
+    seqStats = ref::compareF32(seq, reference, mass);
+    ok = ref::withinTolerance(spec.output, stats, seqStats);
+  }
+
+  const char *op = spec.isScan ? "scan" : "reduce";
+  const char *mode =
+      spec.isScan ? (spec.inclusive ? "inclusive" : "exclusive") : "reduce";
+  std::string variant = spec.variant.empty() ? "default" : spec.variant;
+  if (request.json) {
+    std::printf(
+        "{\"ok\": %s, \"checked\": %s, \"op\": \"%s\", \"mode\": \"%s\", "
+        "\"segment\": %" PRId64 ", \"n\": %" PRId64 ", \"dtype\": \"%s\", "
+        "\"out_dtype\": \"%s\", \"device\": \"%s\", \"variant\": \"%s\", "
+        "\"rel_err\": %.3e, \"max_abs_err\": %.3e, \"seq_f32_rel_err\": "
+        "%.3e, \"mismatches\": %" PRId64 ", \"ms\": %.3f, \"compile_ms\": "
+        "%.1f}\n",
+        ok ? "true" : "false", request.check ? "true" : "false", op, mode,
+        segment, n, dtypeName(spec.input), dtypeName(spec.output),
+        request.device.c_str(), variant.c_str(), stats.relErr, stats.maxAbsErr,
+        seqStats.relErr, stats.mismatches, runMs, request.compileMs);
+  } else {
+    std::printf("tcuc run: %s (%s) of %" PRId64 " x %s -> %s, segment %" PRId64
+                ", variant %s, device %s\n"
+                "  compiled in %.1f ms, ran in %.3f ms\n",
+                op, mode, n, dtypeName(spec.input), dtypeName(spec.output),
+                segment, variant.c_str(), request.device.c_str(),
+                request.compileMs, runMs);
+    if (request.check)
+      std::printf("  check: %s (rel_err %.3e, sequential f32 %.3e, "
+                  "max_abs_err %.3e, mismatches %" PRId64 ")\n",
+                  ok ? "PASS" : "FAIL", stats.relErr, seqStats.relErr,
+                  stats.maxAbsErr, stats.mismatches);
+  }
+  std::fflush(stdout);
+  if (!ok && !request.json)
+    std::fprintf(stderr,
+                 "tcuc run: result does not match the reference (worst "
+                 "element %" PRId64 ")\n",
+                 stats.worstIndex);
+  return ok ? 0 : 1;
+}

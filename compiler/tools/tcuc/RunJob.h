@@ -1,0 +1,55 @@
+//===- RunJob.h - what `tcuc run` does around one kernel launch -*- C++ -*-===//
+//
+// Plain C++ (no LLVM/MLIR), shared by the full driver and the runtime-only
+// driver a GPU machine without LLVM builds: make or read the input, run the
+// kernel through a device-specific callback, check against the float64
+// reference, report.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCUC_TOOLS_TCUC_RUNJOB_H
+#define TCUC_TOOLS_TCUC_RUNJOB_H
+
+#include "tcuc/Spec.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace tcuc::driver {
+
+struct RunRequest {
+  KernelSpec spec;
+  int64_t n = 0;
+  uint64_t seed = 1;
+  std::string inputFile, outputFile;
+  bool check = false, json = false;
+  /// "cpu" or "gpu" (reported only).
+  std::string device;
+  /// Milliseconds spent compiling (or loading) the kernel, reported.
+  double compileMs = 0;
+};
+
+/// Runs the kernel on host buffers: `in` holds n elements, `out` the spec's
+/// output length. Returns false with `error` set on failure; `ms` is the
+/// time the kernel took (device time on the GPU).
+using ExecuteFn = std::function<bool(const void *in, int64_t n, void *out,
+                                     double &ms, std::string &error)>;
+
+/// Does the job; returns the process exit code (0 ok, 1 check failed,
+/// 2 error). Messages go to stdout/stderr.
+int runJob(const RunRequest &request, const ExecuteFn &execute);
+
+/// Executes on the GPU through the runtime (kernel from the runtime's cache,
+/// or compiled by its registered compiler).
+ExecuteFn gpuExecutor(const KernelSpec &spec);
+
+/// Loads (compiling on a cache miss) the GPU kernel of `spec`, timed.
+bool loadGPUKernel(const KernelSpec &spec, double &ms, std::string &error);
+
+/// Whether a GPU is usable (driver found, a device present).
+bool gpuUsable();
+
+} // namespace tcuc::driver
+
+#endif // TCUC_TOOLS_TCUC_RUNJOB_H

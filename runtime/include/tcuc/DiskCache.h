@@ -1,0 +1,60 @@
+//===- DiskCache.h - kernel files on disk, keyed and checked ----*- C++ -*-===//
+//
+// One file per (spec, arch, tcuc version) under a per-user directory. A file
+// is `tcuc-cache 1 <16 hex digits: FNV-1a 64 of the kernel file> <bytes>` on
+// its first line, then the kernel file. Writes go to a temporary file in the
+// same directory and are renamed into place, so readers see a whole file or
+// none; reads check the hash and length, so a damaged file is a miss, never
+// trusted. No locking is needed: two writers of one key write the same bytes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCUC_DISKCACHE_H
+#define TCUC_DISKCACHE_H
+
+#include "tcuc/Spec.h"
+#include "tcuc/Status.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace tcuc {
+
+/// The version of this tcuc ("0.1.0"), part of every cache key.
+const char *version();
+
+namespace cache {
+
+/// 64-bit FNV-1a.
+uint64_t fnv1a64(std::string_view bytes);
+
+/// The directory the cache uses when no other is given: $TCUC_CACHE_DIR,
+/// else $XDG_CACHE_HOME/tcuc, else $HOME/.cache/tcuc; empty when none of
+/// these is set.
+std::string defaultDirectory();
+
+/// The file name for a kernel: 16 hex digits of fnv1a64("key|arch|version").
+std::string fileName(const KernelSpec &spec, const std::string &arch,
+                     const std::string &version = tcuc::version());
+
+/// `dir`/fileName(...).
+std::string filePath(const std::string &dir, const KernelSpec &spec,
+                     const std::string &arch,
+                     const std::string &version = tcuc::version());
+
+enum class LoadResult { Hit, Miss, Corrupt };
+
+/// Reads the cache file at `path` into `kernelFile`. Miss: no such file.
+/// Corrupt: unreadable, bad first line, wrong length or hash (`why` says
+/// which). The kernel file itself is not parsed here.
+LoadResult load(const std::string &path, std::string &kernelFile,
+                std::string *why = nullptr);
+
+/// Writes `kernelFile` to `path` atomically, creating missing directories.
+Status store(const std::string &path, const std::string &kernelFile);
+
+} // namespace cache
+} // namespace tcuc
+
+#endif // TCUC_DISKCACHE_H

@@ -1,0 +1,82 @@
+//===- KernelFile.h - the tcuc kernel file and its header -------*- C++ -*-===//
+//
+// The text file `tcuc compile` writes and the runtime loads: PTX preceded by
+// a `// tcuc...` header that is the launch plan (docs/kernel-file.md). Plain
+// C++, so the compiler can check what it writes with the same parser the
+// runtime uses.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCUC_KERNELFILE_H
+#define TCUC_KERNELFILE_H
+
+#include "tcuc/Spec.h"
+#include "tcuc/Status.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tcuc {
+
+/// The first line of every kernel file.
+inline constexpr const char *kKernelFileMagic = "// tcuc kernel file 1";
+
+/// A scratch buffer's element count: a postfix expression over `n` with
+/// signed 64-bit arithmetic (docs/kernel-file.md lists the tokens).
+class SizeExpr {
+public:
+  /// Parses and checks `text` (tokens separated by single spaces): unknown
+  /// tokens, stack underflow and leftover values are errors.
+  static Status parse(std::string_view text, SizeExpr &expr);
+
+  /// Evaluates for input length `n`. Errors: overflow, division by zero,
+  /// `divu`/`remu` on a negative value.
+  Status evaluate(int64_t n, int64_t &value) const;
+
+  const std::string &text() const { return source; }
+
+private:
+  enum class Op { Const, N, Add, Sub, Mul, DivU, RemU, MinS, MaxS, Ne, Eq };
+  struct Token {
+    Op op;
+    int64_t value; // Const only.
+  };
+  std::vector<Token> tokens;
+  size_t maxDepth = 0;
+  std::string source;
+};
+
+/// One `tcuc.scratch` line.
+struct ScratchBuffer {
+  DType type = DType::F32;
+  SizeExpr count;
+};
+
+/// A parsed kernel file.
+struct KernelFile {
+  std::string specKey; // tcuc.spec
+  std::string arch;    // tcuc.arch, "sm_90"
+  std::string version; // tcuc.version of the tcuc that wrote it
+  int blockSize = 0;   // tcuc.block
+  std::vector<ScratchBuffer> scratch;
+  std::vector<std::string> kernels; // launch order
+  /// The whole file (header and PTX): what the driver's PTX JIT loads.
+  std::string text;
+};
+
+/// Parses the header of a kernel file (the PTX is kept as is, not checked).
+/// Errors name the line and what is wrong: a missing or repeated field, an
+/// unknown field, a bad block size (not a positive multiple of 32, at most
+/// 1024), a bad arch, element type, kernel name or size expression.
+Status parseKernelFile(std::string_view text, KernelFile &file);
+
+/// Checks that `file` is the kernel for `spec` on `arch` made by tcuc
+/// `version`; the error says which field differs.
+Status checkKernelFile(const KernelFile &file, const KernelSpec &spec,
+                       const std::string &arch, const std::string &version);
+
+} // namespace tcuc
+
+#endif // TCUC_KERNELFILE_H

@@ -1,0 +1,190 @@
+//===- Runtime.h - compile once, cache, launch tcuc kernels -----*- C++ -*-===//
+//
+// The tcuc runtime over the CUDA Driver API. It includes no CUDA header:
+// device pointers are `void *` holding CUdeviceptr values (what cudaMalloc
+// and cuMemAlloc return in the unified address space), streams are `void *`
+// holding a CUstream / cudaStream_t (nullptr: the legacy default stream).
+// libcuda.so.1 is loaded on first use; without it every GPU call returns a
+// clear error.
+//
+// Kernels are found, in order, in the runtime's memory cache, in the disk
+// cache (docs/runtime.md), or compiled by a CompileFn (registered by builds
+// that have the compiler) and then stored on disk. Every call is
+// thread-safe; a kernel is compiled and loaded at most once per runtime even
+// when many threads ask for it at the same time.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCUC_RUNTIME_H
+#define TCUC_RUNTIME_H
+
+#include "tcuc/KernelFile.h"
+#include "tcuc/Spec.h"
+#include "tcuc/Status.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tcuc {
+
+namespace cuda {
+struct Driver;
+} // namespace cuda
+
+/// Makes the kernel file (docs/kernel-file.md) for `spec` on `arch`.
+using CompileFn = std::function<Status(
+    const KernelSpec &spec, const std::string &arch, std::string &kernelFile)>;
+
+/// The compiler runtimes use when their options name none. Builds with the
+/// compiler register it at start-up; a runtime-only build has none, and then
+/// only cached kernels can run.
+void setDefaultCompiler(CompileFn compiler);
+CompileFn defaultCompiler();
+
+struct RuntimeOptions {
+  /// Disk cache directory; empty: cache::defaultDirectory().
+  std::string cacheDir;
+  /// Off: neither read nor write kernel files on disk.
+  bool diskCache = true;
+  /// Empty: defaultCompiler() at the time of the miss.
+  CompileFn compiler;
+  /// The CUDA driver library; empty: $TCUC_CUDA_DRIVER, else libcuda.so.1.
+  std::string driverPath;
+};
+
+/// Counters, for tests and diagnostics.
+struct RuntimeStats {
+  uint64_t compiles = 0;    // CompileFn calls
+  uint64_t diskHits = 0;    // kernel files read from the disk cache
+  uint64_t diskStores = 0;  // kernel files written to the disk cache
+  uint64_t diskCorrupt = 0; // damaged or stale files ignored
+  uint64_t moduleLoads = 0; // cuModuleLoadDataEx calls that succeeded
+};
+
+/// A loaded kernel: the module, its functions and its launch plan. Owned by
+/// the Runtime that loaded it and valid as long as that Runtime lives.
+class Kernel {
+public:
+  const KernelSpec &spec() const { return kernelSpec; }
+  const KernelFile &file() const { return kernelFile; }
+
+private:
+  friend class Runtime;
+  KernelSpec kernelSpec;
+  KernelFile kernelFile;
+  const cuda::Driver *driver = nullptr;
+  void *module = nullptr;              // CUmodule
+  std::vector<void *> functions;       // CUfunction, in launch order
+  std::vector<int64_t> residentBlocks; // SMs x occupancy, per function
+};
+
+class Runtime {
+public:
+  explicit Runtime(RuntimeOptions options = {});
+  /// Unloads this runtime's modules and frees its scratch memory. Work it
+  /// launched must be finished (synchronize first).
+  ~Runtime();
+  Runtime(const Runtime &) = delete;
+  Runtime &operator=(const Runtime &) = delete;
+
+  /// The process-wide runtime with default options, made on first use and
+  /// never destroyed (the driver may be gone during static destruction).
+  static Runtime &global();
+
+  /// "sm_90" for device 0, from its compute capability.
+  Status deviceArch(std::string &arch);
+
+  /// The kernel file for `spec` on `arch`, from memory, disk, or the
+  /// compiler (then stored on disk). Needs no GPU.
+  Status getKernelFile(const KernelSpec &spec, const std::string &arch,
+                       std::string &kernelFile);
+
+  /// The loaded kernel for `spec` on device 0 (getKernelFile for the
+  /// device's arch, then cuModuleLoadDataEx; a JIT failure's message holds
+  /// the JIT log).
+  Status getKernel(const KernelSpec &spec, const Kernel *&kernel);
+
+  /// Enqueues `kernel` over `n` elements of `in` into
+  /// `spec.outputLength(n)` elements of `out` on `stream`, without host
+  /// synchronisation. n == 0 does nothing. Checked: n >= 0, non-null and
+  /// element-aligned pointers, scratch sizes. Scratch memory comes from a
+  /// grow-only buffer per stream (docs/runtime.md).
+  Status launch(const Kernel &kernel, const void *in, void *out, int64_t n,
+                void *stream = nullptr);
+
+  /// getKernel + launch. Arguments are checked before the GPU is touched,
+  /// so bad arguments fail the same way on machines without one.
+  Status reduce(const void *in, void *out, int64_t n, int64_t segment,
+                DType inType, DType outType, void *stream = nullptr,
+                const std::string &variant = "");
+  Status scan(const void *in, void *out, int64_t n, int64_t segment,
+              DType inType, DType outType, bool inclusive,
+              void *stream = nullptr, const std::string &variant = "");
+  Status run(const KernelSpec &spec, const void *in, void *out, int64_t n,
+             void *stream = nullptr);
+
+  /// Frees the scratch buffer kept for `stream` (call before destroying a
+  /// stream this runtime launched multi-pass kernels on).
+  Status releaseScratch(void *stream);
+
+  /// Device memory on device 0, for drivers, tests and examples.
+  Status deviceAlloc(size_t bytes, void *&ptr);
+  Status deviceFree(void *ptr);
+  Status copyToDevice(void *dst, const void *src, size_t bytes);
+  Status copyToHost(void *dst, const void *src, size_t bytes);
+  Status deviceMemset(void *ptr, unsigned char value, size_t bytes);
+  /// Waits for `stream`; nullptr waits for all work of the device context.
+  Status synchronize(void *stream);
+  /// A new stream (cuStreamCreate, default flags) on device 0, and its end
+  /// (which also frees the stream's scratch buffer).
+  Status createStream(void *&stream);
+  Status destroyStream(void *stream);
+
+  /// The disk cache directory in use; empty when the disk cache is off.
+  std::string cacheDirectory() const;
+  /// Why writing to the disk cache stopped (empty while it works); set at the
+  /// first failed write and reported once on stderr.
+  std::string diskCacheWarning() const;
+  RuntimeStats stats() const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
+/// Where the disk cache keeps the kernel for `spec` on `arch`; `cacheDir`
+/// empty: cache::defaultDirectory().
+std::string kernelCachePath(const KernelSpec &spec, const std::string &arch,
+                            const std::string &cacheDir = "");
+
+/// Checks `kernelFile` (header parses, spec, arch and version match) and
+/// writes it to the disk cache: what `tcuc compile --cache-dir` uses to fill
+/// a cache for machines without the compiler.
+Status storeKernelFile(const KernelSpec &spec, const std::string &arch,
+                       const std::string &kernelFile,
+                       const std::string &cacheDir = "");
+
+/// Runtime::global() conveniences.
+Status deviceArch(std::string &arch);
+Status reduce(const void *in, void *out, int64_t n, int64_t segment,
+              DType inType, DType outType, void *stream = nullptr,
+              const std::string &variant = "");
+Status scan(const void *in, void *out, int64_t n, int64_t segment, DType inType,
+            DType outType, bool inclusive, void *stream = nullptr,
+            const std::string &variant = "");
+Status deviceAlloc(size_t bytes, void *&ptr);
+Status deviceFree(void *ptr);
+Status copyToDevice(void *dst, const void *src, size_t bytes);
+Status copyToHost(void *dst, const void *src, size_t bytes);
+Status deviceMemset(void *ptr, unsigned char value, size_t bytes);
+Status synchronize(void *stream = nullptr);
+Status createStream(void *&stream);
+Status destroyStream(void *stream);
+
+} // namespace tcuc
+
+#endif // TCUC_RUNTIME_H

@@ -1,0 +1,57 @@
+//===- Spec.h - what one tcuc kernel computes -------------------*- C++ -*-===//
+//
+// The unit tcuc compiles, caches and runs: one segmented reduce or scan over
+// a dynamic number of elements. Plain C++ (no LLVM/MLIR, no CUDA headers), so
+// the runtime, the compiler and applications share it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCUC_SPEC_H
+#define TCUC_SPEC_H
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace tcuc {
+
+/// Element types of kernel inputs and outputs. I32 is an output type only
+/// (the accumulator of an i8 reduction or scan).
+enum class DType { F16, BF16, F32, I8, I32 };
+
+/// Parses "f16", "bf16", "f32", "i8" or "i32" (exact, lower case).
+std::optional<DType> parseDType(std::string_view name);
+/// The spelling parseDType accepts.
+const char *dtypeName(DType t);
+/// Bytes per element.
+size_t dtypeBytes(DType t);
+/// True for F16, BF16 and F32.
+bool isFloat(DType t);
+
+/// One segmented collective. Segments are consecutive runs of `segmentSize`
+/// elements, the last one possibly short.
+struct KernelSpec {
+  bool isScan = false;
+  int64_t segmentSize = 16;
+  DType input = DType::F16;
+  DType output = DType::F32;
+  /// Scans only: inclusive (out[i] includes in[i]) or exclusive.
+  bool inclusive = true;
+  /// A `#tcu.variant` name ("seg256n", ...); empty for the compiler's
+  /// default for the segment size.
+  std::string variant;
+
+  /// Canonical text, e.g. "op=scan segment=1000 in=f16 out=f32 inclusive=1
+  /// variant=default": the cache key (with arch and tcuc version) and the
+  /// `tcuc.spec` line of a kernel file.
+  std::string key() const;
+  /// Output elements for `n` input elements: ceil(n / segment) for a
+  /// reduction, n for a scan.
+  int64_t outputLength(int64_t n) const;
+};
+
+} // namespace tcuc
+
+#endif // TCUC_SPEC_H

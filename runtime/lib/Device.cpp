@@ -1,0 +1,182 @@
+//===- Device.cpp - device queries and memory helpers ---------------------===//
+
+#include "RuntimeImpl.h"
+
+#include <cstdint>
+
+using namespace tcuc;
+using namespace tcuc::cuda;
+
+namespace {
+
+CUdeviceptr dptr(const void *p) {
+  return CUdeviceptr(reinterpret_cast<uintptr_t>(p));
+}
+
+/// Runs `fn(driver)` with device 0's context current.
+template <typename Fn> Status withDevice(const std::string &driverPath, Fn fn) {
+  const Driver *d = nullptr;
+  if (Status s = getDriver(driverPath, d); !s)
+    return s;
+  ScopedContext ctx(*d);
+  if (!ctx.status())
+    return ctx.status();
+  return fn(*d);
+}
+
+} // namespace
+
+Status Runtime::deviceArch(std::string &arch) {
+  {
+    std::lock_guard<std::mutex> lock(impl->mu);
+    if (!impl->arch.empty()) {
+      arch = impl->arch;
+      return Status::success();
+    }
+  }
+  const Driver *d = nullptr;
+  if (Status s = impl->driver(d); !s)
+    return s;
+  int major = 0, minor = 0;
+  Status s = d->check(
+      d->cuDeviceGetAttribute(
+          &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d->device),
+      "cuDeviceGetAttribute(compute capability)");
+  if (s)
+    s = d->check(
+        d->cuDeviceGetAttribute(
+            &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d->device),
+        "cuDeviceGetAttribute(compute capability)");
+  if (!s)
+    return s;
+  std::lock_guard<std::mutex> lock(impl->mu);
+  impl->arch = "sm_" + std::to_string(major * 10 + minor);
+  arch = impl->arch;
+  return Status::success();
+}
+
+Status Runtime::deviceAlloc(size_t bytes, void *&ptr) {
+  ptr = nullptr;
+  if (bytes == 0)
+    return Status::success();
+  return withDevice(impl->options.driverPath, [&](const Driver &d) {
+    CUdeviceptr p = 0;
+    Status s =
+        d.check(d.cuMemAlloc(&p, bytes),
+                ("cuMemAlloc(" + std::to_string(bytes) + " bytes)").c_str());
+    if (s)
+      ptr = reinterpret_cast<void *>(uintptr_t(p));
+    return s;
+  });
+}
+
+Status Runtime::deviceFree(void *ptr) {
+  if (!ptr)
+    return Status::success();
+  return withDevice(impl->options.driverPath, [&](const Driver &d) {
+    return d.check(d.cuMemFree(dptr(ptr)), "cuMemFree");
+  });
+}
+
+Status Runtime::copyToDevice(void *dst, const void *src, size_t bytes) {
+  if (bytes == 0)
+    return Status::success();
+  if (!dst || !src)
+    return Status::error("copyToDevice: null pointer");
+  return withDevice(impl->options.driverPath, [&](const Driver &d) {
+    return d.check(d.cuMemcpyHtoD(dptr(dst), src, bytes), "cuMemcpyHtoD");
+  });
+}
+
+Status Runtime::copyToHost(void *dst, const void *src, size_t bytes) {
+  if (bytes == 0)
+    return Status::success();
+  if (!dst || !src)
+    return Status::error("copyToHost: null pointer");
+  return withDevice(impl->options.driverPath, [&](const Driver &d) {
+    return d.check(d.cuMemcpyDtoH(dst, dptr(src), bytes), "cuMemcpyDtoH");
+  });
+}
+
+Status Runtime::deviceMemset(void *ptr, unsigned char value, size_t bytes) {
+  if (bytes == 0)
+    return Status::success();
+  if (!ptr)
+    return Status::error("deviceMemset: null pointer");
+  return withDevice(impl->options.driverPath, [&](const Driver &d) {
+    return d.check(d.cuMemsetD8(dptr(ptr), value, bytes), "cuMemsetD8");
+  });
+}
+
+Status Runtime::synchronize(void *stream) {
+  return withDevice(impl->options.driverPath, [&](const Driver &d) {
+    if (!stream)
+      return d.check(d.cuCtxSynchronize(), "cuCtxSynchronize");
+    return d.check(d.cuStreamSynchronize(static_cast<CUstream>(stream)),
+                   "cuStreamSynchronize");
+  });
+}
+
+Status Runtime::createStream(void *&stream) {
+  stream = nullptr;
+  return withDevice(impl->options.driverPath, [&](const Driver &d) {
+    CUstream s = nullptr;
+    Status st = d.check(d.cuStreamCreate(&s, 0), "cuStreamCreate");
+    if (st)
+      stream = s;
+    return st;
+  });
+}
+
+Status Runtime::destroyStream(void *stream) {
+  if (!stream)
+    return Status::success();
+  if (Status s = releaseScratch(stream); !s)
+    return s;
+  return withDevice(impl->options.driverPath, [&](const Driver &d) {
+    return d.check(d.cuStreamDestroy(static_cast<CUstream>(stream)),
+                   "cuStreamDestroy");
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Runtime::global() conveniences
+//===----------------------------------------------------------------------===//
+
+Status tcuc::deviceArch(std::string &arch) {
+  return Runtime::global().deviceArch(arch);
+}
+Status tcuc::reduce(const void *in, void *out, int64_t n, int64_t segment,
+                    DType inType, DType outType, void *stream,
+                    const std::string &variant) {
+  return Runtime::global().reduce(in, out, n, segment, inType, outType, stream,
+                                  variant);
+}
+Status tcuc::scan(const void *in, void *out, int64_t n, int64_t segment,
+                  DType inType, DType outType, bool inclusive, void *stream,
+                  const std::string &variant) {
+  return Runtime::global().scan(in, out, n, segment, inType, outType, inclusive,
+                                stream, variant);
+}
+Status tcuc::deviceAlloc(size_t bytes, void *&ptr) {
+  return Runtime::global().deviceAlloc(bytes, ptr);
+}
+Status tcuc::deviceFree(void *ptr) { return Runtime::global().deviceFree(ptr); }
+Status tcuc::copyToDevice(void *dst, const void *src, size_t bytes) {
+  return Runtime::global().copyToDevice(dst, src, bytes);
+}
+Status tcuc::copyToHost(void *dst, const void *src, size_t bytes) {
+  return Runtime::global().copyToHost(dst, src, bytes);
+}
+Status tcuc::deviceMemset(void *ptr, unsigned char value, size_t bytes) {
+  return Runtime::global().deviceMemset(ptr, value, bytes);
+}
+Status tcuc::synchronize(void *stream) {
+  return Runtime::global().synchronize(stream);
+}
+Status tcuc::createStream(void *&stream) {
+  return Runtime::global().createStream(stream);
+}
+Status tcuc::destroyStream(void *stream) {
+  return Runtime::global().destroyStream(stream);
+}

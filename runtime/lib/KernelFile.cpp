@@ -1,0 +1,308 @@
+//===- KernelFile.cpp - kernel file header and size expressions -----------===//
+
+#include "tcuc/KernelFile.h"
+
+#include <algorithm>
+#include <cctype>
+#include <optional>
+
+using namespace tcuc;
+
+namespace {
+
+std::optional<int64_t> parseInt64(std::string_view s) {
+  if (s.empty() || s.size() > 19)
+    return std::nullopt;
+  int64_t v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9')
+      return std::nullopt;
+    if (__builtin_mul_overflow(v, 10, &v) ||
+        __builtin_add_overflow(v, c - '0', &v))
+      return std::nullopt;
+  }
+  return v;
+}
+
+std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// SizeExpr
+//===----------------------------------------------------------------------===//
+
+Status SizeExpr::parse(std::string_view text, SizeExpr &expr) {
+  static const struct {
+    const char *name;
+    Op op;
+  } kBinary[] = {{"add", Op::Add},   {"sub", Op::Sub},   {"mul", Op::Mul},
+                 {"divu", Op::DivU}, {"remu", Op::RemU}, {"mins", Op::MinS},
+                 {"maxs", Op::MaxS}, {"ne", Op::Ne},     {"eq", Op::Eq}};
+  SizeExpr result;
+  result.source = std::string(text);
+  size_t depth = 0;
+  size_t pos = 0;
+  while (true) {
+    size_t end = text.find(' ', pos);
+    std::string_view tok =
+        text.substr(pos, end == std::string_view::npos ? std::string_view::npos
+                                                       : end - pos);
+    if (tok.empty())
+      return Status::error("size expression " + quoted(text) +
+                           ": empty token (tokens are separated by single "
+                           "spaces)");
+    Token t{Op::Const, 0};
+    if (tok == "n") {
+      t.op = Op::N;
+    } else if (std::optional<int64_t> v = parseInt64(tok)) {
+      t.value = *v;
+    } else {
+      const auto *it =
+          std::find_if(std::begin(kBinary), std::end(kBinary),
+                       [&](const auto &b) { return tok == b.name; });
+      if (it == std::end(kBinary))
+        return Status::error("size expression " + quoted(text) +
+                             ": unknown token " + quoted(tok));
+      if (depth < 2)
+        return Status::error("size expression " + quoted(text) +
+                             ": stack underflow at " + quoted(tok));
+      t.op = it->op;
+      depth -= 2;
+    }
+    ++depth;
+    result.maxDepth = std::max(result.maxDepth, depth);
+    result.tokens.push_back(t);
+    if (end == std::string_view::npos)
+      break;
+    pos = end + 1;
+  }
+  if (depth != 1)
+    return Status::error("size expression " + quoted(text) + ": leaves " +
+                         std::to_string(depth) +
+                         " values on the stack, expected 1");
+  expr = std::move(result);
+  return Status::success();
+}
+
+Status SizeExpr::evaluate(int64_t n, int64_t &value) const {
+  if (tokens.empty())
+    return Status::error("empty size expression");
+  // Depth is bounded by the parse; small expressions stay off the heap.
+  int64_t local[16];
+  std::vector<int64_t> heap;
+  int64_t *stack = local;
+  if (maxDepth > 16) {
+    heap.resize(maxDepth);
+    stack = heap.data();
+  }
+  size_t sp = 0;
+  auto fail = [&](const char *what) {
+    return Status::error("size expression " + quoted(source) +
+                         " at n = " + std::to_string(n) + ": " + what);
+  };
+  for (const Token &t : tokens) {
+    if (t.op == Op::Const) {
+      stack[sp++] = t.value;
+      continue;
+    }
+    if (t.op == Op::N) {
+      stack[sp++] = n;
+      continue;
+    }
+    int64_t b = stack[--sp];
+    int64_t a = stack[--sp];
+    int64_t r = 0;
+    switch (t.op) {
+    case Op::Add:
+      if (__builtin_add_overflow(a, b, &r))
+        return fail("overflow in add");
+      break;
+    case Op::Sub:
+      if (__builtin_sub_overflow(a, b, &r))
+        return fail("overflow in sub");
+      break;
+    case Op::Mul:
+      if (__builtin_mul_overflow(a, b, &r))
+        return fail("overflow in mul");
+      break;
+    case Op::DivU:
+    case Op::RemU:
+      if (a < 0 || b < 0)
+        return fail("divu/remu of a negative value");
+      if (b == 0)
+        return fail("division by zero");
+      r = t.op == Op::DivU ? a / b : a % b;
+      break;
+    case Op::MinS:
+      r = std::min(a, b);
+      break;
+    case Op::MaxS:
+      r = std::max(a, b);
+      break;
+    case Op::Ne:
+      r = a != b;
+      break;
+    case Op::Eq:
+      r = a == b;
+      break;
+    case Op::Const:
+    case Op::N:
+      break;
+    }
+    stack[sp++] = r;
+  }
+  value = stack[0];
+  return Status::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel file header
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+bool isArch(std::string_view s) {
+  // sm_<digits>, optionally with an arch-specific suffix letter (sm_90a).
+  if (s.size() < 4 || s.substr(0, 3) != "sm_")
+    return false;
+  size_t i = 3;
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])))
+    ++i;
+  if (i == 3)
+    return false;
+  return i == s.size() ||
+         (i + 1 == s.size() && std::islower(static_cast<unsigned char>(s[i])));
+}
+
+bool isPtxIdentifier(std::string_view s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0])))
+    return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$';
+  });
+}
+
+} // namespace
+
+Status tcuc::parseKernelFile(std::string_view text, KernelFile &file) {
+  KernelFile result;
+  bool haveSpec = false, haveArch = false, haveVersion = false,
+       haveBlock = false;
+  size_t pos = 0;
+  int lineNo = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    std::string_view line =
+        text.substr(pos, end == std::string_view::npos ? std::string_view::npos
+                                                       : end - pos);
+    pos = end == std::string_view::npos ? text.size() : end + 1;
+    ++lineNo;
+    if (!line.empty() && line.back() == '\r')
+      line.remove_suffix(1);
+    auto fail = [&](const std::string &what) {
+      return Status::error("kernel file: line " + std::to_string(lineNo) +
+                           ": " + what);
+    };
+
+    if (lineNo == 1) {
+      if (line != kKernelFileMagic)
+        return fail("expected '" + std::string(kKernelFileMagic) + "', found " +
+                    quoted(line.substr(0, 80)));
+      continue;
+    }
+    if (line.substr(0, 7) != "// tcuc")
+      break; // The header ends at the first non-header line.
+
+    // "// tcuc.<field>: <value>"
+    size_t colon = line.find(':');
+    if (line.substr(0, 8) != "// tcuc." || colon == std::string_view::npos ||
+        colon + 1 >= line.size() || line[colon + 1] != ' ')
+      return fail("malformed header line " + quoted(line) +
+                  " (expected '// tcuc.<field>: <value>')");
+    std::string_view field = line.substr(8, colon - 8);
+    std::string_view value = line.substr(colon + 2);
+    if (value.empty())
+      return fail("empty value for tcuc." + std::string(field));
+
+    auto once = [&](bool &seen) {
+      if (seen)
+        return fail("repeated field tcuc." + std::string(field));
+      seen = true;
+      return Status::success();
+    };
+    if (field == "spec") {
+      if (Status s = once(haveSpec); !s)
+        return s;
+      result.specKey = std::string(value);
+    } else if (field == "arch") {
+      if (Status s = once(haveArch); !s)
+        return s;
+      if (!isArch(value))
+        return fail("bad arch " + quoted(value) + " (expected sm_XX)");
+      result.arch = std::string(value);
+    } else if (field == "version") {
+      if (Status s = once(haveVersion); !s)
+        return s;
+      result.version = std::string(value);
+    } else if (field == "block") {
+      if (Status s = once(haveBlock); !s)
+        return s;
+      std::optional<int64_t> b = parseInt64(value);
+      if (!b || *b <= 0 || *b % 32 != 0 || *b > 1024)
+        return fail("bad block size " + quoted(value) +
+                    " (expected a multiple of 32 in [32, 1024])");
+      result.blockSize = static_cast<int>(*b);
+    } else if (field == "scratch") {
+      size_t space = value.find(' ');
+      std::string_view typeName = value.substr(0, space);
+      std::optional<DType> type = parseDType(typeName);
+      if (!type)
+        return fail("bad scratch element type " + quoted(typeName));
+      if (space == std::string_view::npos)
+        return fail("scratch line has no size expression");
+      ScratchBuffer buf;
+      buf.type = *type;
+      if (Status s = SizeExpr::parse(value.substr(space + 1), buf.count); !s)
+        return fail(s.message());
+      result.scratch.push_back(std::move(buf));
+    } else if (field == "kernel") {
+      if (!isPtxIdentifier(value))
+        return fail("bad kernel name " + quoted(value));
+      result.kernels.emplace_back(value);
+    } else {
+      return fail("unknown header field tcuc." + std::string(field));
+    }
+  }
+
+  if (lineNo == 0)
+    return Status::error("kernel file: empty");
+  const char *missing = !haveSpec                ? "tcuc.spec"
+                        : !haveArch              ? "tcuc.arch"
+                        : !haveVersion           ? "tcuc.version"
+                        : !haveBlock             ? "tcuc.block"
+                        : result.kernels.empty() ? "tcuc.kernel"
+                                                 : nullptr;
+  if (missing)
+    return Status::error(std::string("kernel file: header has no ") + missing +
+                         " line");
+  result.text = std::string(text);
+  file = std::move(result);
+  return Status::success();
+}
+
+Status tcuc::checkKernelFile(const KernelFile &file, const KernelSpec &spec,
+                             const std::string &arch,
+                             const std::string &version) {
+  std::string key = spec.key();
+  if (file.specKey != key)
+    return Status::error("kernel file is for spec '" + file.specKey +
+                         "', expected '" + key + "'");
+  if (file.arch != arch)
+    return Status::error("kernel file is for " + file.arch + ", expected " +
+                         arch);
+  if (file.version != version)
+    return Status::error("kernel file was made by tcuc " + file.version +
+                         ", expected " + version);
+  return Status::success();
+}

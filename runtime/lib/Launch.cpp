@@ -1,0 +1,254 @@
+//===- Launch.cpp - argument checks, scratch memory, kernel launches ------===//
+
+#include "RuntimeImpl.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+
+using namespace tcuc;
+using namespace tcuc::cuda;
+
+namespace {
+
+/// The checks every launch makes before touching the driver.
+Status checkArguments(const KernelSpec &spec, const void *in, const void *out,
+                      int64_t n) {
+  if (spec.segmentSize < 1)
+    return Status::error("segment size must be >= 1, got " +
+                         std::to_string(spec.segmentSize));
+  if (n < 0)
+    return Status::error("element count must be >= 0, got " +
+                         std::to_string(n));
+  if (n == 0)
+    return Status::success();
+  if (!in)
+    return Status::error("input pointer is null");
+  if (!out)
+    return Status::error("output pointer is null");
+  auto misaligned = [](const void *p, DType t) {
+    return reinterpret_cast<uintptr_t>(p) % dtypeBytes(t) != 0;
+  };
+  if (misaligned(in, spec.input))
+    return Status::error(std::string("input pointer is not aligned to its "
+                                     "element type ") +
+                         dtypeName(spec.input));
+  if (misaligned(out, spec.output))
+    return Status::error(std::string("output pointer is not aligned to its "
+                                     "element type ") +
+                         dtypeName(spec.output));
+  return Status::success();
+}
+
+/// A rank-1 memref descriptor, passed as five kernel parameters
+/// (docs/kernel-file.md).
+struct MemRef {
+  uint64_t allocated;
+  uint64_t aligned;
+  int64_t offset;
+  int64_t size;
+  int64_t stride;
+};
+
+/// Scratch buffers start at this alignment inside the per-stream allocation.
+constexpr uint64_t kScratchAlign = 256;
+
+/// Per-thread default stream handle (CU_STREAM_PER_THREAD): a different
+/// stream on each thread, so it gets a scratch buffer per thread.
+void *const kPerThreadStream = reinterpret_cast<void *>(uintptr_t(2));
+
+} // namespace
+
+/// The scratch map's key for `stream`.
+static void *scratchKey(void *stream) {
+  static thread_local char perThreadKey;
+  return stream == kPerThreadStream ? &perThreadKey : stream;
+}
+
+StreamScratch &Runtime::Impl::scratchFor(void *stream) {
+  std::lock_guard<std::mutex> lock(scratchMu);
+  std::unique_ptr<StreamScratch> &s = scratch[scratchKey(stream)];
+  if (!s)
+    s = std::make_unique<StreamScratch>();
+  return *s;
+}
+
+StreamScratch *Runtime::Impl::findScratch(void *stream) {
+  std::lock_guard<std::mutex> lock(scratchMu);
+  auto it = scratch.find(scratchKey(stream));
+  return it == scratch.end() ? nullptr : it->second.get();
+}
+
+Status Runtime::launch(const Kernel &kernel, const void *in, void *out,
+                       int64_t n, void *stream) {
+  const KernelSpec &spec = kernel.spec();
+  const KernelFile &file = kernel.file();
+  if (Status s = checkArguments(spec, in, out, n); !s)
+    return s;
+  if (n == 0)
+    return Status::success();
+  if (!kernel.driver || kernel.functions.size() != file.kernels.size())
+    return Status::error("launch: the kernel was not loaded by a runtime");
+
+  // Buffers: in, out, then the scratch buffers at offsets in one allocation.
+  size_t numBuffers = 2 + file.scratch.size();
+  MemRef localDescs[8];
+  void *localParams[8 * 5];
+  std::vector<MemRef> heapDescs;
+  std::vector<void *> heapParams;
+  MemRef *descs = localDescs;
+  void **params = localParams;
+  if (numBuffers > 8) {
+    heapDescs.resize(numBuffers);
+    heapParams.resize(numBuffers * 5);
+    descs = heapDescs.data();
+    params = heapParams.data();
+  }
+  auto ptr = [](const void *p) {
+    return uint64_t(reinterpret_cast<uintptr_t>(p));
+  };
+  descs[0] = {ptr(in), ptr(in), 0, n, 1};
+  descs[1] = {ptr(out), ptr(out), 0, spec.outputLength(n), 1};
+  uint64_t scratchBytes = 0;
+  for (size_t i = 0; i < file.scratch.size(); ++i) {
+    const ScratchBuffer &buf = file.scratch[i];
+    int64_t count = 0;
+    if (Status s = buf.count.evaluate(n, count); !s)
+      return s.withContext("scratch buffer " + std::to_string(i));
+    // A count <= 0 means the buffer is not needed for this n.
+    count = std::max<int64_t>(count, 0);
+    uint64_t bytes = 0;
+    if (__builtin_mul_overflow(uint64_t(count), dtypeBytes(buf.type), &bytes) ||
+        bytes > (uint64_t(1) << 48))
+      return Status::error("scratch buffer " + std::to_string(i) + " of " +
+                           std::to_string(count) + " elements is too large");
+    // The offset is patched to a pointer once the allocation is known.
+    descs[2 + i] = {scratchBytes, scratchBytes, 0, count, 1};
+    if (count == 0)
+      descs[2 + i].allocated = descs[2 + i].aligned = UINT64_MAX;
+    scratchBytes += (bytes + kScratchAlign - 1) / kScratchAlign * kScratchAlign;
+  }
+  for (size_t b = 0; b < numBuffers; ++b) {
+    params[5 * b + 0] = &descs[b].allocated;
+    params[5 * b + 1] = &descs[b].aligned;
+    params[5 * b + 2] = &descs[b].offset;
+    params[5 * b + 3] = &descs[b].size;
+    params[5 * b + 4] = &descs[b].stride;
+  }
+
+  const Driver &d = *kernel.driver;
+  ScopedContext ctx(d);
+  if (!ctx.status())
+    return ctx.status();
+  CUstream cuStream = static_cast<CUstream>(stream);
+
+  auto enqueue = [&]() -> Status {
+    // Any grid is correct (kernels grid-stride); more blocks than warps'
+    // worth of elements would only idle.
+    int64_t wanted = std::max<int64_t>(1, n / 32 + (n % 32 != 0));
+    for (size_t k = 0; k < kernel.functions.size(); ++k) {
+      int64_t grid =
+          std::min({kernel.residentBlocks[k], wanted, int64_t(INT_MAX)});
+      CUresult r = d.cuLaunchKernel(
+          static_cast<CUfunction>(kernel.functions[k]), unsigned(grid), 1, 1,
+          unsigned(file.blockSize), 1, 1, 0, cuStream, params, nullptr);
+      if (r != CUDA_SUCCESS)
+        return d.check(r, ("cuLaunchKernel(" + file.kernels[k] + ")").c_str());
+    }
+    return Status::success();
+  };
+
+  if (scratchBytes == 0) {
+    for (size_t i = 0; i < file.scratch.size(); ++i)
+      descs[2 + i].allocated = descs[2 + i].aligned = 0;
+    return enqueue();
+  }
+
+  StreamScratch &sc = impl->scratchFor(stream);
+  std::lock_guard<std::mutex> lock(sc.mu);
+  if (sc.bytes < scratchBytes) {
+    // The old buffer may still be in use by work queued on this stream.
+    if (sc.ptr) {
+      if (Status s = d.check(d.cuStreamSynchronize(cuStream),
+                             "cuStreamSynchronize (growing scratch)");
+          !s)
+        return s;
+      (void)d.cuMemFree(sc.ptr);
+      sc.ptr = 0;
+      sc.bytes = 0;
+    }
+    // Grow geometrically so a slowly rising n reallocates rarely.
+    size_t want = std::max<uint64_t>(scratchBytes, 2 * uint64_t(sc.bytes));
+    CUdeviceptr p = 0;
+    if (Status s = d.check(d.cuMemAlloc(&p, want), "cuMemAlloc (scratch)"); !s)
+      return s;
+    sc.ptr = p;
+    sc.bytes = want;
+  }
+  for (size_t i = 0; i < file.scratch.size(); ++i) {
+    MemRef &m = descs[2 + i];
+    uint64_t p = m.allocated == UINT64_MAX ? 0 : sc.ptr + m.allocated;
+    m.allocated = m.aligned = p;
+  }
+  return enqueue();
+}
+
+Status Runtime::run(const KernelSpec &spec, const void *in, void *out,
+                    int64_t n, void *stream) {
+  if (Status s = checkArguments(spec, in, out, n); !s)
+    return s;
+  if (n == 0)
+    return Status::success();
+  const Kernel *kernel = nullptr;
+  if (Status s = getKernel(spec, kernel); !s)
+    return s;
+  return launch(*kernel, in, out, n, stream);
+}
+
+Status Runtime::reduce(const void *in, void *out, int64_t n, int64_t segment,
+                       DType inType, DType outType, void *stream,
+                       const std::string &variant) {
+  KernelSpec spec;
+  spec.isScan = false;
+  spec.segmentSize = segment;
+  spec.input = inType;
+  spec.output = outType;
+  spec.variant = variant;
+  return run(spec, in, out, n, stream);
+}
+
+Status Runtime::scan(const void *in, void *out, int64_t n, int64_t segment,
+                     DType inType, DType outType, bool inclusive, void *stream,
+                     const std::string &variant) {
+  KernelSpec spec;
+  spec.isScan = true;
+  spec.segmentSize = segment;
+  spec.input = inType;
+  spec.output = outType;
+  spec.inclusive = inclusive;
+  spec.variant = variant;
+  return run(spec, in, out, n, stream);
+}
+
+Status Runtime::releaseScratch(void *stream) {
+  StreamScratch *sc = impl->findScratch(stream);
+  if (!sc)
+    return Status::success();
+  // The entry stays in the map (a launch may hold it); only the memory goes.
+  std::lock_guard<std::mutex> lock(sc->mu);
+  if (!sc->ptr)
+    return Status::success();
+  const Driver *d = nullptr;
+  if (Status s = impl->driver(d); !s)
+    return s;
+  ScopedContext ctx(*d);
+  if (!ctx.status())
+    return ctx.status();
+  Status s = d->check(d->cuStreamSynchronize(static_cast<CUstream>(stream)),
+                      "cuStreamSynchronize");
+  if (s)
+    s = d->check(d->cuMemFree(sc->ptr), "cuMemFree (scratch)");
+  sc->ptr = 0;
+  sc->bytes = 0;
+  return s;
+}

@@ -1,0 +1,67 @@
+//===- RuntimeImpl.h - the state behind tcuc::Runtime -----------*- C++ -*-===//
+
+#ifndef TCUC_RUNTIME_RUNTIMEIMPL_H
+#define TCUC_RUNTIME_RUNTIMEIMPL_H
+
+#include "CudaDriver.h"
+#include "OnceMap.h"
+#include "tcuc/Runtime.h"
+
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+namespace tcuc {
+
+/// One stream's scratch memory. Its mutex is held from taking the buffer
+/// until the kernels using it are enqueued, so a concurrent grow (which frees
+/// the old buffer) cannot slip in between.
+struct StreamScratch {
+  std::mutex mu;
+  cuda::CUdeviceptr ptr = 0;
+  size_t bytes = 0;
+};
+
+struct Runtime::Impl {
+  RuntimeOptions options;
+  /// Empty when the disk cache is off (by option, or no directory known).
+  std::string cacheDir;
+
+  /// Guards the fields below it.
+  mutable std::mutex mu;
+  RuntimeStats stats;
+  bool diskWrites = true;
+  std::string diskWarning;
+  std::string arch; // device 0's, once known
+
+  /// "key|arch" -> kernel file; "key|arch" -> loaded kernel.
+  OnceMap<KernelFile> files;
+  OnceMap<Kernel> kernels;
+
+  std::mutex scratchMu; // guards the map, not the buffers
+  std::unordered_map<void *, std::unique_ptr<StreamScratch>> scratch;
+
+  /// Set once this runtime has loaded the driver: until then it owns no
+  /// module or device memory, and its destructor must not start CUDA.
+  std::atomic<const cuda::Driver *> usedDriver{nullptr};
+
+  Status driver(const cuda::Driver *&d) {
+    Status s = cuda::getDriver(options.driverPath, d);
+    if (s)
+      usedDriver = d;
+    return s;
+  }
+  /// Disk cache, then compiler (then disk store).
+  Status makeKernelFile(const KernelSpec &spec, const std::string &arch,
+                        KernelFile &file);
+  void noteDiskWriteFailure(const Status &s);
+  /// The stream's scratch entry (made on first use). Entries are never
+  /// removed while the runtime lives, so references stay valid.
+  StreamScratch &scratchFor(void *stream);
+  StreamScratch *findScratch(void *stream);
+};
+
+} // namespace tcuc
+
+#endif // TCUC_RUNTIME_RUNTIMEIMPL_H

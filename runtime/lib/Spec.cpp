@@ -1,0 +1,69 @@
+//===- Spec.cpp - kernel specs and element types --------------------------===//
+
+#include "tcuc/Spec.h"
+
+using namespace tcuc;
+
+std::optional<DType> tcuc::parseDType(std::string_view name) {
+  if (name == "f16")
+    return DType::F16;
+  if (name == "bf16")
+    return DType::BF16;
+  if (name == "f32")
+    return DType::F32;
+  if (name == "i8")
+    return DType::I8;
+  if (name == "i32")
+    return DType::I32;
+  return std::nullopt;
+}
+
+const char *tcuc::dtypeName(DType t) {
+  switch (t) {
+  case DType::F16:
+    return "f16";
+  case DType::BF16:
+    return "bf16";
+  case DType::F32:
+    return "f32";
+  case DType::I8:
+    return "i8";
+  case DType::I32:
+    return "i32";
+  }
+  return "?";
+}
+
+size_t tcuc::dtypeBytes(DType t) {
+  switch (t) {
+  case DType::F16:
+  case DType::BF16:
+    return 2;
+  case DType::F32:
+  case DType::I32:
+    return 4;
+  case DType::I8:
+    return 1;
+  }
+  return 0;
+}
+
+bool tcuc::isFloat(DType t) {
+  return t == DType::F16 || t == DType::BF16 || t == DType::F32;
+}
+
+std::string KernelSpec::key() const {
+  std::string k = isScan ? "op=scan" : "op=reduce";
+  k += " segment=" + std::to_string(segmentSize);
+  k += std::string(" in=") + dtypeName(input);
+  k += std::string(" out=") + dtypeName(output);
+  k += isScan ? (inclusive ? " inclusive=1" : " inclusive=0") : "";
+  k += " variant=" + (variant.empty() ? std::string("default") : variant);
+  return k;
+}
+
+int64_t KernelSpec::outputLength(int64_t n) const {
+  if (isScan || n <= 0)
+    return n < 0 ? 0 : n;
+  return n / segmentSize + (n % segmentSize != 0);
+}

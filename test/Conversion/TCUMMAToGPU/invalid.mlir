@@ -1,0 +1,58 @@
+// RUN: tcuc-opt %s --split-input-file --convert-tcu-mma-to-gpu --verify-diagnostics
+
+// expected-error @below {{GPU kernels take rank-1 memref arguments only}}
+func.func @scalar_arg(%in: memref<?xf16>, %k: index) {
+  return
+}
+
+// -----
+
+func.func @work_outside_loops(%in: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %x = arith.constant 1.0 : f32
+  // expected-error @below {{cannot run on the GPU outside a kernel}}
+  memref.store %x, %in[%c0] : memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @two_dim_loop(%in: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  // expected-error @below {{expected a 1-D scf.parallel from 0 step 1}}
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c4) step (%c1, %c1) {
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+func.func @unknown_size(%in: memref<?xf32>, %m: memref<?xindex>) {
+  %c0 = arith.constant 0 : index
+  %k = memref.load %m[%c0] : memref<?xindex>
+  // expected-error @below {{scratch size is not an expression of the input length}}
+  %s = memref.alloc(%k) : memref<?xf32>
+  memref.dealloc %s : memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @transposed_rhs(%in: memref<?xf16>, %out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  scf.parallel (%i) = (%c0) to (%c1) step (%c1) {
+    %P = tcu.matrix <P> : vector<16x16xf16>
+    %z = arith.constant dense<0.0> : vector<16x16xf32>
+    %x = arith.constant dense<1.0> : vector<16x16xf16>
+    // expected-error @below {{right operand must be a constant matrix or loaded data}}
+    %v = tcu.mma %P, %x, %z : vector<16x16xf16>, vector<16x16xf16> into vector<16x16xf32>
+    tcu.store_row %v[0], %out[%c0] limit %c16 : vector<16x16xf32> -> memref<?xf32>
+    scf.reduce
+  }
+  return
+}

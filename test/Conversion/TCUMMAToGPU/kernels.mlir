@@ -1,0 +1,61 @@
+// RUN: tcuc-opt %s --convert-tcu-to-mma --canonicalize --cse --convert-tcu-mma-to-gpu | FileCheck %s
+
+// Reduction16: one kernel, no scratch; a warp per group of 16 segments in a
+// grid-stride loop; P·A as mma.sync on f16 with the data as B^T; per-lane
+// masked loads; the row of sums stored by the lanes that hold row 0.
+// CHECK-LABEL: gpu.module @seg16_kernels
+// CHECK-SAME: tcuc.block = 128 : i64, tcuc.kernels = [@seg16_k0], tcuc.scratch = []
+// CHECK: gpu.func @seg16_k0(%[[IN:.*]]: memref<?xf16>, %[[OUT:.*]]: memref<?xf32>) kernel
+// CHECK: gpu.thread_id x
+// CHECK: gpu.block_id x
+// CHECK: gpu.grid_dim x
+// CHECK: scf.for
+// CHECK: gpu.lane_id
+// CHECK: scf.if
+// CHECK-NEXT: memref.load %[[IN]]
+// CHECK: nvvm.mma.sync
+// CHECK-SAME: shape = #nvvm.shape<m = 16, n = 8, k = 16>
+// CHECK-SAME: (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK: nvvm.mma.sync
+// CHECK: arith.addf {{.*}} : vector<8xf32>
+// CHECK: memref.store {{.*}}, %[[OUT]]
+// CHECK: nvvm.bar.warp.sync
+// CHECK: gpu.return
+func.func @seg16(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_reduce <add> %in into %out segment_size 16 : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// Block level: the per-segment partials become this warp's slice of a
+// workgroup buffer (4 warps x 256 f32); f32 data is split into bf16 parts.
+// CHECK-LABEL: gpu.module @block_kernels
+// CHECK: gpu.func @block_k0(%{{.*}}: memref<?xf32>, %{{.*}}: memref<?xf32>) workgroup(%[[WG:.*]] : memref<1024xf32, #gpu.address_space<workgroup>>) kernel
+// CHECK: memref.subview %[[WG]][%{{.*}}] [256] [1]
+// CHECK: arith.truncf {{.*}} : vector<8xf32> to vector<8xbf16>
+// CHECK: nvvm.mma.sync
+// CHECK-SAME: multiplicandAPtxType = #nvvm.mma_type<bf16>
+// CHECK-NOT: memref.alloc
+// CHECK: gpu.return
+func.func @block(%in: memref<?xf32>, %out: memref<?xf32>) {
+  tcu.segmented_reduce <add> %in into %out segment_size 5000 {variant = #tcu.variant<block>} : memref<?xf32> -> memref<?xf32>
+  return
+}
+
+// Grid level: three kernels (chunk totals, their scan, the chunk scans) and
+// two device scratch buffers whose length the runtime evaluates from n:
+// ceil(n / 5000) * 2 chunks. i8 products run as exact f16 products added to
+// the i32 accumulator.
+// CHECK-LABEL: gpu.module @grid_kernels
+// CHECK-SAME: tcuc.kernels = [@grid_k0, @grid_k1, @grid_k2]
+// CHECK-SAME: tcuc.scratch = {{\[}}[i32, "n 5000 divu n 5000 remu 0 ne add 2 mul"], [i32, "n 5000 divu n 5000 remu 0 ne add 2 mul"]]
+// CHECK: gpu.func @grid_k0(%{{.*}}: memref<?xi8>, %{{.*}}: memref<?xi32>, %{{.*}}: memref<?xi32>, %{{.*}}: memref<?xi32>) kernel
+// CHECK: arith.sitofp {{.*}} : vector<8xi8> to vector<8xf16>
+// CHECK: nvvm.mma.sync
+// CHECK: arith.fptosi {{.*}} : vector<8xf32> to vector<8xi32>
+// CHECK: gpu.func @grid_k1
+// CHECK: gpu.func @grid_k2
+// CHECK-NOT: func.func
+func.func @grid(%in: memref<?xi8>, %out: memref<?xi32>) {
+  tcu.segmented_scan <add> exclusive %in into %out segment_size 5000 {variant = #tcu.variant<grid>} : memref<?xi8> -> memref<?xi32>
+  return
+}

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Compiles every (op, variant, dtype) of tcuc to a kernel file for each
+architecture and checks the PTX: every kernel named in the header is an
+.entry, the products are mma.sync m16n8k16 on the expected operand type, and
+(with --ptxas) ptxas assembles it with no stack frame and no spills."""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
+                                "Integration", "CPU"))
+from check_grid import DTYPES, VARIANTS, cases  # noqa: E402
+
+MMA_TYPE = {"f16": "f16", "bf16": "bf16", "f32": "bf16", "i8": "f16"}
+
+
+def check(tcuc, ptxas, arch, op, variant, dtype, segment, exclusive, tmp):
+    cmd = [tcuc, "compile", "--op", op, "--variant", variant, "--dtype", dtype,
+           "--segment", str(segment), "--arch", arch]
+    if exclusive:
+        cmd.append("--exclusive")
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode:
+        return f"compile failed: {proc.stderr.strip()}"
+    ptx = proc.stdout
+    kernels = re.findall(r"^// tcuc\.kernel: (\S+)$", ptx, re.M)
+    if not kernels:
+        return "no tcuc.kernel lines"
+    for k in kernels:
+        if not re.search(rf"\.entry {re.escape(k)}\(", ptx):
+            return f"kernel {k} is not an .entry"
+    if f".target {arch}" not in ptx:
+        return f"PTX does not target {arch}"
+    mma = f"mma.sync.aligned.m16n8k16.row.col.f32.{MMA_TYPE[dtype]}." \
+          f"{MMA_TYPE[dtype]}.f32"
+    if mma not in ptx:
+        return f"no {mma}"
+    if ptxas:
+        path = os.path.join(tmp, "k.ptx")
+        with open(path, "w") as f:
+            f.write(ptx)
+        asm = subprocess.run([ptxas, f"-arch={arch}", "-v", path, "-o",
+                              os.devnull], capture_output=True, text=True)
+        if asm.returncode:
+            return f"ptxas failed: {asm.stderr.strip()}"
+        props = re.findall(r"(\d+) bytes stack frame, (\d+) bytes spill "
+                           r"stores, (\d+) bytes spill loads", asm.stderr)
+        if len(props) != len(kernels):
+            return f"ptxas reported {len(props)} of {len(kernels)} kernels"
+        if any(int(x) for p in props for x in p):
+            return f"local memory used: {props}"
+    return None
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--tcuc", required=True)
+    p.add_argument("--ptxas", default="")
+    p.add_argument("--archs", default="sm_80,sm_90")
+    args = p.parse_args()
+    failures, runs = [], 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for arch in args.archs.split(","):
+            for op, variants in VARIANTS.items():
+                for variant in variants:
+                    # One segment size per variant: the largest odd size
+                    # of the CPU grid that it takes.
+                    segment = max(s for s, _, _ in cases(op, variant))
+                    for dtype in DTYPES:
+                        for exclusive in ([False, True] if op == "scan"
+                                          else [False]):
+                            runs += 1
+                            err = check(args.tcuc, args.ptxas, arch, op,
+                                        variant, dtype, segment, exclusive,
+                                        tmp)
+                            what = (f"{arch} {op} {variant} {dtype} "
+                                    f"segment={segment}"
+                                    f"{' exclusive' if exclusive else ''}")
+                            if err:
+                                failures.append(f"FAIL {what}: {err}")
+                            else:
+                                print(f"ok {what}")
+    print("\n".join(failures))
+    print(f"{runs - len(failures)} of {runs} kernel files checked"
+          f"{' and assembled' if args.ptxas else ''}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""The GPU correctness grid: every variant x dtype x scan mode on the odd
+sizes of the CPU grid (test/Integration/CPU/check_grid.py), a few f16/bf16
+outputs, and inputs of 2^31 + 12345 elements (64-bit indexing), each run as
+`tcuc run --device gpu --check --json` against the float64 reference.
+
+  gpu_grid.py fill --tcuc build/bin/tcuc --cache-dir DIR   (compiler machine)
+  gpu_grid.py run  --tcuc BIN [--jobs 8] [--large]         (GPU machine)
+
+`fill` compiles every kernel the grid needs into a runtime kernel cache, so
+a GPU machine without LLVM (a runtime-only build) can run the grid."""
+
+import argparse
+import concurrent.futures as cf
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Integration",
+                                "CPU"))
+from check_grid import DTYPES, VARIANTS, cases  # noqa: E402
+
+LARGE_N = 2**31 + 12345
+# (op, variant, dtype, mode, segment): the 64-bit indexing runs.
+LARGE = [
+    ("reduce", "seg16", "f16", "reduce", 16),
+    ("reduce", "seg256n", "bf16", "reduce", 1000),
+    ("reduce", "grid", "i8", "reduce", 1 << 20),
+    ("scan", "seg256", "f16", "exclusive", 256),
+    ("scan", "seg16n", "f16", "inclusive", 100),
+    ("scan", "grid", "f32", "inclusive", 1 << 20),
+]
+
+
+def spec_args(op, variant, dtype, mode, segment, out_dtype=None):
+    a = ["--op", op, "--variant", variant, "--dtype", dtype,
+         "--segment", str(segment)]
+    if mode == "exclusive":
+        a.append("--exclusive")
+    if out_dtype:
+        a += ["--out-dtype", out_dtype]
+    return a
+
+
+def grid(large):
+    """Yields (spec args, n)."""
+    for op, variants in VARIANTS.items():
+        for variant in variants:
+            for dtype in DTYPES:
+                for segment, n, mode in cases(op, variant):
+                    yield spec_args(op, variant, dtype, mode, segment), n
+    # Outputs in the input's type.
+    for op, mode in (("reduce", "reduce"), ("scan", "inclusive")):
+        for dtype in ("f16", "bf16"):
+            yield spec_args(op, "seg256n", dtype, mode, 1000, dtype), 1000003
+    if large:
+        for op, variant, dtype, mode, segment in (
+                LARGE if large is True else [LARGE[i] for i in large]):
+            yield spec_args(op, variant, dtype, mode, segment), LARGE_N
+
+
+# What examples/cpp/reduce_scan.cpp runs (default variants).
+EXAMPLE = [("--op", "reduce", "--segment", "1000", "--dtype", "f16"),
+           ("--op", "scan", "--segment", "256", "--dtype", "f16")]
+
+
+def fill(args):
+    specs = {tuple(a) for a, _ in grid(large=True)} | set(EXAMPLE)
+    failed = 0
+    for a in sorted(specs):
+        cmd = [args.tcuc, "compile", *a, "--arch", args.arch,
+               "--cache-dir", args.cache_dir]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode:
+            failed += 1
+            print("FAIL:", " ".join(cmd), proc.stderr.strip())
+    print(f"{len(specs) - failed} of {len(specs)} kernels compiled")
+    return 1 if failed else 0
+
+
+def run_one(tcuc, a, n):
+    cmd = [tcuc, "run", "--device", "gpu", *a, "--n", str(n),
+           "--seed", str(n + int(a[a.index("--segment") + 1])), "--check",
+           "--json"]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        result = json.loads(proc.stdout)
+    except ValueError:
+        result = None
+    ok = proc.returncode == 0 and result is not None and result["ok"]
+    return ok, " ".join(cmd), proc.returncode, proc.stdout.strip(), \
+        proc.stderr.strip()
+
+
+def run(args):
+    large_sel = True
+    if args.large_cases:
+        large_sel = [int(i) for i in args.large_cases.split(",")]
+    todo = list(grid(large_sel if args.large else False))
+    if args.only_large:
+        todo = [(a, n) for a, n in todo if n == LARGE_N]
+    failures = []
+    # Large inputs take tens of GB of host memory: run them one at a time.
+    small = [(a, n) for a, n in todo if n != LARGE_N]
+    large = [(a, n) for a, n in todo if n == LARGE_N]
+    with cf.ThreadPoolExecutor(args.jobs) as pool:
+        results = list(pool.map(lambda c: run_one(args.tcuc, *c), small))
+    for c in large:
+        results.append(run_one(args.tcuc, *c))
+        print("done:", results[-1][3], flush=True)
+    for ok, cmd, rc, out, err in results:
+        if ok:
+            print("ok", cmd.split(" run ", 1)[1], out)
+        else:
+            failures.append((cmd, rc, out, err))
+    for cmd, rc, out, err in failures:
+        print(f"FAIL (exit {rc}): {cmd}\n  {out}\n  {err}")
+    print(f"{len(results) - len(failures)} of {len(results)} GPU runs passed")
+    return 1 if failures else 0
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("action", choices=["fill", "run"])
+    p.add_argument("--tcuc", required=True)
+    p.add_argument("--cache-dir")
+    p.add_argument("--arch", default="sm_90")
+    p.add_argument("--jobs", type=int, default=8)
+    p.add_argument("--large", action="store_true",
+                   help="also the 2^31 + 12345 element runs")
+    p.add_argument("--only-large", action="store_true")
+    p.add_argument("--large-cases", default="",
+                   help="comma-separated indices into LARGE (default: all)")
+    args = p.parse_args()
+    if args.action == "fill":
+        if not args.cache_dir:
+            p.error("fill needs --cache-dir")
+        return fill(args)
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# GPU correctness on a machine with a CUDA GPU and no LLVM: builds the
+# runtime-only tcuc, then runs the runtime unit tests, the correctness grid
+# (test/gpu/gpu_grid.py), compute-sanitizer memcheck and racecheck on a
+# representative set, and the C++ example. Kernels come from a kernel cache
+# filled on the compiler machine:
+#
+#   python3 test/gpu/gpu_grid.py fill --tcuc build/bin/tcuc --cache-dir DIR
+#   test/gpu/run_on_gpu.sh DIR [grid|large|sanitize|example|all]
+#
+# Prints one summary line per part; exits non-zero if any part failed.
+set -uo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cache="$(cd "$1" && pwd)"
+what="${2:-all}"
+build="${TCUC_GPU_BUILD_DIR:-/tmp/tcuc-rt}"
+export TCUC_CACHE_DIR="$cache"
+status=0
+summary=()
+
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+cmake -S "$root" -B "$build" -G Ninja -DTCUC_ENABLE_COMPILER=OFF \
+  -DCMAKE_BUILD_TYPE=Release >"$build.configure.log" 2>&1 &&
+  cmake --build "$build" >"$build.build.log" 2>&1 ||
+  { cat "$build.configure.log" "$build.build.log"; exit 2; }
+tcuc="$build/bin/tcuc"
+
+part() { [ "$what" = all ] || [ "$what" = "$1" ]; }
+record() { # name rc detail
+  if [ "$2" -ne 0 ]; then status=1; summary+=("FAIL $1: $3"); else
+    summary+=("ok   $1: $3"); fi
+}
+
+if part grid; then
+  if [ -x "$build/unittests/Runtime/RuntimeTests" ]; then
+    "$build/unittests/Runtime/RuntimeTests" >/tmp/tcuc-unit.log 2>&1
+    record "runtime unit tests" $? "$(grep -E 'PASSED|FAILED' /tmp/tcuc-unit.log | tr '\n' ' ')"
+  fi
+  python3 "$root/test/gpu/gpu_grid.py" run --tcuc "$tcuc" --jobs 8 \
+    >/tmp/tcuc-grid.log 2>&1
+  rc=$?
+  grep FAIL -A2 /tmp/tcuc-grid.log | head -40
+  record "grid" $rc "$(tail -1 /tmp/tcuc-grid.log)"
+fi
+
+if part large; then
+  python3 "$root/test/gpu/gpu_grid.py" run --tcuc "$tcuc" --large \
+    --only-large --large-cases "${TCUC_LARGE_CASES:-}" --jobs 1 \
+    2>&1 | tee /tmp/tcuc-large.log
+  rc=${PIPESTATUS[0]}
+  record "n = 2^31 + 12345" $rc "$(tail -1 /tmp/tcuc-large.log)"
+fi
+
+if part sanitize; then
+  # One kernel of each kind of work: tile loads/stores at ragged ends,
+  # per-warp workgroup scratch (block), device scratch and several kernels
+  # (grid), strided lines, and a short segment scan.
+  sets=(
+    "--op reduce --variant seg16 --dtype f16 --segment 7"
+    "--op reduce --variant seg16n_coalesced --dtype bf16 --segment 1000"
+    "--op reduce --variant block --dtype f32 --segment 4097"
+    "--op reduce --variant grid --dtype i8 --segment 5000"
+    "--op scan --variant seg256 --dtype bf16 --segment 48 --exclusive"
+    "--op scan --variant seg16n --dtype f32 --segment 1000"
+    "--op scan --variant block --dtype f16 --segment 4097"
+    "--op scan --variant grid --dtype i8 --segment 4097 --exclusive"
+  )
+  for tool in memcheck racecheck; do
+    bad=0
+    for s in "${sets[@]}"; do
+      # shellcheck disable=SC2086
+      out=$(compute-sanitizer --tool $tool --error-exitcode 9 \
+        "$tcuc" run --device gpu $s --n 100003 --check 2>&1)
+      rc=$?
+      if [ $rc -ne 0 ]; then bad=$((bad + 1)); echo "$out" | tail -20; fi
+      echo "$tool: $s -> $(echo "$out" | grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|check:' | tr '\n' ' ')"
+    done
+    record "compute-sanitizer $tool" $bad "$((${#sets[@]} - bad)) of ${#sets[@]} clean"
+  done
+fi
+
+if part example; then
+  cmake -S "$root/examples/cpp" -B "$build-example" -G Ninja \
+    -DCMAKE_BUILD_TYPE=Release >/dev/null 2>&1 &&
+    cmake --build "$build-example" >/dev/null 2>&1
+  out=$("$build-example/reduce_scan" 2>&1)
+  rc=$?
+  echo "$out"
+  record "C++ example" $rc "$(echo "$out" | tail -1)"
+fi
+
+printf '%s\n' "${summary[@]}"
+exit $status
