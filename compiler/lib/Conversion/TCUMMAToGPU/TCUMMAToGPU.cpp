@@ -141,6 +141,24 @@ Value maskedLoad(OpBuilder &b, Location loc, Value valid, Value src,
   return ifOp.getResult(0);
 }
 
+/// if (valid) dest[addr] = x (converted to the buffer's type); with
+/// `accumulate`, dest[addr] += x in x's type.
+void maskedStore(OpBuilder &b, Location loc, Value valid, Value x, Value dest,
+                 Value addr, bool accumulate = false) {
+  Type destElt = cast<MemRefType>(dest.getType()).getElementType();
+  auto ifOp = scf::IfOp::create(b, loc, valid);
+  OpBuilder then = ifOp.getThenBodyBuilder();
+  if (accumulate) {
+    Value old = memref::LoadOp::create(then, loc, dest, addr);
+    old = toElement(then, loc, old, x.getType());
+    x = isa<FloatType>(x.getType())
+            ? arith::AddFOp::create(then, loc, old, x).getResult()
+            : arith::AddIOp::create(then, loc, old, x).getResult();
+  }
+  memref::StoreOp::create(then, loc, toElement(then, loc, x, destElt), dest,
+                          addr);
+}
+
 /// Slot s of a tile access: the element (row, col) lies on line `row`
 /// (`rows` layout) or line `col` (`cols`), at position col or row.
 struct SlotAddress {
@@ -189,8 +207,6 @@ struct LowerStoreTile : OpConversionPattern<StoreTileOp> {
   matchAndRewrite(StoreTileOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value dest = adaptor.getDest();
-    Type destElt = cast<MemRefType>(dest.getType()).getElementType();
     LanePosition lane = getLanePosition(rewriter, loc);
     for (int s = 0; s < kSlots; ++s) {
       SlotAddress a = slotAddress(rewriter, loc, lane, s, TileLayout::Rows,
@@ -198,10 +214,7 @@ struct LowerStoreTile : OpConversionPattern<StoreTileOp> {
                                   adaptor.getLineLength(), adaptor.getLimit());
       Value x = vector::ExtractOp::create(rewriter, loc, adaptor.getTile(),
                                           ArrayRef<int64_t>{s});
-      auto ifOp = scf::IfOp::create(rewriter, loc, a.valid);
-      OpBuilder then = ifOp.getThenBodyBuilder();
-      memref::StoreOp::create(then, loc, toElement(then, loc, x, destElt), dest,
-                              a.addr);
+      maskedStore(rewriter, loc, a.valid, x, adaptor.getDest(), a.addr);
     }
     rewriter.eraseOp(op);
     return success();
@@ -214,9 +227,6 @@ struct LowerStoreRow : OpConversionPattern<StoreRowOp> {
   matchAndRewrite(StoreRowOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value dest = adaptor.getDest();
-    Type destElt = cast<MemRefType>(dest.getType()).getElementType();
-    Type tileElt = op.getTile().getType().getElementType();
     int64_t row = op.getRow();
     LanePosition lane = getLanePosition(rewriter, loc);
     Value holdsRow = cmp(rewriter, loc, arith::CmpIPredicate::eq, lane.g,
@@ -232,17 +242,8 @@ struct LowerStoreRow : OpConversionPattern<StoreRowOp> {
                                     addr, adaptor.getLimit()));
       Value x = vector::ExtractOp::create(rewriter, loc, adaptor.getTile(),
                                           ArrayRef<int64_t>{s});
-      auto ifOp = scf::IfOp::create(rewriter, loc, valid);
-      OpBuilder then = ifOp.getThenBodyBuilder();
-      if (op.getAccumulate()) {
-        Value old = memref::LoadOp::create(then, loc, dest, addr);
-        old = toElement(then, loc, old, tileElt);
-        x = isa<FloatType>(tileElt)
-                ? arith::AddFOp::create(then, loc, old, x).getResult()
-                : arith::AddIOp::create(then, loc, old, x).getResult();
-      }
-      memref::StoreOp::create(then, loc, toElement(then, loc, x, destElt), dest,
-                              addr);
+      maskedStore(rewriter, loc, valid, x, adaptor.getDest(), addr,
+                  op.getAccumulate());
     }
     rewriter.eraseOp(op);
     return success();

@@ -1,0 +1,119 @@
+//===- KernelCompilerTest.cpp - compiler and runtime agree, no GPU --------===//
+//
+// The compiler's kernel files must satisfy the runtime's strict parser and
+// its cache: compile-on-first-use through a Runtime with the compiler
+// registered, for every variant of each op, without a GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcuc/GPU/KernelCompiler.h"
+#include "tcuc/DiskCache.h"
+#include "tcuc/KernelFile.h"
+#include "tcuc/Runtime.h"
+
+#include "gtest/gtest.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <unistd.h>
+
+using namespace tcuc;
+
+namespace {
+
+KernelSpec spec(bool scan, int64_t segment, DType in, const char *variant) {
+  KernelSpec s;
+  s.isScan = scan;
+  s.segmentSize = segment;
+  s.input = in;
+  s.output = in == DType::I8 ? DType::I32 : DType::F32;
+  s.variant = variant;
+  return s;
+}
+
+TEST(KernelCompiler, EveryVariantParsesInTheRuntime) {
+  struct Case {
+    bool scan;
+    int64_t segment;
+    const char *variant;
+    size_t kernels, scratch;
+  } cases[] = {
+      {false, 16, "seg16", 1, 0},
+      {false, 256, "seg256", 1, 0},
+      {false, 1000, "seg256n", 1, 0},
+      {false, 1000, "seg16n_strided", 1, 0},
+      {false, 1000, "seg16n_coalesced", 1, 0},
+      {false, 5000, "block", 1, 0},
+      {false, 5000, "grid", 2, 1},
+      {true, 16, "seg16", 1, 0},
+      {true, 256, "seg256", 1, 0},
+      {true, 1000, "seg256n", 1, 0},
+      {true, 1000, "seg16n", 1, 0},
+      {true, 5000, "block", 1, 0},
+      {true, 5000, "grid", 3, 2},
+  };
+  for (const Case &c : cases) {
+    for (DType t : {DType::F16, DType::BF16, DType::F32, DType::I8}) {
+      KernelSpec s = spec(c.scan, c.segment, t, c.variant);
+      std::string text;
+      Status status = compileKernelFile(s, "sm_90", text);
+      ASSERT_TRUE(status.ok()) << s.key() << ": " << status.message();
+      KernelFile file;
+      status = parseKernelFile(text, file);
+      ASSERT_TRUE(status.ok()) << s.key() << ": " << status.message();
+      EXPECT_TRUE(checkKernelFile(file, s, "sm_90", tcuc::version()).ok())
+          << s.key();
+      EXPECT_EQ(file.kernels.size(), c.kernels) << s.key();
+      EXPECT_EQ(file.scratch.size(), c.scratch) << s.key();
+      // The grid variants' scratch holds one accumulator per 4096-element
+      // chunk of each segment: ceil(n / 5000) * 2 for n = 2^31 + 12345.
+      if (c.scratch) {
+        int64_t count = 0;
+        ASSERT_TRUE(file.scratch[0].count.evaluate(2147495993, count).ok());
+        EXPECT_EQ(count, (2147495993 + 4999) / 5000 * 2) << s.key();
+      }
+    }
+  }
+}
+
+TEST(KernelCompiler, RejectsWhatTheVerifierRejects) {
+  std::string text;
+  Status s =
+      compileKernelFile(spec(false, 48, DType::F16, "seg16"), "sm_90", text);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("needs segment_size <= 16"), std::string::npos)
+      << s.message();
+  s = compileKernelFile(spec(false, 16, DType::F16, ""), "sm_75", text);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("unsupported GPU architecture"),
+            std::string::npos);
+}
+
+TEST(KernelCompiler, CompilesOnFirstUseThroughTheRuntimeCache) {
+  std::string dir = (std::filesystem::temp_directory_path() /
+                     ("tcuc-kc-test-" + std::to_string(::getpid())))
+                        .string();
+  std::filesystem::remove_all(dir);
+  RuntimeOptions options;
+  options.cacheDir = dir;
+  options.compiler = compileKernelFile;
+  KernelSpec s = spec(true, 1000, DType::BF16, "");
+  {
+    Runtime runtime(options);
+    std::string text;
+    ASSERT_TRUE(runtime.getKernelFile(s, "sm_80", text).ok());
+    EXPECT_NE(text.find(".target sm_80"), std::string::npos);
+    EXPECT_EQ(runtime.stats().compiles, 1u);
+    ASSERT_TRUE(runtime.getKernelFile(s, "sm_80", text).ok());
+    EXPECT_EQ(runtime.stats().compiles, 1u);
+  }
+  // A second runtime finds it on disk.
+  Runtime again(options);
+  std::string text;
+  ASSERT_TRUE(again.getKernelFile(s, "sm_80", text).ok());
+  EXPECT_EQ(again.stats().compiles, 0u);
+  EXPECT_EQ(again.stats().diskHits, 1u);
+  std::filesystem::remove_all(dir);
+}
+
+} // namespace
