@@ -65,7 +65,7 @@ if part sanitize; then
     "--op scan --variant block --dtype f16 --segment 4097"
     "--op scan --variant grid --dtype i8 --segment 4097 --exclusive"
   )
-  for tool in memcheck racecheck; do
+  for tool in memcheck racecheck initcheck; do
     bad=0
     for s in "${sets[@]}"; do
       # shellcheck disable=SC2086

@@ -69,10 +69,14 @@ func.func @seg16n(%in: memref<?xi8>, %out: memref<?xi32>) {
 }
 
 // Block level: warp totals (P·A, ·PT), their exclusive prefix with one
-// product T·Ustrict, then each warp scans its run from its prefix.
+// product T·Ustrict, then each warp scans its run from its prefix. 20 tiles
+// need 10 warps of 2: only the 10 totals they wrote are read (the rest of
+// the scratch is never written).
 // CHECK-LABEL: func @block
+// CHECK: %[[TOTALS:.*]] = memref.alloc() : memref<16xf32>
 // CHECK: tcu.matrix <P>
 // CHECK: tcu.matrix <PT>
+// CHECK: tcu.load_tile <rows> %[[TOTALS]][%c0] stride %c16 line %c16 limit %c10
 // CHECK: tcu.matrix <Ustrict> : vector<16x16xbf16>
 // CHECK: memref.load
 // CHECK: vector.broadcast

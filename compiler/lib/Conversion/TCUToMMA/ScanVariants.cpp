@@ -112,12 +112,14 @@ static void scanSeg16N(TileBuilder &tb, const Collective &c) {
   });
 }
 
-/// Exclusive prefix of the 16 values `totals[0..16)` with one product:
-/// T·Ustrict puts sum_{w' < w} totals[w'] in row 0, column w.
+/// Exclusive prefix of the `count` (<= 16) values `totals[0..count)` with
+/// one product: T·Ustrict puts sum_{w' < w} totals[w'] in row 0, column w.
+/// Entries past `count` were never written and read as 0 (a garbage NaN
+/// there would spread through the product's zero entries).
 static void exclusivePrefix16(TileBuilder &tb, Value totals, Value prefix,
-                              Type acc) {
+                              int64_t count, Type acc) {
   Value t = tb.loadTile(TileLayout::Rows, totals, tb.idx(0), tb.idx(T),
-                        tb.idx(T), tb.idx(T));
+                        tb.idx(T), tb.idx(count));
   Value e = tb.mulByConst(t, MatrixKind::Ustrict, tb.zeroAcc(acc));
   tb.storeRow(e, 0, prefix, tb.idx(0), tb.idx(T));
 }
@@ -151,7 +153,7 @@ static void scanBlock(TileBuilder &tb, const Collective &c) {
                  storeTotal(tb, v, totals, w);
                  return {};
                });
-    exclusivePrefix16(tb, totals, prefix, acc);
+    exclusivePrefix16(tb, totals, prefix, warps, acc);
     tb.forLoop(tb.idx(0), tb.idx(warps), tb.idx(1), {},
                [&](Value w, ValueRange) -> SmallVector<Value> {
                  Value start = memref::LoadOp::create(b, loc, prefix, w);
