@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # GPU correctness on a machine with a CUDA GPU and no LLVM: builds the
 # runtime-only tcuc, then runs the runtime unit tests, the correctness grid
-# (test/gpu/gpu_grid.py), compute-sanitizer memcheck and racecheck on a
+# (test/gpu/gpu_grid.py), compute-sanitizer memcheck, racecheck and initcheck on a
 # representative set, and the C++ example. Kernels come from a kernel cache
 # filled on the compiler machine:
 #
