@@ -13,11 +13,14 @@ log="$build/check-tcuc.log"
 status=0
 /usr/lib/llvm-22/bin/lit -sv "$build/test" "$build/test/Unit" 2>&1 | tee "$log" || status=$?
 
-count() { sed -n "s/^ *$1: *\([0-9]*\).*/\1/p" "$log" | tail -n 1; }
+# lit's summary aligns the colons ("  Passed     : 95"), so allow spaces
+# before them.
+count() { sed -n "s/^ *$1 *: *\([0-9]*\).*/\1/p" "$log" | tail -n 1; }
 passed=$(count Passed); failed=$(count Failed); unsupported=$(count Unsupported)
-: "${passed:=0}" "${failed:=0}" "${unsupported:=0}"
+skipped=$(count Skipped)
+: "${passed:=0}" "${failed:=0}" "${unsupported:=0}" "${skipped:=0}"
 echo
-echo "tcuc: ${passed} passed, ${failed} failed, ${unsupported} skipped"
+echo "tcuc: ${passed} passed, ${failed} failed, $((unsupported + skipped)) skipped"
 if [ "$status" -ne 0 ] || [ "$failed" -ne 0 ] || [ "$passed" -eq 0 ]; then
   exit 1
 fi
