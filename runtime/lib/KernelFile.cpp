@@ -306,3 +306,17 @@ Status tcuc::checkKernelFile(const KernelFile &file, const KernelSpec &spec,
                          ", expected " + version);
   return Status::success();
 }
+
+std::string tcuc::formatKernelFileHeader(const KernelFile &file) {
+  std::string h = std::string(kKernelFileMagic) + "\n";
+  h += "// tcuc.spec: " + file.specKey + "\n";
+  h += "// tcuc.arch: " + file.arch + "\n";
+  h += "// tcuc.version: " + file.version + "\n";
+  h += "// tcuc.block: " + std::to_string(file.blockSize) + "\n";
+  for (const ScratchBuffer &b : file.scratch)
+    h += std::string("// tcuc.scratch: ") + dtypeName(b.type) + " " +
+         b.count.text() + "\n";
+  for (const std::string &k : file.kernels)
+    h += "// tcuc.kernel: " + k + "\n";
+  return h;
+}

@@ -2,8 +2,11 @@
 
 #include "tcuc/GPU/KernelCompiler.h"
 
-#include "tcuc/CPU/KernelSpec.h"
+#include "tcuc/Pipelines/KernelSource.h"
+#include "tcuc/Conversion/Passes.h"
+#include "tcuc/DiskCache.h"
 #include "tcuc/InitAll.h"
+#include "tcuc/KernelFile.h"
 #include "tcuc/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -14,10 +17,6 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
 
-#ifndef TCUC_VERSION
-#define TCUC_VERSION "unknown"
-#endif
-
 using namespace mlir;
 
 bool tcuc::isSupportedArch(const std::string &arch) {
@@ -25,22 +24,35 @@ bool tcuc::isSupportedArch(const std::string &arch) {
 }
 
 namespace {
-/// The launch plan convert-tcu-mma-to-gpu left on the gpu.module, as kernel
-/// file header lines.
-LogicalResult writePlan(gpu::GPUModuleOp module, llvm::raw_ostream &os) {
-  auto block = module->getAttrOfType<IntegerAttr>("tcuc.block");
-  auto kernels = module->getAttrOfType<ArrayAttr>("tcuc.kernels");
-  auto scratch = module->getAttrOfType<ArrayAttr>("tcuc.scratch");
-  if (!block || !kernels || !scratch)
-    return module.emitError("gpu.module has no tcuc launch plan");
-  os << "// tcuc.block: " << block.getInt() << "\n";
+/// Copies the launch plan convert-tcu-mma-to-gpu left on the gpu.module into
+/// the kernel file's header fields.
+LogicalResult readPlan(gpu::GPUModuleOp module, tcuc::KernelFile &file,
+                       std::string &error) {
+  auto block = module->getAttrOfType<IntegerAttr>(tcu::kPlanBlockAttr);
+  auto kernels = module->getAttrOfType<ArrayAttr>(tcu::kPlanKernelsAttr);
+  auto scratch = module->getAttrOfType<ArrayAttr>(tcu::kPlanScratchAttr);
+  if (!block || !kernels || !scratch) {
+    error = "gpu.module has no tcuc launch plan";
+    return failure();
+  }
+  file.blockSize = block.getInt();
+  for (Attribute k : kernels)
+    file.kernels.push_back(cast<FlatSymbolRefAttr>(k).getValue().str());
   for (Attribute s : scratch) {
     auto pair = cast<ArrayAttr>(s);
-    os << "// tcuc.scratch: " << cast<TypeAttr>(pair[0]).getValue() << " "
-       << cast<StringAttr>(pair[1]).getValue() << "\n";
+    std::string type;
+    llvm::raw_string_ostream(type) << cast<TypeAttr>(pair[0]).getValue();
+    tcuc::ScratchBuffer buffer;
+    auto dtype = tcuc::parseDType(type);
+    tcuc::Status parsed = tcuc::SizeExpr::parse(
+        cast<StringAttr>(pair[1]).getValue().str(), buffer.count);
+    if (!dtype || !parsed) {
+      error = "unusable scratch buffer " + type + ": " + parsed.message();
+      return failure();
+    }
+    buffer.type = *dtype;
+    file.scratch.push_back(std::move(buffer));
   }
-  for (Attribute k : kernels)
-    os << "// tcuc.kernel: " << cast<FlatSymbolRefAttr>(k).getValue() << "\n";
   return success();
 }
 } // namespace
@@ -80,17 +92,16 @@ tcuc::Status tcuc::compileKernelFile(const KernelSpec &spec,
   tcu::buildTCUToGPUKernelsPipeline(kernels, options);
   if (failed(kernels.run(*module)))
     return fail("lowering to GPU kernels failed");
-  std::string header;
-  llvm::raw_string_ostream os(header);
-  os << "// tcuc kernel file 1\n"
-     << "// tcuc.spec: " << spec.key() << "\n"
-     << "// tcuc.arch: " << arch << "\n"
-     << "// tcuc.version: " << TCUC_VERSION << "\n";
+  KernelFile plan;
+  plan.specKey = spec.key();
+  plan.arch = arch;
+  plan.version = tcuc::version();
   auto gpuModules = module->getOps<gpu::GPUModuleOp>();
   if (std::distance(gpuModules.begin(), gpuModules.end()) != 1)
     return fail("expected one gpu.module");
-  if (failed(writePlan(*gpuModules.begin(), os)))
-    return fail("no launch plan");
+  std::string planError;
+  if (failed(readPlan(*gpuModules.begin(), plan, planError)))
+    return fail(planError);
 
   PassManager ptx(&ctx);
   tcu::buildGPUKernelsToPTXPipeline(ptx, options);
@@ -98,7 +109,12 @@ tcuc::Status tcuc::compileKernelFile(const KernelSpec &spec,
     return fail("lowering to PTX failed");
   for (auto binary : module->getOps<gpu::BinaryOp>())
     for (Attribute object : binary.getObjects()) {
-      kernelFile = header + cast<gpu::ObjectAttr>(object).getObject().str();
+      kernelFile = formatKernelFileHeader(plan) +
+                   cast<gpu::ObjectAttr>(object).getObject().str();
+      // What the runtime will load must pass its parser.
+      KernelFile check;
+      if (Status s = parseKernelFile(kernelFile, check); !s)
+        return fail("the kernel file does not parse: " + s.message());
       return Status::success();
     }
   return fail("no PTX was produced");

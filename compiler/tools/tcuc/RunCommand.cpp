@@ -63,6 +63,7 @@ int tcuc::driver::runRun() {
   std::string error;
   if (!parseSpecOptions(request.spec, error))
     return fail(error);
+  request.variantName = variantName(request.spec);
   if (numElements < 1)
     return fail("--n must be >= 1, got " + Twine(numElements));
   request.n = numElements;

@@ -29,6 +29,47 @@ struct DeviceBuffer {
 };
 } // namespace
 
+bool tcuc::driver::makeSpec(const std::string &op, int64_t segment,
+                            const std::string &dtype,
+                            const std::string &outDtype, bool exclusive,
+                            const std::string &variant, KernelSpec &spec,
+                            std::string &error) {
+  if (op != "reduce" && op != "scan") {
+    error = "unknown --op '" + op + "' (expected reduce or scan)";
+    return false;
+  }
+  spec.isScan = op == "scan";
+  if (segment < 1) {
+    error = "--segment must be >= 1, got " + std::to_string(segment);
+    return false;
+  }
+  spec.segmentSize = segment;
+  auto in = parseDType(dtype);
+  if (!in || *in == DType::I32) {
+    error = "unknown --dtype '" + dtype + "' (expected f16, bf16, f32 or i8)";
+    return false;
+  }
+  spec.input = *in;
+  spec.output = isFloat(*in) ? DType::F32 : DType::I32;
+  if (!outDtype.empty()) {
+    auto out = parseDType(outDtype);
+    if (!out) {
+      error = "unknown --out-dtype '" + outDtype + "'";
+      return false;
+    }
+    spec.output = *out;
+  }
+  if (exclusive && !spec.isScan) {
+    error = "--exclusive applies to --op scan only";
+    return false;
+  }
+  spec.inclusive = !exclusive;
+  // No --variant: the compiler's default for the segment size; the spec
+  // (the cache key) says "default" in both drivers.
+  spec.variant = variant;
+  return true;
+}
+
 bool tcuc::driver::gpuUsable() {
   std::string arch;
   return deviceArch(arch).ok();
@@ -139,7 +180,9 @@ int tcuc::driver::runJob(const RunRequest &request, const ExecuteFn &execute) {
   const char *op = spec.isScan ? "scan" : "reduce";
   const char *mode =
       spec.isScan ? (spec.inclusive ? "inclusive" : "exclusive") : "reduce";
-  std::string variant = spec.variant.empty() ? "default" : spec.variant;
+  std::string variant = !request.variantName.empty() ? request.variantName
+                        : spec.variant.empty()       ? "default"
+                                                     : spec.variant;
   if (request.json) {
     std::printf(
         "{\"ok\": %s, \"checked\": %s, \"op\": \"%s\", \"mode\": \"%s\", "

@@ -18,6 +18,14 @@
 
 namespace tcuc::driver {
 
+/// Builds the spec from the driver's flag values (--op, --segment, --dtype,
+/// --out-dtype, --exclusive, --variant), checking what needs no compiler:
+/// names, segment >= 1, --exclusive only for scans. Type combinations are the
+/// op verifier's. Shared by the full and the runtime-only driver.
+bool makeSpec(const std::string &op, int64_t segment, const std::string &dtype,
+              const std::string &outDtype, bool exclusive,
+              const std::string &variant, KernelSpec &spec, std::string &error);
+
 struct RunRequest {
   KernelSpec spec;
   int64_t n = 0;
@@ -26,6 +34,8 @@ struct RunRequest {
   bool check = false, json = false;
   /// "cpu" or "gpu" (reported only).
   std::string device;
+  /// The variant that runs, reported; empty: spec.variant or "default".
+  std::string variantName;
   /// Milliseconds spent compiling (or loading) the kernel, reported.
   double compileMs = 0;
 };

@@ -96,32 +96,19 @@ int main(int argc, char **argv) {
 
   driver::RunRequest request;
   KernelSpec &spec = request.spec;
-  if (values["op"] != "reduce" && values["op"] != "scan")
-    return usage("unknown --op '" + values["op"] + "'");
-  spec.isScan = values["op"] == "scan";
-  if (!parseInt(values["segment"], spec.segmentSize) || spec.segmentSize < 1)
-    return usage("--segment must be an integer >= 1");
+  int64_t segment = 0, seed = 0;
+  if (!parseInt(values["segment"], segment))
+    return usage("--segment must be an integer");
   if (!parseInt(values["n"], request.n) || request.n < 1)
     return usage("--n must be an integer >= 1");
-  int64_t seed = 0;
   if (!parseInt(values["seed"], seed))
     return usage("--seed must be an integer");
   request.seed = uint64_t(seed);
-  auto in = parseDType(values["dtype"]);
-  if (!in || *in == DType::I32)
-    return usage("unknown --dtype '" + values["dtype"] + "'");
-  spec.input = *in;
-  spec.output = isFloat(*in) ? DType::F32 : DType::I32;
-  if (!values["out-dtype"].empty()) {
-    auto out = parseDType(values["out-dtype"]);
-    if (!out)
-      return usage("unknown --out-dtype '" + values["out-dtype"] + "'");
-    spec.output = *out;
-  }
-  if (switches["exclusive"] && !spec.isScan)
-    return usage("--exclusive applies to --op scan only");
-  spec.inclusive = !switches["exclusive"];
-  spec.variant = values["variant"];
+  std::string error;
+  if (!driver::makeSpec(values["op"], segment, values["dtype"],
+                        values["out-dtype"], switches["exclusive"],
+                        values["variant"], spec, error))
+    return usage(error);
   if (values["device"] != "gpu")
     return usage("this build runs on --device gpu only (no CPU backend "
                  "without the compiler)");
@@ -131,7 +118,6 @@ int main(int argc, char **argv) {
   request.check = switches["check"];
   request.json = switches["json"];
 
-  std::string error;
   if (!driver::loadGPUKernel(spec, request.compileMs, error)) {
     std::fprintf(stderr, "tcuc run: loading the GPU kernel failed:\n%s\n",
                  error.c_str());

@@ -3,6 +3,7 @@
 #include "SpecOptions.h"
 
 #include "Commands.h"
+#include "RunJob.h"
 
 #include "tcuc/Dialect/TCU/TCUOps.h"
 
@@ -39,42 +40,20 @@ cl::opt<std::string>
 } // namespace
 
 bool tcuc::driver::parseSpecOptions(KernelSpec &spec, std::string &error) {
-  if (opName != "reduce" && opName != "scan") {
-    error = "unknown --op '" + opName + "' (expected reduce or scan)";
+  if (!makeSpec(opName, segment, dtype, outDtype, exclusive, variant, spec,
+                error))
     return false;
-  }
-  spec.isScan = opName == "scan";
-  if (segment < 1) {
-    error = "--segment must be >= 1, got " + std::to_string(segment);
-    return false;
-  }
-  spec.segmentSize = segment;
-  auto in = parseDType(dtype);
-  if (!in || *in == DType::I32) {
-    error = "unknown --dtype '" + dtype + "' (expected f16, bf16, f32 or i8)";
-    return false;
-  }
-  spec.input = *in;
-  spec.output = isFloat(*in) ? DType::F32 : DType::I32;
-  if (!outDtype.empty()) {
-    auto out = parseDType(outDtype);
-    if (!out) {
-      error = "unknown --out-dtype '" + outDtype + "'";
-      return false;
-    }
-    spec.output = *out;
-  }
-  if (exclusive && !spec.isScan) {
-    error = "--exclusive applies to --op scan only";
-    return false;
-  }
-  spec.inclusive = !exclusive;
-  // No --variant: the compiler's default for the segment size, and the
-  // spec (the cache key) says "default", as a runtime-only build does.
   if (!variant.empty() && !mlir::tcu::symbolizeVariant(variant)) {
     error = "unknown --variant '" + variant + "'";
     return false;
   }
-  spec.variant = variant;
   return true;
+}
+
+std::string tcuc::driver::variantName(const KernelSpec &spec) {
+  if (!spec.variant.empty())
+    return spec.variant;
+  return mlir::tcu::stringifyVariant(
+             mlir::tcu::getDefaultVariant(spec.segmentSize))
+      .str();
 }

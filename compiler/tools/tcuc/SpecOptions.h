@@ -12,6 +12,8 @@ namespace tcuc::driver {
 /// --variant (shared by `tcuc run` and `tcuc compile`). Type combinations
 /// are left to the op verifier, the one home of those rules.
 bool parseSpecOptions(KernelSpec &spec, std::string &error);
+/// The variant `spec` runs: its own, or the default for its segment size.
+std::string variantName(const KernelSpec &spec);
 } // namespace tcuc::driver
 
 #endif // TCUC_TOOLS_TCUC_SPECOPTIONS_H

@@ -72,6 +72,11 @@ struct KernelFile {
 /// 1024), a bad arch, element type, kernel name or size expression.
 Status parseKernelFile(std::string_view text, KernelFile &file);
 
+/// The header lines of `file` (everything but `text`), in the order
+/// parseKernelFile reads them: what the compiler writes in front of the PTX,
+/// so the format has one writer and one reader, both here.
+std::string formatKernelFileHeader(const KernelFile &file);
+
 /// Checks that `file` is the kernel for `spec` on `arch` made by tcuc
 /// `version`; the error says which field differs.
 Status checkKernelFile(const KernelFile &file, const KernelSpec &spec,

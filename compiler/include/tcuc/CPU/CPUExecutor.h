@@ -9,7 +9,7 @@
 #ifndef TCUC_CPU_CPUEXECUTOR_H
 #define TCUC_CPU_CPUEXECUTOR_H
 
-#include "tcuc/CPU/KernelSpec.h"
+#include "tcuc/Pipelines/KernelSource.h"
 
 #include <memory>
 #include <string>

@@ -40,6 +40,14 @@ void populateTCUToMMAPatterns(RewritePatternSet &patterns);
 /// Patterns that rewrite the mma form into CPU-executable vector code.
 void populateTCUMMAToLoopsPatterns(RewritePatternSet &patterns);
 
+/// The launch plan convert-tcu-mma-to-gpu leaves on each gpu.module:
+/// threads per block, kernels in launch order, and device scratch buffers as
+/// [element type, element count as an RPN expression over n] pairs
+/// (docs/kernel-file.md).
+constexpr llvm::StringLiteral kPlanBlockAttr = "tcuc.block";
+constexpr llvm::StringLiteral kPlanKernelsAttr = "tcuc.kernels";
+constexpr llvm::StringLiteral kPlanScratchAttr = "tcuc.scratch";
+
 /// Patterns that rewrite the mma form inside GPU kernels into per-lane
 /// fragments and mma.sync (tiles converted by `types`).
 void populateTCUMMAToGPUPatterns(TypeConverter &types,

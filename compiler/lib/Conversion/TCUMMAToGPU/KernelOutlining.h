@@ -12,16 +12,12 @@
 #ifndef TCUC_CONVERSION_TCUMMATOGPU_KERNELOUTLINING_H
 #define TCUC_CONVERSION_TCUMMATOGPU_KERNELOUTLINING_H
 
+#include "tcuc/Conversion/Passes.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 namespace mlir::tcu::gpu_lowering {
-
-/// Attribute names of the launch plan on each gpu.module.
-constexpr llvm::StringLiteral kPlanBlockAttr = "tcuc.block";
-constexpr llvm::StringLiteral kPlanKernelsAttr = "tcuc.kernels";
-/// Array of [element type, RPN element count over n] pairs.
-constexpr llvm::StringLiteral kPlanScratchAttr = "tcuc.scratch";
 
 /// Replaces `func` (arguments: rank-1 memrefs, the first one the input whose
 /// length is `n`) by a gpu.module `@<func>_kernels` of kernels launched with

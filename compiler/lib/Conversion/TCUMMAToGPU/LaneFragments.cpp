@@ -44,7 +44,6 @@ Value LanePosition::col(OpBuilder &b, Location loc, int s) const {
 LanePosition gpu_lowering::getLanePosition(OpBuilder &b, Location loc) {
   LanePosition p;
   Value lane = gpu::LaneIdOp::create(b, loc, /*upper_bound=*/nullptr);
-  p.lane = arith::IndexCastOp::create(b, loc, b.getI32Type(), lane);
   p.g = arith::DivUIOp::create(b, loc, lane, index(b, loc, 4));
   p.t = arith::RemUIOp::create(b, loc, lane, index(b, loc, 4));
   return p;

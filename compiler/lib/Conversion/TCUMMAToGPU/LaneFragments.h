@@ -39,9 +39,8 @@ VectorType fragmentType(Type elementType);
 
 /// Index values describing where the current lane's slots sit.
 struct LanePosition {
-  Value lane; // i32 lane id
-  Value g;    // index: lane / 4
-  Value t;    // index: lane % 4
+  Value g; // index: lane / 4
+  Value t; // index: lane % 4
   Value row(OpBuilder &b, Location loc, int s) const;
   Value col(OpBuilder &b, Location loc, int s) const;
 };

@@ -1,6 +1,6 @@
-//===- KernelSpec.cpp - the MLIR source of a kernel spec ------------------===//
+//===- KernelSource.cpp - the MLIR source of a kernel spec ----------------===//
 
-#include "tcuc/CPU/KernelSpec.h"
+#include "tcuc/Pipelines/KernelSource.h"
 
 #include <sstream>
 
