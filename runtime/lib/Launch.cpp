@@ -79,6 +79,37 @@ StreamScratch *Runtime::Impl::findScratch(void *stream) {
   return it == scratch.end() ? nullptr : it->second.get();
 }
 
+/// Element counts and byte offsets of `file`'s scratch buffers inside one
+/// allocation of `total` bytes for input length `n`. A count <= 0 means the
+/// buffer is not needed for this n (it gets 0 elements).
+static Status layoutScratch(const KernelFile &file, int64_t n, int64_t *counts,
+                            uint64_t *offsets, uint64_t &total) {
+  total = 0;
+  for (size_t i = 0; i < file.scratch.size(); ++i) {
+    const ScratchBuffer &buf = file.scratch[i];
+    int64_t count = 0;
+    if (Status s = buf.count.evaluate(n, count); !s)
+      return s.withContext("scratch buffer " + std::to_string(i));
+    count = std::max<int64_t>(count, 0);
+    uint64_t bytes = 0;
+    if (__builtin_mul_overflow(uint64_t(count), dtypeBytes(buf.type), &bytes) ||
+        bytes > (uint64_t(1) << 48))
+      return Status::error("scratch buffer " + std::to_string(i) + " of " +
+                           std::to_string(count) + " elements is too large");
+    counts[i] = count;
+    offsets[i] = total;
+    total += (bytes + kScratchAlign - 1) / kScratchAlign * kScratchAlign;
+  }
+  return Status::success();
+}
+
+Status tcuc::scratchBytes(const KernelFile &file, int64_t n, uint64_t &bytes) {
+  std::vector<int64_t> counts(file.scratch.size());
+  std::vector<uint64_t> offsets(file.scratch.size());
+  return layoutScratch(file, std::max<int64_t>(n, 0), counts.data(),
+                       offsets.data(), bytes);
+}
+
 Status Runtime::launch(const Kernel &kernel, const void *in, void *out,
                        int64_t n, void *stream) {
   const KernelSpec &spec = kernel.spec();
@@ -109,24 +140,26 @@ Status Runtime::launch(const Kernel &kernel, const void *in, void *out,
   };
   descs[0] = {ptr(in), ptr(in), 0, n, 1};
   descs[1] = {ptr(out), ptr(out), 0, spec.outputLength(n), 1};
+  int64_t counts[8];
+  uint64_t offsets[8];
+  std::vector<int64_t> heapCounts;
+  std::vector<uint64_t> heapOffsets;
+  int64_t *count = counts;
+  uint64_t *offset = offsets;
+  if (file.scratch.size() > 8) {
+    heapCounts.resize(file.scratch.size());
+    heapOffsets.resize(file.scratch.size());
+    count = heapCounts.data();
+    offset = heapOffsets.data();
+  }
   uint64_t scratchBytes = 0;
+  if (Status s = layoutScratch(file, n, count, offset, scratchBytes); !s)
+    return s;
   for (size_t i = 0; i < file.scratch.size(); ++i) {
-    const ScratchBuffer &buf = file.scratch[i];
-    int64_t count = 0;
-    if (Status s = buf.count.evaluate(n, count); !s)
-      return s.withContext("scratch buffer " + std::to_string(i));
-    // A count <= 0 means the buffer is not needed for this n.
-    count = std::max<int64_t>(count, 0);
-    uint64_t bytes = 0;
-    if (__builtin_mul_overflow(uint64_t(count), dtypeBytes(buf.type), &bytes) ||
-        bytes > (uint64_t(1) << 48))
-      return Status::error("scratch buffer " + std::to_string(i) + " of " +
-                           std::to_string(count) + " elements is too large");
     // The offset is patched to a pointer once the allocation is known.
-    descs[2 + i] = {scratchBytes, scratchBytes, 0, count, 1};
-    if (count == 0)
+    descs[2 + i] = {offset[i], offset[i], 0, count[i], 1};
+    if (count[i] == 0)
       descs[2 + i].allocated = descs[2 + i].aligned = UINT64_MAX;
-    scratchBytes += (bytes + kScratchAlign - 1) / kScratchAlign * kScratchAlign;
   }
   for (size_t b = 0; b < numBuffers; ++b) {
     params[5 * b + 0] = &descs[b].allocated;

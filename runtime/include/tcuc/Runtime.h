@@ -156,6 +156,11 @@ private:
   std::unique_ptr<Impl> impl;
 };
 
+/// Device memory a launch of `file` over `n` elements takes from the
+/// stream's scratch buffer (the sum of its scratch buffers, each rounded up
+/// to the launch's 256-byte alignment).
+Status scratchBytes(const KernelFile &file, int64_t n, uint64_t &bytes);
+
 /// Where the disk cache keeps the kernel for `spec` on `arch`; `cacheDir`
 /// empty: cache::defaultDirectory().
 std::string kernelCachePath(const KernelSpec &spec, const std::string &arch,

@@ -1,0 +1,471 @@
+#!/usr/bin/env python3
+"""The tcuc benchmark: segmented reduce and scan against CUB, PyTorch and
+Triton, with the memory ceilings measured in the same run (docs/performance.md).
+
+  bench.py fill --tcuc build/bin/tcuc --cache-dir DIR     (compiler machine)
+  bench.py run --cache-dir DIR --tcuc-lib LIB --cub-lib LIB --out DIR
+                                                          (GPU machine; run.sh)
+
+`fill` compiles every tcuc kernel the sweep needs (each applicable variant,
+and the default choice) into a runtime kernel cache. `run` sweeps segment
+sizes 2^4..2^24 and the whole array for each operation, times every library
+on the same random data (median of CUDA-event timings of single calls after
+warm-up, alternating between two input/output sets, each larger than L2),
+checks every result against a float64 reference, and writes results.md,
+results.csv and throughput.png into --out.
+"""
+
+import argparse
+import concurrent.futures as cf
+import csv
+import ctypes
+import datetime
+import math
+import os
+import subprocess
+import sys
+import time
+
+# (name, op, input, output): the operations the issue asks for.
+OPS = [
+    ("reduce f16->f32", "reduce", "f16", "f32"),
+    ("scan f16->f32", "scan", "f16", "f32"),
+    ("scan f16->f16", "scan", "f16", "f16"),
+    ("scan i8->i32", "scan", "i8", "i32"),
+]
+REDUCE_VARIANTS = ["seg16", "seg256", "seg256n", "seg16n_strided",
+                   "seg16n_coalesced", "block", "grid"]
+SCAN_VARIANTS = ["seg16", "seg256", "seg256n", "seg16n", "block", "grid"]
+DEFAULT_N = 1 << 28
+BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i8": 1, "i32": 4}
+
+
+def segments(n):
+    """The swept segment sizes; the last is the whole array."""
+    return [1 << k for k in range(4, 25)] + [n]
+
+
+def variants(op, seg):
+    """Variants to try for (op, segment); "" is the compiler's default."""
+    names = REDUCE_VARIANTS if op == "reduce" else SCAN_VARIANTS
+    out = [""]
+    for v in names:
+        if v == "seg16" and seg > 16:
+            continue
+        if v == "seg256" and seg > 256:
+            continue
+        out.append(v)
+    return out
+
+
+def fill(args):
+    jobs = []
+    for _, op, din, dout in OPS:
+        for seg in segments(args.n):
+            for v in variants(op, seg):
+                cmd = [args.tcuc, "compile", "--op", op, "--segment", str(seg),
+                       "--dtype", din, "--out-dtype", dout, "--arch", args.arch,
+                       "--cache-dir", args.cache_dir, "-o", os.devnull]
+                if v:
+                    cmd += ["--variant", v]
+                jobs.append(cmd)
+    failed = 0
+    with cf.ThreadPoolExecutor(args.jobs) as ex:
+        for cmd, r in zip(jobs, ex.map(
+                lambda c: subprocess.run(c, capture_output=True, text=True),
+                jobs)):
+            if r.returncode != 0:
+                failed += 1
+                print("FAILED:", " ".join(cmd), "\n", r.stderr.strip())
+    print(f"{len(jobs) - failed} of {len(jobs)} kernels compiled into "
+          f"{args.cache_dir}")
+    return 1 if failed else 0
+
+
+# --------------------------------------------------------------------------
+# The GPU side.
+
+
+class Timer:
+    """Median of CUDA-event timings of single calls, after warm-up."""
+
+    def __init__(self, torch, reps, budget_ms):
+        self.torch = torch
+        self.reps = reps
+        self.budget_ms = budget_ms
+
+    def __call__(self, fn):
+        """fn(i) enqueues call i on the current stream (i picks the buffer
+        set); returns the median milliseconds."""
+        torch = self.torch
+        fn(0)  # warm-up: module load, temp storage, autotuning
+        torch.cuda.synchronize()
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(
+            enable_timing=True)
+        s.record()
+        fn(1)
+        e.record()
+        e.synchronize()
+        first = s.elapsed_time(e)
+        reps = max(3, min(self.reps, int(self.budget_ms / max(first, 1e-3))))
+        events = [(torch.cuda.Event(enable_timing=True),
+                   torch.cuda.Event(enable_timing=True)) for _ in range(reps)]
+        for i, (a, b) in enumerate(events):
+            a.record()
+            fn(i)
+            b.record()
+        torch.cuda.synchronize()
+        times = sorted(a.elapsed_time(b) for a, b in events)
+        return times[len(times) // 2]
+
+
+def run(args):
+    import numpy as np
+    import torch
+
+    os.environ["TCUC_CACHE_DIR"] = os.path.abspath(args.cache_dir)
+    tcuc = ctypes.CDLL(args.tcuc_lib)
+    tcuc.tcuc_last_error.restype = ctypes.c_char_p
+    for f in (tcuc.tcuc_reduce, tcuc.tcuc_scan):
+        f.restype = ctypes.c_int
+    tcuc.tcuc_reduce.argtypes = [ctypes.c_void_p, ctypes.c_void_p,
+                                 ctypes.c_int64, ctypes.c_int64,
+                                 ctypes.c_char_p, ctypes.c_char_p,
+                                 ctypes.c_void_p, ctypes.c_char_p]
+    tcuc.tcuc_scan.argtypes = [ctypes.c_void_p, ctypes.c_void_p,
+                               ctypes.c_int64, ctypes.c_int64,
+                               ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int,
+                               ctypes.c_void_p, ctypes.c_char_p]
+    tcuc.tcuc_prepare.argtypes = [ctypes.c_char_p, ctypes.c_int64,
+                                  ctypes.c_char_p, ctypes.c_char_p,
+                                  ctypes.c_int, ctypes.c_char_p,
+                                  ctypes.c_int64,
+                                  ctypes.POINTER(ctypes.c_uint64),
+                                  ctypes.POINTER(ctypes.c_int)]
+    cub = ctypes.CDLL(args.cub_lib)
+    for name in ("cubb_segmented_reduce_f16_f32", "cubb_scan_f16_f32",
+                 "cubb_scan_f16_f16", "cubb_scan_i8_i32"):
+        getattr(cub, name).argtypes = [ctypes.c_void_p, ctypes.c_void_p,
+                                       ctypes.c_int64, ctypes.c_int64,
+                                       ctypes.c_void_p]
+    cub.cubb_reduce_f16_f32.argtypes = [ctypes.c_void_p, ctypes.c_void_p,
+                                        ctypes.c_int64, ctypes.c_void_p]
+    cub.cubb_read.argtypes = [ctypes.c_void_p, ctypes.c_int64,
+                              ctypes.c_void_p, ctypes.c_void_p]
+    for name in ("cubb_copy_kernel", "cubb_memcpy"):
+        getattr(cub, name).argtypes = [ctypes.c_void_p, ctypes.c_void_p,
+                                       ctypes.c_int64, ctypes.c_void_p]
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "baselines"))
+    import triton
+    import triton_kernels as tk
+
+    n = args.n
+    dev = torch.device("cuda")
+    stream = torch.cuda.current_stream()
+    sp = ctypes.c_void_p(stream.cuda_stream)
+    timer = Timer(torch, args.reps, args.budget_ms)
+    gen = torch.Generator(device=dev).manual_seed(2026)
+    # Two input sets of each type (alternated: each is larger than L2).
+    x16 = [torch.randn(n, device=dev, generator=gen).half() for _ in range(2)]
+    x8 = [torch.randint(-128, 128, (n,), device=dev, generator=gen,
+                        dtype=torch.int8) for _ in range(2)]
+    outs = {t: [torch.empty(n, device=dev, dtype=t) for _ in range(2)]
+            for t in (torch.float32, torch.float16, torch.int32)}
+    props = torch.cuda.get_device_properties(dev)
+    rows = []
+    log = open(os.path.join(args.out, "log.txt"), "w")
+
+    def say(*a):
+        print(*a, flush=True)
+        print(*a, file=log, flush=True)
+
+    say(f"device {props.name}, {props.multi_processor_count} SMs, "
+        f"L2 {props.L2_cache_size >> 20} MB; torch {torch.__version__}, "
+        f"triton {triton.__version__}, CUDA {torch.version.cuda}; n = {n}")
+
+    # Ceilings: read-only and copy (read + write), on the same 2n bytes the
+    # f16 input has.
+    nbytes = 2 * n
+    sink = torch.empty(1 << 16, device=dev, dtype=torch.int32)
+    read_ms = timer(lambda i: cub.cubb_read(x16[i % 2].data_ptr(), nbytes,
+                                            sink.data_ptr(), sp))
+    copy_k = timer(lambda i: cub.cubb_copy_kernel(
+        x16[i % 2].data_ptr(), outs[torch.float16][i % 2].data_ptr(), nbytes,
+        sp))
+    copy_m = timer(lambda i: cub.cubb_memcpy(
+        x16[i % 2].data_ptr(), outs[torch.float16][i % 2].data_ptr(), nbytes,
+        sp))
+    read_gbs = nbytes / read_ms / 1e6
+    copy_gbs = 2 * nbytes / min(copy_k, copy_m) / 1e6
+    say(f"read ceiling {read_gbs:.0f} GB/s; copy ceiling {copy_gbs:.0f} GB/s "
+        f"(kernel {2 * nbytes / copy_k / 1e6:.0f}, cudaMemcpy "
+        f"{2 * nbytes / copy_m / 1e6:.0f})")
+
+    tdt = {"f16": torch.float16, "f32": torch.float32, "i8": torch.int8,
+           "i32": torch.int32}
+
+    for opname, op, din, dout in OPS:
+        if args.ops and opname not in args.ops:
+            continue
+        xs = x16 if din == "f16" else x8
+        ys = outs[tdt[dout]]
+        for seg in segments(n):
+            if args.max_segment and seg > args.max_segment and seg != n:
+                continue
+            nout = (n + seg - 1) // seg if op == "reduce" else n
+            moved = n * BYTES[din] + nout * BYTES[dout]
+            ceiling = read_gbs if op == "reduce" else copy_gbs
+            # float64 (int64) reference of input set 0.
+            xv = xs[0].view(-1, seg)
+            if op == "reduce":
+                ref = xv.double().sum(-1) if din != "i8" else xv.long().sum(-1)
+            else:
+                ref = (torch.cumsum(xv.double(), -1) if din != "i8" else
+                       torch.cumsum(xv.long(), -1)).view(-1)
+            segname = "whole" if seg == n else str(seg)
+
+            def check(y):
+                y = y[:nout]
+                if din == "i8":
+                    return float((y.long() != ref).sum().item())
+                d = (y.double() - ref).norm() / ref.norm().clamp_min(1e-300)
+                return float(d.item())
+
+            def record(lib, variant, fn, extra=None):
+                try:
+                    ys[0].fill_(float("nan") if dout != "i32" else -7)
+                    fn(0)
+                    torch.cuda.synchronize()
+                    err = check(ys[0])
+                    ms = timer(fn)
+                except Exception as ex:  # a library's failure is a result
+                    say(f"  {opname:16} {segname:>9} {lib:18} ERROR {ex}")
+                    rows.append(dict(op=opname, segment=segname, lib=lib,
+                                     variant=variant, ms="", gbs="",
+                                     gelems="", frac="", err="",
+                                     scratch="", note=str(ex)[:200]))
+                    return
+                gbs = moved / ms / 1e6
+                row = dict(op=opname, segment=segname, lib=lib,
+                           variant=variant, ms=f"{ms:.4f}", gbs=f"{gbs:.1f}",
+                           gelems=f"{n / ms / 1e6:.1f}",
+                           frac=f"{gbs / ceiling:.3f}", err=f"{err:.2e}",
+                           scratch="", note="")
+                if extra:
+                    row.update(extra)
+                rows.append(row)
+                say(f"  {opname:16} {segname:>9} {lib:18} {ms:9.4f} ms "
+                    f"{gbs:7.0f} GB/s {gbs / ceiling:6.1%}  err {err:.1e}")
+
+            # tcuc: every variant; "" is the default (the cost model's pick).
+            for v in variants(op, seg):
+                scratch = ctypes.c_uint64(0)
+                kernels = ctypes.c_int(0)
+                if tcuc.tcuc_prepare(op.encode(), seg, din.encode(),
+                                     dout.encode(), 1, v.encode(), n,
+                                     ctypes.byref(scratch),
+                                     ctypes.byref(kernels)) != 0:
+                    say(f"  {opname:16} {segname:>9} tcuc {v or 'default'}: "
+                        f"{tcuc.tcuc_last_error().decode()}")
+                    continue
+
+                def fn(i, v=v):
+                    if op == "reduce":
+                        r = tcuc.tcuc_reduce(xs[i % 2].data_ptr(),
+                                             ys[i % 2].data_ptr(), n, seg,
+                                             din.encode(), dout.encode(), sp,
+                                             v.encode())
+                    else:
+                        r = tcuc.tcuc_scan(xs[i % 2].data_ptr(),
+                                           ys[i % 2].data_ptr(), n, seg,
+                                           din.encode(), dout.encode(), 1, sp,
+                                           v.encode())
+                    if r != 0:
+                        raise RuntimeError(tcuc.tcuc_last_error().decode())
+                record("tcuc" if not v else "tcuc:" + v, v or "default", fn,
+                       dict(scratch=str(scratch.value),
+                            note=f"{kernels.value} kernel(s)"))
+
+            # CUB.
+            def cubcall(f, *a):
+                r = f(*a)
+                if r != 0:
+                    raise RuntimeError(f"CUDA error {r}")
+
+            if op == "reduce":
+                record("cub", "DeviceSegmentedReduce::Sum",
+                       lambda i: cubcall(cub.cubb_segmented_reduce_f16_f32,
+                                         xs[i % 2].data_ptr(),
+                                         ys[i % 2].data_ptr(), n, seg, sp))
+                if seg == n:
+                    record("cub:DeviceReduce", "DeviceReduce::Sum",
+                           lambda i: cubcall(cub.cubb_reduce_f16_f32,
+                                             xs[i % 2].data_ptr(),
+                                             ys[i % 2].data_ptr(), n, sp))
+            else:
+                f = getattr(cub, f"cubb_scan_{din}_{dout}")
+                record("cub", "DeviceScan::InclusiveSum" +
+                       ("" if seg == n else "ByKey"),
+                       lambda i: cubcall(f, xs[i % 2].data_ptr(),
+                                         ys[i % 2].data_ptr(), n, seg, sp))
+
+            # PyTorch.
+            if op == "reduce":
+                record("torch", "x.view(-1,s).sum(-1)", lambda i: torch.sum(
+                    xs[i % 2].view(-1, seg), -1, dtype=torch.float32,
+                    out=ys[i % 2][:nout]))
+            else:
+                record("torch", "torch.cumsum", lambda i: torch.cumsum(
+                    xs[i % 2].view(-1, seg), -1, dtype=tdt[dout],
+                    out=ys[i % 2].view(-1, seg)))
+
+            # Triton.
+            if op == "reduce":
+                record("triton", "tl.sum", lambda i: tk.segment_sum(
+                    xs[i % 2], ys[i % 2], seg))
+            else:
+                record("triton", "tl.cumsum", lambda i: tk.segment_cumsum(
+                    xs[i % 2], ys[i % 2], seg))
+            del ref
+
+    write_results(args, rows, props, torch, triton, read_gbs, copy_gbs, n)
+
+
+def write_results(args, rows, props, torch, triton, read_gbs, copy_gbs, n):
+    fields = ["op", "segment", "lib", "variant", "ms", "gbs", "gelems",
+              "frac", "err", "scratch", "note"]
+    with open(os.path.join(args.out, "results.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields)
+        w.writeheader()
+        w.writerows(rows)
+    date = datetime.date.today().isoformat()
+    head = (f"Device: {props.name} ({props.multi_processor_count} SMs). "
+            f"Date: {date}. torch {torch.__version__}, triton "
+            f"{triton.__version__}, CUDA {torch.version.cuda}. "
+            f"n = {n} elements. Read ceiling {read_gbs:.0f} GB/s, copy "
+            f"ceiling {copy_gbs:.0f} GB/s (measured in this run).")
+    md = ["# tcuc benchmark results", "", head, "",
+          "GB/s counts every byte read and written; `frac` is that over the "
+          "read ceiling (reduce) or the copy ceiling (scans). `tcuc` is the "
+          "default choice; `tcuc best` the fastest variant measured; `vs "
+          "peer` is tcuc's time advantage over the fastest of CUB, PyTorch "
+          "and Triton (>1: tcuc faster).", ""]
+    for opname, *_ in OPS:
+        sel = [r for r in rows if r["op"] == opname and r["ms"]]
+        if not sel:
+            continue
+        md += [f"## {opname}", "",
+               "| segment | tcuc GB/s | frac | tcuc best (variant) | frac "
+               "| cub | torch | triton | vs peer | default within 5% of best "
+               "| scratch B |",
+               "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- "
+               "| --- |"]
+        segs = []
+        for r in sel:
+            if r["segment"] not in segs:
+                segs.append(r["segment"])
+        for s in segs:
+            rs = [r for r in sel if r["segment"] == s]
+            by = {r["lib"]: r for r in rs}
+            tc = [r for r in rs if r["lib"].startswith("tcuc")]
+            best = min(tc, key=lambda r: float(r["ms"])) if tc else None
+            d = by.get("tcuc")
+            peers = [r for r in rs if not r["lib"].startswith("tcuc")]
+            bp = min(peers, key=lambda r: float(r["ms"])) if peers else None
+
+            def g(r):
+                return r["gbs"] if r else "-"
+            md.append(
+                f"| {s} | {g(d)} | {d['frac'] if d else '-'} | "
+                f"{g(best)} ({best['variant'] if best else '-'}) | "
+                f"{best['frac'] if best else '-'} | {g(by.get('cub'))} | "
+                f"{g(by.get('torch'))} | {g(by.get('triton'))} | "
+                + (f"{float(bp['ms']) / float(d['ms']):.2f} ({bp['lib']})"
+                   if d and bp else "-") + " | "
+                + (("yes" if float(d["ms"]) <= 1.05 * float(best["ms"])
+                    else "no") if d and best else "-")
+                + f" | {d['scratch'] if d else '-'} |")
+        md.append("")
+    with open(os.path.join(args.out, "results.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+    plot(args, rows, read_gbs, copy_gbs, head)
+
+
+def plot(args, rows, read_gbs, copy_gbs, head):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("no matplotlib: no plot")
+        return
+    fig, axes = plt.subplots(2, 2, figsize=(14, 10))
+    for ax, (opname, op, *_) in zip(axes.flat, OPS):
+        sel = [r for r in rows if r["op"] == opname and r["ms"]]
+        segs = []
+        for r in sel:
+            if r["segment"] not in segs:
+                segs.append(r["segment"])
+        xs = list(range(len(segs)))
+        for lib in ("tcuc", "tcuc best", "cub", "torch", "triton"):
+            ys = []
+            for s in segs:
+                rs = [r for r in sel if r["segment"] == s and (
+                    r["lib"].startswith("tcuc") if lib == "tcuc best"
+                    else r["lib"] == lib)]
+                ys.append(max((float(r["gbs"]) for r in rs),
+                              default=math.nan))
+            ax.plot(xs, ys, marker="o", label=lib,
+                    linestyle="--" if lib == "tcuc best" else "-")
+        c = read_gbs if op == "reduce" else copy_gbs
+        ax.axhline(c, color="k", linestyle=":",
+                   label=("read" if op == "reduce" else "copy") + " ceiling")
+        ax.set_xticks(xs)
+        ax.set_xticklabels(
+            [s if s == "whole" else f"2^{int(math.log2(int(s)))}"
+             for s in segs], rotation=60, fontsize=7)
+        ax.set_title(opname)
+        ax.set_xlabel("segment size")
+        ax.set_ylabel("GB/s (bytes read + written)")
+        ax.set_yscale("log")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.suptitle(head, fontsize=8, wrap=True)
+    fig.tight_layout()
+    fig.savefig(os.path.join(args.out, "throughput.png"), dpi=110)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawTextHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    f = sub.add_parser("fill", help="compile the sweep's kernels into a cache")
+    f.add_argument("--tcuc", required=True)
+    f.add_argument("--cache-dir", required=True)
+    f.add_argument("--arch", default="sm_90")
+    f.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    f.add_argument("--n", type=int, default=DEFAULT_N)
+    r = sub.add_parser("run", help="run the sweep on the GPU")
+    r.add_argument("--cache-dir", required=True)
+    r.add_argument("--tcuc-lib", required=True)
+    r.add_argument("--cub-lib", required=True)
+    r.add_argument("--out", required=True)
+    r.add_argument("--n", type=int, default=DEFAULT_N)
+    r.add_argument("--reps", type=int, default=20)
+    r.add_argument("--budget-ms", type=float, default=400,
+                   help="fewer repetitions (at least 3) when one call is slow")
+    r.add_argument("--ops", nargs="*", help="only these operations")
+    r.add_argument("--max-segment", type=int,
+                   help="skip segments above this (not the whole array)")
+    args = p.parse_args()
+    if args.cmd == "fill":
+        return fill(args)
+    os.makedirs(args.out, exist_ok=True)
+    t = time.time()
+    run(args)
+    print(f"sweep took {time.time() - t:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The benchmark, on a machine with a CUDA GPU (CUB, PyTorch and Triton there;
+# no LLVM needed). Builds the runtime-only tcuc (its C library), the CUB
+# baselines with nvcc, then runs bench.py over kernels from a cache that
+# `bench.py fill` made on the compiler machine:
+#
+#   python3 bench/bench.py fill --tcuc build/bin/tcuc --cache-dir DIR  (here)
+#   bench/run.sh DIR [OUTDIR] [bench.py run options...]          (GPU machine)
+#
+# OUTDIR defaults to bench/results; also copied to $OUT when that is set.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cache="$(cd "$1" && pwd)"
+out="${2:-$root/bench/results}"
+shift $(( $# >= 2 ? 2 : 1 ))
+build="${TCUC_BENCH_BUILD_DIR:-/tmp/tcuc-bench-build}"
+mkdir -p "$build" "$out"
+
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem \
+  --format=csv,noheader || true
+cmake -S "$root" -B "$build/rt" -G Ninja -DTCUC_ENABLE_COMPILER=OFF \
+  -DTCUC_ENABLE_TESTS=OFF -DCMAKE_BUILD_TYPE=Release >"$build/cmake.log" 2>&1 &&
+  cmake --build "$build/rt" --target tcuc_runtime >>"$build/cmake.log" 2>&1 ||
+  { cat "$build/cmake.log"; exit 2; }
+nvcc -O3 -arch=sm_90 -shared -Xcompiler -fPIC \
+  -o "$build/libcub_baselines.so" "$root/bench/baselines/cub_baselines.cu"
+nvcc --version | tail -1 >"$out/versions.txt"
+
+PYTHONUNBUFFERED=1 python3 "$root/bench/bench.py" run --cache-dir "$cache" \
+  --tcuc-lib "$build/rt/runtime/libtcuc_runtime.so" \
+  --cub-lib "$build/libcub_baselines.so" --out "$out" "$@"
+if [ -n "${OUT:-}" ] && [ "$out" != "$OUT" ]; then cp "$out"/* "$OUT"/; fi

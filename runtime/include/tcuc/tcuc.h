@@ -1,0 +1,51 @@
+/*===- tcuc.h - C interface to the tcuc runtime ---------------------*- C -*-===
+ *
+ * For callers that cannot use the C++ API: Python (ctypes), other languages'
+ * FFIs, C programs. It wraps the process-wide runtime (tcuc::Runtime::global())
+ * of libtcuc_runtime.so. Device pointers and streams are the CUdeviceptr /
+ * CUstream (cudaStream_t) values of the caller; NULL is the legacy default
+ * stream. Types are named as in the driver: "f16", "bf16", "f32", "i8",
+ * "i32". A variant of NULL or "" is the compiler's default.
+ *
+ * Every function returns 0 on success and -1 on failure; then
+ * tcuc_last_error() holds the message (per thread, valid until the thread's
+ * next tcuc call).
+ *===----------------------------------------------------------------------===*/
+
+#ifndef TCUC_TCUC_H
+#define TCUC_TCUC_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Enqueues a segmented reduction of n elements of `in` into ceil(n/segment)
+ * elements of `out` on `stream` (no host synchronisation). */
+int tcuc_reduce(const void *in, void *out, int64_t n, int64_t segment,
+                const char *in_type, const char *out_type, void *stream,
+                const char *variant);
+
+/* Enqueues a segmented scan of n elements (inclusive != 0: out[i] includes
+ * in[i]). */
+int tcuc_scan(const void *in, void *out, int64_t n, int64_t segment,
+              const char *in_type, const char *out_type, int inclusive,
+              void *stream, const char *variant);
+
+/* Loads (compiling or reading the disk cache on first use) the kernel of a
+ * spec without launching it; `op` is "reduce" or "scan". When non-NULL,
+ * *scratch_bytes receives the scratch memory a launch over `n` elements
+ * takes and *num_kernels the number of kernels one launch enqueues. */
+int tcuc_prepare(const char *op, int64_t segment, const char *in_type,
+                 const char *out_type, int inclusive, const char *variant,
+                 int64_t n, uint64_t *scratch_bytes, int *num_kernels);
+
+/* The message of this thread's last failed call ("" if none). */
+const char *tcuc_last_error(void);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* TCUC_TCUC_H */
