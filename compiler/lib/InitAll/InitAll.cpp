@@ -5,6 +5,7 @@
 #include "tcuc/Conversion/Passes.h"
 #include "tcuc/Dialect/TCU/TCUDialect.h"
 #include "tcuc/Pipelines/Pipelines.h"
+#include "tcuc/Strategy/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -66,6 +67,7 @@ void mlir::tcu::registerTCUCDialects(DialectRegistry &registry) {
 
 void mlir::tcu::registerTCUCPasses() {
   tcu::registerTCUCConversionPasses();
+  tcu::registerTCUCStrategyPasses();
   tcu::registerTCUCPipelines();
   // Generic cleanups (canonicalize, cse, ...) used between tcuc's stages.
   registerTransformsPasses();

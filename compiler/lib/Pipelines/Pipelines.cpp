@@ -3,6 +3,7 @@
 #include "tcuc/Pipelines/Pipelines.h"
 
 #include "tcuc/Conversion/Passes.h"
+#include "tcuc/Strategy/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -20,6 +21,9 @@
 #include "mlir/Transforms/Passes.h"
 
 void mlir::tcu::buildTCUToCPUPipeline(OpPassManager &pm) {
+  // The variants the GPU (sm_90) would run, so a CPU run reproduces a GPU
+  // run's arithmetic.
+  pm.addPass(createTCUSelectStrategy());
   pm.addPass(createConvertTCUToMMA());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -42,6 +46,9 @@ void mlir::tcu::buildTCUToCPUPipeline(OpPassManager &pm) {
 
 void mlir::tcu::buildTCUToGPUKernelsPipeline(OpPassManager &pm,
                                              const TCUToPTXOptions &options) {
+  TCUSelectStrategyOptions strategy;
+  strategy.chip = options.chip;
+  pm.addPass(createTCUSelectStrategy(strategy));
   pm.addPass(createConvertTCUToMMA());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -88,6 +88,8 @@ int tcuc::driver::runRun() {
   auto start = std::chrono::steady_clock::now();
   if (request.device == "gpu") {
     setDefaultCompiler(compileKernelFile);
+    if (std::string arch; deviceArch(arch))
+      request.variantName = variantName(request.spec, arch);
     if (!driver::loadGPUKernel(request.spec, request.compileMs, error))
       return fail("loading the GPU kernel failed:\n" + error);
     return driver::runJob(request, driver::gpuExecutor(request.spec));

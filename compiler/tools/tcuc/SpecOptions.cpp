@@ -6,6 +6,7 @@
 #include "RunJob.h"
 
 #include "tcuc/Dialect/TCU/TCUOps.h"
+#include "tcuc/Strategy/CostModel.h"
 
 using namespace llvm;
 using namespace tcuc;
@@ -50,10 +51,16 @@ bool tcuc::driver::parseSpecOptions(KernelSpec &spec, std::string &error) {
   return true;
 }
 
-std::string tcuc::driver::variantName(const KernelSpec &spec) {
+std::string tcuc::driver::variantName(const KernelSpec &spec,
+                                      const std::string &arch) {
   if (!spec.variant.empty())
     return spec.variant;
-  return mlir::tcu::stringifyVariant(
-             mlir::tcu::getDefaultVariant(spec.segmentSize))
+  mlir::tcu::StrategyQuery q;
+  q.isScan = spec.isScan;
+  q.input = dtypeName(spec.input);
+  q.output = dtypeName(spec.output);
+  q.segmentSize = spec.segmentSize;
+  q.arch = arch;
+  return mlir::tcu::stringifyVariant(mlir::tcu::selectStrategy(q).variant)
       .str();
 }

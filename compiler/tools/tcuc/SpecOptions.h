@@ -12,8 +12,10 @@ namespace tcuc::driver {
 /// --variant (shared by `tcuc run` and `tcuc compile`). Type combinations
 /// are left to the op verifier, the one home of those rules.
 bool parseSpecOptions(KernelSpec &spec, std::string &error);
-/// The variant `spec` runs: its own, or the default for its segment size.
-std::string variantName(const KernelSpec &spec);
+/// The variant `spec` runs on `arch`: its own, or the cost model's choice
+/// (tcu-select-strategy; the CPU runs what sm_90 would).
+std::string variantName(const KernelSpec &spec,
+                        const std::string &arch = "sm_90");
 } // namespace tcuc::driver
 
 #endif // TCUC_TOOLS_TCUC_SPECOPTIONS_H

@@ -6,6 +6,8 @@
 
 #include "Commands.h"
 
+#include "tcuc/DiskCache.h"
+
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -15,7 +17,8 @@ cl::OptionCategory tcuc::driver::tcucCategory("tcuc options");
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
-  cl::SetVersionPrinter([](raw_ostream &os) { os << "tcuc 0.1.0\n"; });
+  cl::SetVersionPrinter(
+      [](raw_ostream &os) { os << "tcuc " << tcuc::version() << "\n"; });
   // libLLVM registers hundreds of backend options; show only ours.
   cl::HideUnrelatedOptions(tcuc::driver::tcucCategory);
   cl::ParseCommandLineOptions(

@@ -180,6 +180,43 @@ SlotAddress slotAddress(OpBuilder &b, Location loc, const LanePosition &lane,
   return {addr, valid};
 }
 
+/// Whether a tile access needs no masks: every line is complete
+/// (line_length >= 16), the last element base + 15 * stride + 15 is below
+/// `limit`, and each pair of consecutive elements on a line starts 2-element
+/// aligned in `buffer` (base and stride even, the buffer's address a
+/// multiple of two elements), so it can move as one vector<2xT>.
+Value isWholeTile(OpBuilder &b, Location loc, Value buffer, Value base,
+                  Value stride, Value lineLength, Value limit) {
+  using P = arith::CmpIPredicate;
+  auto c = [&](int64_t v) { return constIndex(b, loc, v); };
+  Value last = arith::AddIOp::create(
+      b, loc, base,
+      arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, stride, c(kTileSize - 1)),
+          c(kTileSize - 1)));
+  int64_t eltBytes = cast<MemRefType>(buffer.getType())
+                         .getElementType()
+                         .getIntOrFloatBitWidth() /
+                     8;
+  Value ptr = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+  Value start = arith::AddIOp::create(
+      b, loc, ptr, arith::MulIOp::create(b, loc, base, c(eltBytes)));
+  Value parity = arith::OrIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, start, c(2 * eltBytes)),
+      arith::AndIOp::create(b, loc, stride, c(1)));
+  Value ok = arith::AndIOp::create(
+      b, loc, cmp(b, loc, P::sge, lineLength, c(kTileSize)),
+      cmp(b, loc, P::slt, last, limit));
+  ok = arith::AndIOp::create(b, loc, ok, cmp(b, loc, P::sge, stride, c(0)));
+  return arith::AndIOp::create(b, loc, ok, cmp(b, loc, P::eq, parity, c(0)));
+}
+
+/// Slots s and s + 1 (s even) are consecutive elements of one line in the
+/// `rows` layout (columns 2t and 2t + 1), and of two lines in `cols`.
+bool pairsAreContiguous(TileLayout layout) {
+  return layout == TileLayout::Rows;
+}
+
 struct LowerLoadTile : OpConversionPattern<LoadTileOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -187,16 +224,51 @@ struct LowerLoadTile : OpConversionPattern<LoadTileOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     LanePosition lane = getLanePosition(rewriter, loc);
-    SmallVector<Value> slots;
-    for (int s = 0; s < kSlots; ++s) {
-      SlotAddress a = slotAddress(rewriter, loc, lane, s, op.getLayout(),
-                                  adaptor.getBase(), adaptor.getStride(),
-                                  adaptor.getLineLength(), adaptor.getLimit());
-      slots.push_back(
-          maskedLoad(rewriter, loc, a.valid, adaptor.getSource(), a.addr));
-    }
+    Value src = adaptor.getSource();
+    Type elt = cast<MemRefType>(src.getType()).getElementType();
+    auto address = [&](OpBuilder &b, int s) {
+      return slotAddress(b, loc, lane, s, op.getLayout(), adaptor.getBase(),
+                         adaptor.getStride(), adaptor.getLineLength(),
+                         adaptor.getLimit());
+    };
+    // Whole tiles (all but the ragged ends) load without masks, pairs of
+    // consecutive elements as one 2-element access; the rest masks each
+    // element.
+    Value whole =
+        isWholeTile(rewriter, loc, src, adaptor.getBase(), adaptor.getStride(),
+                    adaptor.getLineLength(), adaptor.getLimit());
+    auto ifOp = scf::IfOp::create(
+        rewriter, loc, whole,
+        [&](OpBuilder &b, Location l) {
+          SmallVector<Value> slots;
+          for (int s = 0; s < kSlots; s += 2) {
+            if (!pairsAreContiguous(op.getLayout())) {
+              slots.push_back(
+                  memref::LoadOp::create(b, l, src, address(b, s).addr));
+              slots.push_back(
+                  memref::LoadOp::create(b, l, src, address(b, s + 1).addr));
+              continue;
+            }
+            unsigned bytes = 2 * elt.getIntOrFloatBitWidth() / 8;
+            Value pair = vector::LoadOp::create(
+                b, l, VectorType::get({2}, elt), src,
+                ValueRange{address(b, s).addr}, /*nontemporal=*/false,
+                llvm::MaybeAlign(bytes));
+            for (int64_t k = 0; k < 2; ++k)
+              slots.push_back(vector::ExtractOp::create(b, l, pair, k));
+          }
+          scf::YieldOp::create(b, l, slots);
+        },
+        [&](OpBuilder &b, Location l) {
+          SmallVector<Value> slots;
+          for (int s = 0; s < kSlots; ++s) {
+            SlotAddress a = address(b, s);
+            slots.push_back(maskedLoad(b, l, a.valid, src, a.addr));
+          }
+          scf::YieldOp::create(b, l, slots);
+        });
     rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
-        op, fragmentType(op.getType().getElementType()), slots);
+        op, fragmentType(op.getType().getElementType()), ifOp.getResults());
     return success();
   }
 };
@@ -208,14 +280,43 @@ struct LowerStoreTile : OpConversionPattern<StoreTileOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     LanePosition lane = getLanePosition(rewriter, loc);
-    for (int s = 0; s < kSlots; ++s) {
-      SlotAddress a = slotAddress(rewriter, loc, lane, s, TileLayout::Rows,
-                                  adaptor.getBase(), adaptor.getStride(),
-                                  adaptor.getLineLength(), adaptor.getLimit());
-      Value x = vector::ExtractOp::create(rewriter, loc, adaptor.getTile(),
-                                          ArrayRef<int64_t>{s});
-      maskedStore(rewriter, loc, a.valid, x, adaptor.getDest(), a.addr);
-    }
+    Value dest = adaptor.getDest();
+    Type destElt = cast<MemRefType>(dest.getType()).getElementType();
+    auto address = [&](OpBuilder &b, int s) {
+      return slotAddress(b, loc, lane, s, TileLayout::Rows, adaptor.getBase(),
+                         adaptor.getStride(), adaptor.getLineLength(),
+                         adaptor.getLimit());
+    };
+    auto slot = [&](OpBuilder &b, int s) {
+      return vector::ExtractOp::create(b, loc, adaptor.getTile(),
+                                       ArrayRef<int64_t>{s});
+    };
+    // As for loads: whole tiles store pairs unmasked, the rest per element.
+    Value whole =
+        isWholeTile(rewriter, loc, dest, adaptor.getBase(), adaptor.getStride(),
+                    adaptor.getLineLength(), adaptor.getLimit());
+    scf::IfOp::create(
+        rewriter, loc, whole,
+        [&](OpBuilder &b, Location l) {
+          for (int s = 0; s < kSlots; s += 2) {
+            Value pair = vector::FromElementsOp::create(
+                b, l, VectorType::get({2}, destElt),
+                ValueRange{toElement(b, l, slot(b, s), destElt),
+                           toElement(b, l, slot(b, s + 1), destElt)});
+            vector::StoreOp::create(
+                b, l, pair, dest, ValueRange{address(b, s).addr},
+                /*nontemporal=*/false,
+                llvm::MaybeAlign(2 * destElt.getIntOrFloatBitWidth() / 8));
+          }
+          scf::YieldOp::create(b, l);
+        },
+        [&](OpBuilder &b, Location l) {
+          for (int s = 0; s < kSlots; ++s) {
+            SlotAddress a = address(b, s);
+            maskedStore(b, l, a.valid, slot(b, s), dest, a.addr);
+          }
+          scf::YieldOp::create(b, l);
+        });
     rewriter.eraseOp(op);
     return success();
   }

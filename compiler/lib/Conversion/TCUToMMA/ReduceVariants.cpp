@@ -49,6 +49,10 @@ int64_t mlir::tcu::detail::numGridChunks(const Collective &c) {
   return (c.segmentSize + kGridChunk - 1) / kGridChunk;
 }
 
+Variant mlir::tcu::detail::partialsVariant(int64_t chunks) {
+  return chunks > kGridChunk ? Variant::Grid : getDefaultVariant(chunks);
+}
+
 std::pair<Value, Value> mlir::tcu::detail::gridChunkRange(TileBuilder &tb,
                                                           const Collective &c,
                                                           Value p) {
@@ -215,7 +219,7 @@ static void reduceGrid(TileBuilder &tb, const Collective &c) {
   second.input = scratch;
   second.segmentSize = chunks;
   second.n = numPartials;
-  emitReduce(tb, second, getDefaultVariant(chunks));
+  emitReduce(tb, second, partialsVariant(chunks));
   memref::DeallocOp::create(b, loc, scratch);
 }
 

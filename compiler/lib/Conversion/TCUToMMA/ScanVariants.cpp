@@ -195,7 +195,7 @@ static void scanGrid(TileBuilder &tb, const Collective &c) {
   second.segmentSize = chunks;
   second.n = numPartials;
   second.inclusive = false;
-  emitScan(tb, second, getDefaultVariant(chunks));
+  emitScan(tb, second, partialsVariant(chunks));
 
   tb.parallel(numPartials, [&](Value p) {
     auto [base, end] = gridChunkRange(tb, c, p);

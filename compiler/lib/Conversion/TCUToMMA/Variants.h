@@ -38,6 +38,10 @@ Value segmentEnd(TileBuilder &tb, const Collective &c, Value segBase);
 int64_t tilesPerSegment(const Collective &c);
 /// Number of kGridChunk-element chunks a segment is cut into.
 int64_t numGridChunks(const Collective &c);
+/// The variant for the grid variants' second pass over `chunks` partials
+/// per segment: the grid again while one warp would stream more than one
+/// chunk of partials (the whole array of 2^28 has 65536), else the default.
+Variant partialsVariant(int64_t chunks);
 /// [base, end) of grid partial `p`: chunk p % chunks of segment p / chunks.
 std::pair<Value, Value> gridChunkRange(TileBuilder &tb, const Collective &c,
                                        Value p);

@@ -1,0 +1,28 @@
+//===- Passes.td - tcuc strategy passes --------------------*- tablegen -*-===//
+
+#ifndef TCUC_STRATEGY_PASSES_TD
+#define TCUC_STRATEGY_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TCUSelectStrategy : Pass<"tcu-select-strategy", "ModuleOp"> {
+  let summary = "Choose the algorithm variant of each collective (the cost model)";
+  let description = [{
+    Gives every `tcu.segmented_reduce` / `tcu.segmented_scan` without a
+    `variant` the one the cost model expects to run fastest on `chip`
+    (compiler/lib/Strategy/CostModel.cpp): the tuned table of that chip,
+    measured by `bench/` (docs/performance.md), for the op, the element
+    types and the segment size; an analytic rule where the table has no
+    row; and the grid variant when a static element count leaves fewer
+    segments than the GPU has warp slots. A variant already set is kept.
+    With `explain`, each choice is reported as a remark naming its reason.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "Target GPU (sm_80, sm_90, ...) whose tuned table is used">,
+    Option<"explain", "explain", "bool", /*default=*/"false",
+           "Emit a remark with each choice and its reason">
+  ];
+}
+
+#endif // TCUC_STRATEGY_PASSES_TD

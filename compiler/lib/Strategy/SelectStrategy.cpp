@@ -1,0 +1,52 @@
+//===- SelectStrategy.cpp - the tcu-select-strategy pass ------------------===//
+
+#include "tcuc/Strategy/CostModel.h"
+#include "tcuc/Strategy/Passes.h"
+
+#include "tcuc/Dialect/TCU/TCUOps.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::tcu {
+#define GEN_PASS_DEF_TCUSELECTSTRATEGY
+#include "tcuc/Strategy/Passes.h.inc"
+} // namespace mlir::tcu
+
+using namespace mlir;
+using namespace mlir::tcu;
+
+namespace {
+
+template <typename OpT>
+void choose(OpT op, bool isScan, const std::string &chip, bool explain) {
+  if (op.getVariant())
+    return;
+  StrategyQuery q;
+  q.isScan = isScan;
+  q.input = elementTypeName(op.getInputType().getElementType());
+  q.output = elementTypeName(op.getOutputType().getElementType());
+  q.segmentSize = op.getSegmentSize();
+  if (op.getInputType().hasStaticShape())
+    q.n = op.getInputType().getNumElements();
+  q.arch = chip;
+  StrategyChoice c = selectStrategy(q);
+  op.setVariant(c.variant);
+  if (explain)
+    op.emitRemark() << "variant " << stringifyVariant(c.variant) << ": "
+                    << c.reason;
+}
+
+struct TCUSelectStrategyPass
+    : tcu::impl::TCUSelectStrategyBase<TCUSelectStrategyPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    getOperation()->walk([&](Operation *op) {
+      if (auto r = dyn_cast<SegmentedReduceOp>(op))
+        choose(r, /*isScan=*/false, chip, explain);
+      else if (auto s = dyn_cast<SegmentedScanOp>(op))
+        choose(s, /*isScan=*/true, chip, explain);
+    });
+  }
+};
+
+} // namespace
