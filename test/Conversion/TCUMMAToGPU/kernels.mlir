@@ -11,11 +11,11 @@
 // CHECK: gpu.grid_dim x
 // CHECK: scf.for
 // CHECK: gpu.lane_id
-// Whole tiles load pairs of consecutive elements unmasked; the rest of the
-// tiles mask each element.
+// Whole tiles load 4 consecutive elements of a segment per vector (the load
+// is line_order_free), unmasked; the rest of the tiles mask each element.
 // CHECK: memref.extract_aligned_pointer_as_index %[[IN]]
 // CHECK: scf.if %{{.*}} -> (f16, f16, f16, f16, f16, f16, f16, f16)
-// CHECK: vector.load %[[IN]][%{{.*}}] {alignment = 4 : i64} : memref<?xf16>, vector<2xf16>
+// CHECK: vector.load %[[IN]][%{{.*}}] {alignment = 8 : i64} : memref<?xf16>, vector<4xf16>
 // CHECK: } else {
 // CHECK: scf.if
 // CHECK-NEXT: memref.load %[[IN]]

@@ -5,7 +5,8 @@
 // 0 of V holds 16 segment sums.
 // CHECK-LABEL: func @seg16
 // CHECK: scf.parallel
-// CHECK: %[[A:.*]] = tcu.load_tile <cols> %{{.*}} stride %c7 line %c7 limit
+// Each line is one segment, summed whole: its order is free.
+// CHECK: %[[A:.*]] = tcu.load_tile <cols> %{{.*}} stride %c7 line %c7 limit %{{.*}} {line_order_free}
 // CHECK: %[[P:.*]] = tcu.matrix <P> : vector<16x16xf16>
 // CHECK: %[[V:.*]] = tcu.mma %[[P]], %[[A]], %{{.*}} : vector<16x16xf16>, vector<16x16xf16> into vector<16x16xf32>
 // CHECK: tcu.store_row %[[V]][0]

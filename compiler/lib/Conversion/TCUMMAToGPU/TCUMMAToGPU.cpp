@@ -160,16 +160,31 @@ void maskedStore(OpBuilder &b, Location loc, Value valid, Value x, Value dest,
 }
 
 /// Slot s of a tile access: the element (row, col) lies on line `row`
-/// (`rows` layout) or line `col` (`cols`), at position col or row.
+/// (`rows` layout) or line `col` (`cols`), at position col or row. With
+/// `orderFree` (tcu.load_tile's line_order_free) the positions within each
+/// line are permuted so that a lane's elements of one line are consecutive:
+/// in `rows`, the lane's columns {2t, 2t+1, 2t+8, 2t+9} of a row become
+/// positions 4t..4t+3; in `cols`, its rows {g, g+8} of a column become
+/// positions 2g, 2g+1. Both are bijections on 0..15 for every line.
 struct SlotAddress {
   Value addr, valid;
 };
 SlotAddress slotAddress(OpBuilder &b, Location loc, const LanePosition &lane,
                         int s, TileLayout layout, Value base, Value stride,
-                        Value lineLength, Value limit) {
+                        Value lineLength, Value limit, bool orderFree = false) {
   Value row = lane.row(b, loc, s), col = lane.col(b, loc, s);
   Value line = layout == TileLayout::Rows ? row : col;
   Value j = layout == TileLayout::Rows ? col : row;
+  if (orderFree) {
+    auto c = [&](int64_t v) { return constIndex(b, loc, v); };
+    if (layout == TileLayout::Rows)
+      j = arith::AddIOp::create(b, loc,
+                                arith::MulIOp::create(b, loc, lane.t, c(4)),
+                                c((s & 1) + 2 * (s >> 2)));
+    else
+      j = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, lane.g, c(2)), c((s >> 1) & 1));
+  }
   Value addr = arith::AddIOp::create(
       b, loc, base,
       arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, line, stride),
@@ -180,13 +195,27 @@ SlotAddress slotAddress(OpBuilder &b, Location loc, const LanePosition &lane,
   return {addr, valid};
 }
 
+/// Slots holding consecutive positions of one line, in position order: the
+/// accesses a whole tile can make as one vector each.
+SmallVector<SmallVector<int, 4>, 8> slotGroups(TileLayout layout,
+                                               bool orderFree) {
+  if (layout == TileLayout::Rows && orderFree)
+    return {{0, 1, 4, 5}, {2, 3, 6, 7}};
+  if (layout == TileLayout::Rows)
+    return {{0, 1}, {2, 3}, {4, 5}, {6, 7}};
+  if (orderFree)
+    return {{0, 2}, {1, 3}, {4, 6}, {5, 7}};
+  return {{0}, {1}, {2}, {3}, {4}, {5}, {6}, {7}};
+}
+
 /// Whether a tile access needs no masks: every line is complete
 /// (line_length >= 16), the last element base + 15 * stride + 15 is below
-/// `limit`, and each pair of consecutive elements on a line starts 2-element
-/// aligned in `buffer` (base and stride even, the buffer's address a
-/// multiple of two elements), so it can move as one vector<2xT>.
+/// `limit`, and each group of `width` consecutive elements on a line starts
+/// `width`-element aligned in `buffer` (base and stride multiples of width,
+/// the buffer's address a multiple of width elements), so it can move as
+/// one vector<width x T>.
 Value isWholeTile(OpBuilder &b, Location loc, Value buffer, Value base,
-                  Value stride, Value lineLength, Value limit) {
+                  Value stride, Value lineLength, Value limit, int64_t width) {
   using P = arith::CmpIPredicate;
   auto c = [&](int64_t v) { return constIndex(b, loc, v); };
   Value last = arith::AddIOp::create(
@@ -202,19 +231,13 @@ Value isWholeTile(OpBuilder &b, Location loc, Value buffer, Value base,
   Value start = arith::AddIOp::create(
       b, loc, ptr, arith::MulIOp::create(b, loc, base, c(eltBytes)));
   Value parity = arith::OrIOp::create(
-      b, loc, arith::RemUIOp::create(b, loc, start, c(2 * eltBytes)),
-      arith::AndIOp::create(b, loc, stride, c(1)));
+      b, loc, arith::RemUIOp::create(b, loc, start, c(width * eltBytes)),
+      arith::RemUIOp::create(b, loc, stride, c(width)));
   Value ok = arith::AndIOp::create(
       b, loc, cmp(b, loc, P::sge, lineLength, c(kTileSize)),
       cmp(b, loc, P::slt, last, limit));
   ok = arith::AndIOp::create(b, loc, ok, cmp(b, loc, P::sge, stride, c(0)));
   return arith::AndIOp::create(b, loc, ok, cmp(b, loc, P::eq, parity, c(0)));
-}
-
-/// Slots s and s + 1 (s even) are consecutive elements of one line in the
-/// `rows` layout (columns 2t and 2t + 1), and of two lines in `cols`.
-bool pairsAreContiguous(TileLayout layout) {
-  return layout == TileLayout::Rows;
 }
 
 struct LowerLoadTile : OpConversionPattern<LoadTileOp> {
@@ -226,36 +249,36 @@ struct LowerLoadTile : OpConversionPattern<LoadTileOp> {
     LanePosition lane = getLanePosition(rewriter, loc);
     Value src = adaptor.getSource();
     Type elt = cast<MemRefType>(src.getType()).getElementType();
+    bool orderFree = op.getLineOrderFree();
     auto address = [&](OpBuilder &b, int s) {
       return slotAddress(b, loc, lane, s, op.getLayout(), adaptor.getBase(),
                          adaptor.getStride(), adaptor.getLineLength(),
-                         adaptor.getLimit());
+                         adaptor.getLimit(), orderFree);
     };
-    // Whole tiles (all but the ragged ends) load without masks, pairs of
-    // consecutive elements as one 2-element access; the rest masks each
+    // Whole tiles (all but the ragged ends) load without masks, each group
+    // of consecutive elements as one vector access; the rest masks each
     // element.
+    auto groups = slotGroups(op.getLayout(), orderFree);
+    int64_t width = groups.front().size();
     Value whole =
         isWholeTile(rewriter, loc, src, adaptor.getBase(), adaptor.getStride(),
-                    adaptor.getLineLength(), adaptor.getLimit());
+                    adaptor.getLineLength(), adaptor.getLimit(), width);
     auto ifOp = scf::IfOp::create(
         rewriter, loc, whole,
         [&](OpBuilder &b, Location l) {
-          SmallVector<Value> slots;
-          for (int s = 0; s < kSlots; s += 2) {
-            if (!pairsAreContiguous(op.getLayout())) {
-              slots.push_back(
-                  memref::LoadOp::create(b, l, src, address(b, s).addr));
-              slots.push_back(
-                  memref::LoadOp::create(b, l, src, address(b, s + 1).addr));
+          SmallVector<Value> slots(kSlots);
+          for (ArrayRef<int> group : groups) {
+            Value addr = address(b, group.front()).addr;
+            if (width == 1) {
+              slots[group.front()] = memref::LoadOp::create(b, l, src, addr);
               continue;
             }
-            unsigned bytes = 2 * elt.getIntOrFloatBitWidth() / 8;
-            Value pair = vector::LoadOp::create(
-                b, l, VectorType::get({2}, elt), src,
-                ValueRange{address(b, s).addr}, /*nontemporal=*/false,
-                llvm::MaybeAlign(bytes));
-            for (int64_t k = 0; k < 2; ++k)
-              slots.push_back(vector::ExtractOp::create(b, l, pair, k));
+            Value vec = vector::LoadOp::create(
+                b, l, VectorType::get({width}, elt), src, ValueRange{addr},
+                /*nontemporal=*/false,
+                llvm::MaybeAlign(width * elt.getIntOrFloatBitWidth() / 8));
+            for (auto [k, s] : llvm::enumerate(group))
+              slots[s] = vector::ExtractOp::create(b, l, vec, int64_t(k));
           }
           scf::YieldOp::create(b, l, slots);
         },
@@ -294,7 +317,7 @@ struct LowerStoreTile : OpConversionPattern<StoreTileOp> {
     // As for loads: whole tiles store pairs unmasked, the rest per element.
     Value whole =
         isWholeTile(rewriter, loc, dest, adaptor.getBase(), adaptor.getStride(),
-                    adaptor.getLineLength(), adaptor.getLimit());
+                    adaptor.getLineLength(), adaptor.getLimit(), /*width=*/2);
     scf::IfOp::create(
         rewriter, loc, whole,
         [&](OpBuilder &b, Location l) {

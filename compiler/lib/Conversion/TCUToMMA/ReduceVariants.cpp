@@ -23,9 +23,11 @@ Value mlir::tcu::detail::reduceTiles(TileBuilder &tb, Value src, Value base,
   Type elt = cast<MemRefType>(src.getType()).getElementType();
   return tb.forLoop(first, count, step, {tb.zeroAcc(elt)},
                     [&](Value t, ValueRange carried) -> SmallVector<Value> {
+                      // Every element is summed into one total: order free.
                       Value a = tb.loadTile(TileLayout::Rows, src,
                                             tb.add(base, tb.mul(t, T * T)),
-                                            tb.idx(T), tb.idx(T), end);
+                                            tb.idx(T), tb.idx(T), end,
+                                            /*lineOrderFree=*/true);
                       return {tb.mulConst(MatrixKind::P, a, carried[0])};
                     })[0];
 }
@@ -73,8 +75,9 @@ std::pair<Value, Value> mlir::tcu::detail::gridChunkRange(TileBuilder &tb,
 static void reduceSeg16(TileBuilder &tb, const Collective &c) {
   int64_t s = c.segmentSize;
   tb.parallel(tb.ceilDiv(c.numSegments, T), [&](Value g) {
+    // A line is a segment, summed whole: order free within it.
     Value a = tb.loadTile(TileLayout::Cols, c.input, tb.mul(g, T * s),
-                          tb.idx(s), tb.idx(s), c.n);
+                          tb.idx(s), tb.idx(s), c.n, /*lineOrderFree=*/true);
     Value v = tb.mulConst(MatrixKind::P, a, tb.zeroAccLike(a));
     tb.storeRow(v, 0, c.output, tb.mul(g, T), c.numSegments);
   });
@@ -86,7 +89,7 @@ static void reduceSeg256(TileBuilder &tb, const Collective &c) {
   tb.parallel(c.numSegments, [&](Value seg) {
     Value base = tb.mul(seg, c.segmentSize);
     Value a = tb.loadTile(TileLayout::Rows, c.input, base, tb.idx(T), tb.idx(T),
-                          segmentEnd(tb, c, base));
+                          segmentEnd(tb, c, base), /*lineOrderFree=*/true);
     Value v = tb.mulConst(MatrixKind::P, a, tb.zeroAccLike(a));
     storeTotal(tb, v, c.output, seg);
   });
@@ -118,9 +121,11 @@ static void reduceStrided(TileBuilder &tb, const Collective &c, Value group,
                          Value jT = tb.mul(j, T);
                          Value lineLength = arith::SubIOp::create(
                              tb.builder(), tb.location(), tb.idx(length), jT);
+                         // Lines are segments: order free within each.
                          Value a = tb.loadTile(TileLayout::Cols, c.input,
                                                tb.add(groupBase, jT), tb.idx(s),
-                                               lineLength, c.n);
+                                               lineLength, c.n,
+                                               /*lineOrderFree=*/true);
                          return {tb.mulConst(MatrixKind::P, a, carried[0])};
                        })[0];
   tb.storeRow(v, 0, c.output, tb.mul(group, T), c.numSegments, accumulate);

@@ -109,10 +109,11 @@ Value TileBuilder::product(MatrixKind k, Value data, Value acc,
 }
 
 Value TileBuilder::loadTile(TileLayout layout, Value src, Value base,
-                            Value stride, Value lineLength, Value limit) {
+                            Value stride, Value lineLength, Value limit,
+                            bool lineOrderFree) {
   Type elt = cast<MemRefType>(src.getType()).getElementType();
   return LoadTileOp::create(b, loc, tileType(elt), layout, src, base, stride,
-                            lineLength, limit);
+                            lineLength, limit, lineOrderFree);
 }
 
 void TileBuilder::storeTile(Value tile, Value dest, Value base, Value stride,

@@ -54,8 +54,10 @@ public:
   Value mulConst(MatrixKind k, Value data, Value acc);
   Value mulByConst(Value data, MatrixKind k, Value acc);
 
+  /// `lineOrderFree`: only each line's set of elements matters to the
+  /// consumer (see tcu.load_tile).
   Value loadTile(TileLayout layout, Value src, Value base, Value stride,
-                 Value lineLength, Value limit);
+                 Value lineLength, Value limit, bool lineOrderFree = false);
   void storeTile(Value tile, Value dest, Value base, Value stride,
                  Value lineLength, Value limit);
   void storeRow(Value tile, int64_t row, Value dest, Value base, Value limit,

@@ -88,6 +88,12 @@ def TCU_LoadTileOp : TCU_Op<"load_tile"> {
     it becomes tile column `i`. No memory outside the selected elements is
     read, so partial tiles at segment or buffer ends are safe.
 
+    With `line_order_free`, the consumer depends only on which elements each
+    line holds, not on their order within it (a sum over each line, or over
+    the whole tile): a backend may place a line's elements at any of the
+    line's 16 positions. The CPU backend keeps the order; the GPU backend
+    uses the freedom to give each lane consecutive elements (wider loads).
+
     ```mlir
     %A = tcu.load_tile <cols> %in[%base] stride %c16 line %c16 limit %n
         : memref<?xf16> -> vector<16x16xf16>
@@ -96,7 +102,7 @@ def TCU_LoadTileOp : TCU_Op<"load_tile"> {
   let arguments = (ins TCU_TileLayoutAttr:$layout,
                    Arg<AnyMemRef, "the buffer read", [MemRead]>:$source,
                    Index:$base, Index:$stride, Index:$line_length,
-                   Index:$limit);
+                   Index:$limit, UnitAttr:$line_order_free);
   let results = (outs TCU_Tile:$result);
   let assemblyFormat = [{
     $layout $source `[` $base `]` `stride` $stride `line` $line_length
