@@ -493,7 +493,7 @@ def main():
     r.add_argument("--cub-lib", required=True)
     r.add_argument("--out", required=True)
     r.add_argument("--n", type=int, default=DEFAULT_N)
-    r.add_argument("--reps", type=int, default=20)
+    r.add_argument("--reps", type=int, default=30)
     r.add_argument("--budget-ms", type=float, default=400,
                    help="fewer repetitions (at least 3) when one call is slow")
     r.add_argument("--ops", nargs="*", help="only these operations")

@@ -20,11 +20,16 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem \
   --format=csv,noheader || true
 cmake -S "$root" -B "$build/rt" -G Ninja -DTCUC_ENABLE_COMPILER=OFF \
   -DTCUC_ENABLE_TESTS=OFF -DCMAKE_BUILD_TYPE=Release >"$build/cmake.log" 2>&1 &&
-  cmake --build "$build/rt" --target tcuc_runtime >>"$build/cmake.log" 2>&1 ||
+  cmake --build "$build/rt" --target tcuc_runtime tcuc-jit-latency \
+    >>"$build/cmake.log" 2>&1 ||
   { cat "$build/cmake.log"; exit 2; }
 nvcc -O3 -arch=sm_90 -shared -Xcompiler -fPIC \
   -o "$build/libcub_baselines.so" "$root/bench/baselines/cub_baselines.cu"
 nvcc --version | tail -1 >"$out/versions.txt"
+
+# JIT latency: module load from the cache and memory-cache hits (the
+# compile half is measured on the compiler machine, see docs/performance.md).
+"$build/rt/bin/tcuc-jit-latency" "$cache" | tee "$out/jit_latency_gpu.txt"
 
 PYTHONUNBUFFERED=1 python3 "$root/bench/bench.py" run --cache-dir "$cache" \
   --tcuc-lib "$build/rt/runtime/libtcuc_runtime.so" \

@@ -96,23 +96,28 @@ cudaError_t scanByKey(InIt in, OutT *out, int64_t n, int64_t seg,
       stream);
 }
 
-// The read ceiling: every thread reads 16-byte vectors, grid-stride, and
-// folds them so the loads cannot be removed; one word per block is written.
+// The read ceiling: every thread reads 16-byte vectors, grid-stride, eight
+// independent loads in flight per thread, and folds them so the loads cannot
+// be removed; a word is written only on an (in practice) impossible value.
 __global__ void readKernel(const uint4 *in, int64_t count, unsigned *sink) {
+  constexpr int kInFlight = 8;
   unsigned acc = 0;
   int64_t stride = int64_t(gridDim.x) * blockDim.x;
   int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  for (; i + 3 * stride < count; i += 4 * stride) {
-    uint4 a = in[i], b = in[i + stride], c = in[i + 2 * stride],
-          d = in[i + 3 * stride];
-    acc ^= a.x ^ a.y ^ a.z ^ a.w ^ b.x ^ b.y ^ b.z ^ b.w ^ c.x ^ c.y ^ c.z ^
-           c.w ^ d.x ^ d.y ^ d.z ^ d.w;
+  for (; i + (kInFlight - 1) * stride < count; i += kInFlight * stride) {
+    uint4 v[kInFlight];
+#pragma unroll
+    for (int k = 0; k < kInFlight; ++k)
+      v[k] = in[i + k * stride];
+#pragma unroll
+    for (int k = 0; k < kInFlight; ++k)
+      acc ^= v[k].x ^ v[k].y ^ v[k].z ^ v[k].w;
   }
   for (; i < count; i += stride) {
     uint4 a = in[i];
     acc ^= a.x ^ a.y ^ a.z ^ a.w;
   }
-  if (acc == 0x9e3779b9u) // practically never: keeps the loads alive
+  if (acc == 0x9e3779b9u)
     sink[blockIdx.x] = acc;
 }
 
