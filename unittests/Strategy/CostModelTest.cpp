@@ -1,0 +1,86 @@
+//===- CostModelTest.cpp - tcu-select-strategy's cost model ---------------===//
+
+#include "tcuc/Strategy/CostModel.h"
+
+#include <gtest/gtest.h>
+
+using namespace mlir::tcu;
+
+namespace {
+
+StrategyQuery query(bool scan, const char *in, const char *out, int64_t segment,
+                    const char *arch = "sm_90") {
+  StrategyQuery q;
+  q.isScan = scan;
+  q.input = in;
+  q.output = out;
+  q.segmentSize = segment;
+  q.arch = arch;
+  return q;
+}
+
+// Whatever the table or the rules say, the choice must lower the collective:
+// every segment size, op and type combination gets an applicable variant.
+TEST(CostModel, ChoiceIsAlwaysApplicable) {
+  const char *types[][2] = {{"f16", "f32"},   {"bf16", "f32"}, {"f16", "f16"},
+                            {"bf16", "bf16"}, {"f32", "f32"},  {"i8", "i32"}};
+  for (bool scan : {false, true})
+    for (auto &t : types)
+      for (const char *arch : {"sm_80", "sm_90"})
+        for (int64_t s :
+             {int64_t(1), int64_t(7), int64_t(16), int64_t(17), int64_t(100),
+              int64_t(255), int64_t(256), int64_t(257), int64_t(1000),
+              int64_t(4097), int64_t(1) << 24, (int64_t(1) << 24) + 1,
+              int64_t(1) << 40}) {
+          StrategyChoice c = selectStrategy(query(scan, t[0], t[1], s, arch));
+          std::string why;
+          EXPECT_TRUE(isVariantApplicable(c.variant, scan, s, &why))
+              << (scan ? "scan " : "reduce ") << t[0] << "->" << t[1]
+              << " segment " << s << " on " << arch << ": "
+              << stringifyVariant(c.variant).str() << " (" << why
+              << "), chosen by " << c.reason;
+          EXPECT_FALSE(c.reason.empty());
+        }
+}
+
+// A segment between two table rows takes the larger row; the reason names
+// the row, so the lookup is visible.
+TEST(CostModel, TableRowRoundsUp) {
+  StrategyChoice c = selectStrategy(query(false, "f16", "f32", 1000));
+  EXPECT_NE(c.reason.find("segment row 1024"), std::string::npos) << c.reason;
+  c = selectStrategy(query(false, "f16", "f32", 1024));
+  EXPECT_NE(c.reason.find("segment row 1024"), std::string::npos) << c.reason;
+  c = selectStrategy(query(false, "f16", "f32", 1025));
+  EXPECT_NE(c.reason.find("segment row 2048"), std::string::npos) << c.reason;
+}
+
+// Beyond the largest row: that row's choice (the grid for the sweep's types).
+TEST(CostModel, HugeSegmentsUseTheLastRow) {
+  StrategyChoice c =
+      selectStrategy(query(true, "f16", "f32", int64_t(1) << 40));
+  EXPECT_EQ(c.variant, Variant::Grid) << c.reason;
+  EXPECT_NE(c.reason.find("segment row 16777216"), std::string::npos)
+      << c.reason;
+}
+
+// Types without rows (f32 input, i8 reductions) use the analytic rule.
+TEST(CostModel, AnalyticRuleWithoutRows) {
+  StrategyChoice c = selectStrategy(query(false, "i8", "i32", 16));
+  EXPECT_EQ(c.variant, Variant::Seg16);
+  EXPECT_EQ(c.reason.rfind("analytic", 0), 0u) << c.reason;
+  c = selectStrategy(query(true, "f32", "f32", 1 << 20));
+  EXPECT_EQ(c.variant, Variant::Grid);
+  EXPECT_EQ(c.reason.rfind("analytic", 0), 0u) << c.reason;
+}
+
+// A known n with few long segments goes to the grid; a short one stays.
+TEST(CostModel, FewSegmentsOfAStaticNUseTheGrid) {
+  StrategyQuery q = query(false, "f16", "f32", 8000);
+  EXPECT_EQ(selectStrategy(q).variant, Variant::Seg256N);
+  q.n = 1000000; // 125 segments
+  EXPECT_EQ(selectStrategy(q).variant, Variant::Grid);
+  q.segmentSize = 1000; // 1000 segments of 1000: too short to split
+  EXPECT_EQ(selectStrategy(q).variant, Variant::Seg256N);
+}
+
+} // namespace
