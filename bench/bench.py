@@ -124,7 +124,6 @@ class Timer:
 
 
 def run(args):
-    import numpy as np
     import torch
 
     os.environ["TCUC_CACHE_DIR"] = os.path.abspath(args.cache_dir)
@@ -439,7 +438,6 @@ def plot(args, rows, read_gbs, copy_gbs, head):
     fig.savefig(os.path.join(args.out, "throughput.png"), dpi=110)
 
 
-TABLE = "compiler/lib/Strategy/TunedTables.inc"
 # Tie-break order of `tune`: the simpler variant (fewer kernels, less
 # scratch) first.
 PREFERENCE = ["seg16", "seg256", "seg16n", "seg16n_strided", "seg256n",

@@ -38,12 +38,8 @@ double msSince(std::chrono::steady_clock::time_point t0) {
 std::vector<KernelSpec> specs() {
   std::vector<KernelSpec> out;
   auto add = [&](bool scan, int64_t segment, DType in, DType outType) {
-    KernelSpec s;
-    s.isScan = scan;
-    s.segmentSize = segment;
-    s.input = in;
-    s.output = outType;
-    out.push_back(s);
+    out.push_back(scan ? KernelSpec::scan(segment, in, outType, true)
+                       : KernelSpec::reduce(segment, in, outType));
   };
   add(false, 16, DType::F16, DType::F32);
   add(false, 1024, DType::F16, DType::F32);

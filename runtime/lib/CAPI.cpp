@@ -12,45 +12,29 @@ namespace {
 
 thread_local std::string lastError;
 
-int fail(const std::string &message) {
-  lastError = message;
-  return -1;
-}
-
-bool reject(const std::string &message) {
-  lastError = message;
-  return false;
-}
-
 int finish(const Status &s) {
-  if (!s)
-    return fail(s.message());
+  if (!s) {
+    lastError = s.message();
+    return -1;
+  }
   lastError.clear();
   return 0;
 }
 
-/// Builds a spec from the C arguments; false (lastError set) on bad names.
-bool makeSpec(const char *op, int64_t segment, const char *inType,
-              const char *outType, int inclusive, const char *variant,
-              KernelSpec &spec) {
-  std::string opName = op ? op : "";
-  if (opName != "reduce" && opName != "scan")
-    return reject("op must be \"reduce\" or \"scan\", got \"" + opName + "\"");
-  std::optional<DType> in = parseDType(inType ? inType : "");
-  std::optional<DType> out = parseDType(outType ? outType : "");
-  if (!in)
-    return reject(std::string("unknown input type \"") +
-                  (inType ? inType : "") + "\"");
-  if (!out)
-    return reject(std::string("unknown output type \"") +
-                  (outType ? outType : "") + "\"");
-  spec.isScan = opName == "scan";
-  spec.segmentSize = segment;
-  spec.input = *in;
-  spec.output = *out;
-  spec.inclusive = !spec.isScan || inclusive != 0;
-  spec.variant = variant ? variant : "";
-  return true;
+/// The element types named by the C arguments.
+Status parseTypes(const char *inName, const char *outName, DType &in,
+                  DType &out) {
+  std::optional<DType> i = parseDType(inName ? inName : "");
+  std::optional<DType> o = parseDType(outName ? outName : "");
+  if (!i)
+    return Status::error(std::string("unknown input type \"") +
+                         (inName ? inName : "") + "\"");
+  if (!o)
+    return Status::error(std::string("unknown output type \"") +
+                         (outName ? outName : "") + "\"");
+  in = *i;
+  out = *o;
+  return Status::success();
 }
 
 } // namespace
@@ -59,30 +43,42 @@ extern "C" int tcuc_reduce(const void *in, void *out, int64_t n,
                            int64_t segment, const char *in_type,
                            const char *out_type, void *stream,
                            const char *variant) {
-  KernelSpec spec;
-  if (!makeSpec("reduce", segment, in_type, out_type, 1, variant, spec))
-    return -1;
-  return finish(Runtime::global().run(spec, in, out, n, stream));
+  DType i, o;
+  if (Status s = parseTypes(in_type, out_type, i, o); !s)
+    return finish(s);
+  return finish(Runtime::global().reduce(in, out, n, segment, i, o, stream,
+                                         variant ? variant : ""));
 }
 
 extern "C" int tcuc_scan(const void *in, void *out, int64_t n, int64_t segment,
                          const char *in_type, const char *out_type,
                          int inclusive, void *stream, const char *variant) {
-  KernelSpec spec;
-  if (!makeSpec("scan", segment, in_type, out_type, inclusive, variant, spec))
-    return -1;
-  return finish(Runtime::global().run(spec, in, out, n, stream));
+  DType i, o;
+  if (Status s = parseTypes(in_type, out_type, i, o); !s)
+    return finish(s);
+  return finish(Runtime::global().scan(in, out, n, segment, i, o,
+                                       inclusive != 0, stream,
+                                       variant ? variant : ""));
 }
 
 extern "C" int tcuc_prepare(const char *op, int64_t segment,
                             const char *in_type, const char *out_type,
                             int inclusive, const char *variant, int64_t n,
                             uint64_t *scratch_bytes, int *num_kernels) {
-  KernelSpec spec;
-  if (!makeSpec(op, segment, in_type, out_type, inclusive, variant, spec))
-    return -1;
+  std::string opName = op ? op : "";
+  if (opName != "reduce" && opName != "scan")
+    return finish(Status::error("op must be \"reduce\" or \"scan\", got \"" +
+                                opName + "\""));
   if (segment < 1)
-    return fail("segment size must be >= 1, got " + std::to_string(segment));
+    return finish(Status::error("segment size must be >= 1, got " +
+                                std::to_string(segment)));
+  DType i, o;
+  if (Status s = parseTypes(in_type, out_type, i, o); !s)
+    return finish(s);
+  std::string v = variant ? variant : "";
+  KernelSpec spec = opName == "scan"
+                        ? KernelSpec::scan(segment, i, o, inclusive != 0, v)
+                        : KernelSpec::reduce(segment, i, o, v);
   const Kernel *kernel = nullptr;
   if (Status s = Runtime::global().getKernel(spec, kernel); !s)
     return finish(s);

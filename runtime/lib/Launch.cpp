@@ -241,26 +241,15 @@ Status Runtime::run(const KernelSpec &spec, const void *in, void *out,
 Status Runtime::reduce(const void *in, void *out, int64_t n, int64_t segment,
                        DType inType, DType outType, void *stream,
                        const std::string &variant) {
-  KernelSpec spec;
-  spec.isScan = false;
-  spec.segmentSize = segment;
-  spec.input = inType;
-  spec.output = outType;
-  spec.variant = variant;
-  return run(spec, in, out, n, stream);
+  return run(KernelSpec::reduce(segment, inType, outType, variant), in, out, n,
+             stream);
 }
 
 Status Runtime::scan(const void *in, void *out, int64_t n, int64_t segment,
                      DType inType, DType outType, bool inclusive, void *stream,
                      const std::string &variant) {
-  KernelSpec spec;
-  spec.isScan = true;
-  spec.segmentSize = segment;
-  spec.input = inType;
-  spec.output = outType;
-  spec.inclusive = inclusive;
-  spec.variant = variant;
-  return run(spec, in, out, n, stream);
+  return run(KernelSpec::scan(segment, inType, outType, inclusive, variant), in,
+             out, n, stream);
 }
 
 Status Runtime::releaseScratch(void *stream) {

@@ -2,6 +2,8 @@
 
 #include "tcuc/Spec.h"
 
+#include <utility>
+
 using namespace tcuc;
 
 std::optional<DType> tcuc::parseDType(std::string_view name) {
@@ -66,4 +68,23 @@ int64_t KernelSpec::outputLength(int64_t n) const {
   if (isScan || n <= 0)
     return n < 0 ? 0 : n;
   return n / segmentSize + (n % segmentSize != 0);
+}
+
+KernelSpec KernelSpec::reduce(int64_t segment, DType in, DType out,
+                              std::string variant) {
+  KernelSpec spec;
+  spec.isScan = false;
+  spec.segmentSize = segment;
+  spec.input = in;
+  spec.output = out;
+  spec.variant = std::move(variant);
+  return spec;
+}
+
+KernelSpec KernelSpec::scan(int64_t segment, DType in, DType out,
+                            bool inclusive, std::string variant) {
+  KernelSpec spec = reduce(segment, in, out, std::move(variant));
+  spec.isScan = true;
+  spec.inclusive = inclusive;
+  return spec;
 }

@@ -952,12 +952,18 @@ std::string twoPassReduceFile(const KernelSpec &spec, const std::string &arch,
               : ptxBody);
 }
 
+/// A compiler that makes twoPassReduceFile kernels and counts its calls.
+CompileFn countingTwoPassCompiler(std::atomic<int> &compiles) {
+  return [&compiles](const KernelSpec &spec, const std::string &arch,
+                     std::string &out) {
+    ++compiles;
+    out = twoPassReduceFile(spec, arch);
+    return Status::success();
+  };
+}
+
 KernelSpec f32Reduce(int64_t segment) {
-  KernelSpec s;
-  s.segmentSize = segment;
-  s.input = DType::F32;
-  s.output = DType::F32;
-  return s;
+  return KernelSpec::reduce(segment, DType::F32, DType::F32);
 }
 
 /// Skips the test when this machine has no usable GPU.
@@ -1041,12 +1047,7 @@ TEST(Gpu, DeviceArchAndMemory) {
 TEST(Gpu, TwoPassKernelWithScratch) {
   TempDir dir;
   std::atomic<int> compiles{0};
-  CompileFn compiler = [&](const KernelSpec &spec, const std::string &arch,
-                           std::string &out) {
-    ++compiles;
-    out = twoPassReduceFile(spec, arch);
-    return Status::success();
-  };
+  CompileFn compiler = countingTwoPassCompiler(compiles);
   Runtime rt(gpuOptions(dir.path, compiler));
   std::string arch;
   REQUIRE_GPU(rt, arch);
@@ -1079,12 +1080,7 @@ TEST(Gpu, TwoPassKernelWithScratch) {
 TEST(Gpu, ManyThreadsManyStreams) {
   TempDir dir;
   std::atomic<int> compiles{0};
-  CompileFn compiler = [&](const KernelSpec &spec, const std::string &arch,
-                           std::string &out) {
-    ++compiles;
-    out = twoPassReduceFile(spec, arch);
-    return Status::success();
-  };
+  CompileFn compiler = countingTwoPassCompiler(compiles);
   Runtime rt(gpuOptions(dir.path, compiler));
   std::string arch;
   REQUIRE_GPU(rt, arch);

@@ -9,7 +9,9 @@
 //   segment);
 // - once there are too few segments to give every warp slot of the GPU
 //   work, the grid variant (segments split across blocks, partials reduced
-//   or scanned by a second kernel) wins by 2-100x.
+//   or scanned by a second kernel) wins: 1.03x over seg256n for a reduce at
+//   2^14 (16384 segments), 137x at 2^24 (16 segments), in the first sweep
+//   (bench/results/history/2026-11-22-run1-before-cost-model.md).
 // The table holds the measured winner per power-of-two segment size at
 // n = 2^28; a segment between rows takes the next larger row.
 //
@@ -123,6 +125,8 @@ StrategyChoice mlir::tcu::selectStrategy(const StrategyQuery &q) {
   if (!choice)
     choice = analytic(q);
   // A known, small n: too few segments to occupy the GPU one warp each.
+  // The 4096-element floor (shorter segments are not worth splitting) is a
+  // judgement, not a measurement: the sweep runs n = 2^28 only.
   if (q.n && choice->variant != Variant::Grid && q.segmentSize > 4096) {
     int64_t segments = *q.n / q.segmentSize + (*q.n % q.segmentSize != 0);
     if (segments < kWarpSlots)

@@ -43,6 +43,12 @@ struct KernelSpec {
   /// default for the segment size.
   std::string variant;
 
+  /// A reduction / a scan of `segment`-element segments.
+  static KernelSpec reduce(int64_t segment, DType in, DType out,
+                           std::string variant = "");
+  static KernelSpec scan(int64_t segment, DType in, DType out, bool inclusive,
+                         std::string variant = "");
+
   /// Canonical text, e.g. "op=scan segment=1000 in=f16 out=f32 inclusive=1
   /// variant=default": the cache key (with arch and tcuc version) and the
   /// `tcuc.spec` line of a kernel file.

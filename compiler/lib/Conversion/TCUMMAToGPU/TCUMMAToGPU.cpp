@@ -97,7 +97,26 @@ LogicalResult transposeRightOperands(Operation *root) {
     mma->setAttr(kRhsTransposedAttr, UnitAttr::get(mma.getContext()));
     return WalkResult::advance();
   });
-  return failure(r.wasInterrupted());
+  if (r.wasInterrupted())
+    return failure();
+  // Originals now used by nothing (a tile only ever used as a right operand)
+  // are erased here rather than lowered for nothing and dropped by a later
+  // canonicalize. A split goes before the load it reads.
+  SetVector<Operation *> defs;
+  for (auto &entry : memo)
+    if (Operation *def = entry.first.getDefiningOp())
+      defs.insert(def);
+  SmallVector<Operation *> originals = defs.takeVector();
+  for (bool erased = true; erased;) {
+    erased = false;
+    for (Operation *&op : originals)
+      if (op && op->use_empty()) {
+        op->erase();
+        op = nullptr;
+        erased = true;
+      }
+  }
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -314,22 +333,26 @@ struct LowerStoreTile : OpConversionPattern<StoreTileOp> {
       return vector::ExtractOp::create(b, loc, adaptor.getTile(),
                                        ArrayRef<int64_t>{s});
     };
-    // As for loads: whole tiles store pairs unmasked, the rest per element.
+    // As for loads: whole tiles store each group of consecutive elements
+    // as one vector, unmasked; the rest per element.
+    auto groups = slotGroups(TileLayout::Rows, /*orderFree=*/false);
+    int64_t width = groups.front().size();
     Value whole =
         isWholeTile(rewriter, loc, dest, adaptor.getBase(), adaptor.getStride(),
-                    adaptor.getLineLength(), adaptor.getLimit(), /*width=*/2);
+                    adaptor.getLineLength(), adaptor.getLimit(), width);
     scf::IfOp::create(
         rewriter, loc, whole,
         [&](OpBuilder &b, Location l) {
-          for (int s = 0; s < kSlots; s += 2) {
-            Value pair = vector::FromElementsOp::create(
-                b, l, VectorType::get({2}, destElt),
-                ValueRange{toElement(b, l, slot(b, s), destElt),
-                           toElement(b, l, slot(b, s + 1), destElt)});
+          for (ArrayRef<int> group : groups) {
+            SmallVector<Value> elements;
+            for (int s : group)
+              elements.push_back(toElement(b, l, slot(b, s), destElt));
+            Value vec = vector::FromElementsOp::create(
+                b, l, VectorType::get({width}, destElt), elements);
             vector::StoreOp::create(
-                b, l, pair, dest, ValueRange{address(b, s).addr},
+                b, l, vec, dest, ValueRange{address(b, group.front()).addr},
                 /*nontemporal=*/false,
-                llvm::MaybeAlign(2 * destElt.getIntOrFloatBitWidth() / 8));
+                llvm::MaybeAlign(width * destElt.getIntOrFloatBitWidth() / 8));
           }
           scf::YieldOp::create(b, l);
         },

@@ -1,0 +1,53 @@
+//===- CAPITest.cpp - the C interface (tcuc.h) ----------------------------===//
+//
+// What needs no GPU: names, arguments and error messages. (bench/ runs the
+// GPU path through ctypes.)
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcuc/tcuc.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace {
+
+std::string lastError() { return tcuc_last_error(); }
+
+TEST(CAPI, BadNamesAreErrors) {
+  EXPECT_EQ(
+      tcuc_prepare("sum", 16, "f16", "f32", 1, nullptr, 0, nullptr, nullptr),
+      -1);
+  EXPECT_NE(lastError().find("op must be \"reduce\" or \"scan\""),
+            std::string::npos)
+      << lastError();
+  EXPECT_EQ(tcuc_reduce(nullptr, nullptr, 10, 16, "q7", "f32", nullptr, ""),
+            -1);
+  EXPECT_EQ(lastError(), "unknown input type \"q7\"");
+  EXPECT_EQ(
+      tcuc_scan(nullptr, nullptr, 10, 16, "f16", nullptr, 1, nullptr, nullptr),
+      -1);
+  EXPECT_EQ(lastError(), "unknown output type \"\"");
+  EXPECT_EQ(tcuc_prepare("scan", 0, "f16", "f32", 1, "", 0, nullptr, nullptr),
+            -1);
+  EXPECT_EQ(lastError(), "segment size must be >= 1, got 0");
+}
+
+TEST(CAPI, ArgumentsAreCheckedBeforeTheGPU) {
+  EXPECT_EQ(
+      tcuc_reduce(nullptr, nullptr, 10, 16, "f16", "f32", nullptr, nullptr),
+      -1);
+  EXPECT_EQ(lastError(), "input pointer is null");
+  EXPECT_EQ(
+      tcuc_scan(nullptr, nullptr, -1, 16, "i8", "i32", 1, nullptr, nullptr),
+      -1);
+  EXPECT_NE(lastError().find("element count must be >= 0"), std::string::npos)
+      << lastError();
+  // n == 0 is a no-op that succeeds and clears the message.
+  EXPECT_EQ(
+      tcuc_reduce(nullptr, nullptr, 0, 16, "f16", "f32", nullptr, nullptr), 0);
+  EXPECT_EQ(lastError(), "");
+}
+
+} // namespace
