@@ -75,10 +75,12 @@ extern "C" int tcuc_prepare(const char *op, int64_t segment,
   DType i, o;
   if (Status s = parseTypes(in_type, out_type, i, o); !s)
     return finish(s);
-  std::string v = variant ? variant : "";
   KernelSpec spec = opName == "scan"
-                        ? KernelSpec::scan(segment, i, o, inclusive != 0, v)
-                        : KernelSpec::reduce(segment, i, o, v);
+                        ? KernelSpec::scan(segment, i, o, inclusive != 0)
+                        : KernelSpec::reduce(segment, i, o);
+  std::string error;
+  if (!spec.setStrategy(variant ? variant : "", error))
+    return finish(Status::error(error));
   const Kernel *kernel = nullptr;
   if (Status s = Runtime::global().getKernel(spec, kernel); !s)
     return finish(s);

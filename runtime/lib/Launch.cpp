@@ -241,15 +241,21 @@ Status Runtime::run(const KernelSpec &spec, const void *in, void *out,
 Status Runtime::reduce(const void *in, void *out, int64_t n, int64_t segment,
                        DType inType, DType outType, void *stream,
                        const std::string &variant) {
-  return run(KernelSpec::reduce(segment, inType, outType, variant), in, out, n,
-             stream);
+  KernelSpec spec = KernelSpec::reduce(segment, inType, outType);
+  std::string error;
+  if (!spec.setStrategy(variant, error))
+    return Status::error(error);
+  return run(spec, in, out, n, stream);
 }
 
 Status Runtime::scan(const void *in, void *out, int64_t n, int64_t segment,
                      DType inType, DType outType, bool inclusive, void *stream,
                      const std::string &variant) {
-  return run(KernelSpec::scan(segment, inType, outType, inclusive, variant), in,
-             out, n, stream);
+  KernelSpec spec = KernelSpec::scan(segment, inType, outType, inclusive);
+  std::string error;
+  if (!spec.setStrategy(variant, error))
+    return Status::error(error);
+  return run(spec, in, out, n, stream);
 }
 
 Status Runtime::releaseScratch(void *stream) {

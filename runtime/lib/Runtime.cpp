@@ -35,6 +35,8 @@ std::string compileCommand(const KernelSpec &spec, const std::string &arch,
     cmd += " --exclusive";
   if (!spec.variant.empty())
     cmd += " --variant " + spec.variant;
+  if (spec.tilesPerWarp > 0)
+    cmd += " --tiles-per-warp " + std::to_string(spec.tilesPerWarp);
   return cmd + " --arch " + arch + " --cache-dir " +
          (dir.empty() ? std::string("DIR") : dir);
 }

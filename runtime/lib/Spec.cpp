@@ -61,7 +61,28 @@ std::string KernelSpec::key() const {
   k += std::string(" out=") + dtypeName(output);
   k += isScan ? (inclusive ? " inclusive=1" : " inclusive=0") : "";
   k += " variant=" + (variant.empty() ? std::string("default") : variant);
+  if (tilesPerWarp > 0)
+    k += " tiles=" + std::to_string(tilesPerWarp);
   return k;
+}
+
+bool KernelSpec::setStrategy(std::string_view strategy, std::string &error) {
+  size_t colon = strategy.find(':');
+  std::string_view name = strategy.substr(0, colon);
+  int tiles = 0;
+  if (colon != std::string_view::npos) {
+    std::string_view digits = strategy.substr(colon + 1);
+    if (digits.size() != 1 || digits[0] < '1' || digits[0] > '8') {
+      error = "strategy '" + std::string(strategy) +
+              "': expected VARIANT, VARIANT:TILES or :TILES with TILES "
+              "(tiles per warp) in 1..8";
+      return false;
+    }
+    tiles = digits[0] - '0';
+  }
+  variant = std::string(name);
+  tilesPerWarp = tiles;
+  return true;
 }
 
 int64_t KernelSpec::outputLength(int64_t n) const {

@@ -4,23 +4,30 @@
 // The cost model's choices, pinned: the tuned sm_90 table (measured on an
 // H100, bench/results) for the swept types, bf16 as f16, an analytic rule
 // for types the table lacks, grid for few segments of a static n, and an
-// explicit variant kept.
+// explicit variant kept. Each choice comes with the tiles per warp of its
+// row (1 where the variant streams no run of tiles).
 
 // CHECK-LABEL: func.func @reduce_f16
 func.func @reduce_f16(%a: memref<?xf16>, %b: memref<?xf32>) {
-  // CHECK: segment_size 16 {variant = #tcu.variant<seg16>}
+  // CHECK: segment_size 16 {tiles_per_warp = 1 : i64, variant = #tcu.variant<seg16>}
   tcu.segmented_reduce <add> %a into %b segment_size 16 : memref<?xf16> -> memref<?xf32>
   // A segment between rows takes the next larger row (128).
-  // CHECK: segment_size 100 {variant = #tcu.variant<seg16n_strided>}
+  // CHECK: segment_size 100 {tiles_per_warp = 1 : i64, variant = #tcu.variant<seg16n_strided>}
   tcu.segmented_reduce <add> %a into %b segment_size 100 : memref<?xf16> -> memref<?xf32>
-  // CHECK: segment_size 256 {variant = #tcu.variant<seg256>}
+  // CHECK: segment_size 256 {tiles_per_warp = 1 : i64, variant = #tcu.variant<seg256>}
   tcu.segmented_reduce <add> %a into %b segment_size 256 : memref<?xf16> -> memref<?xf32>
-  // CHECK: segment_size 1000 {variant = #tcu.variant<seg256n>}
+  // CHECK: segment_size 1000 {tiles_per_warp = 4 : i64, variant = #tcu.variant<seg256n>}
   tcu.segmented_reduce <add> %a into %b segment_size 1000 : memref<?xf16> -> memref<?xf32>
-  // CHECK: segment_size 65536 {variant = #tcu.variant<grid>}
+  // CHECK: segment_size 65536 {tiles_per_warp = 2 : i64, variant = #tcu.variant<grid>}
   tcu.segmented_reduce <add> %a into %b segment_size 65536 : memref<?xf16> -> memref<?xf32>
+  // Tiles per warp given: kept, the variant chosen.
+  // CHECK: segment_size 1000 {tiles_per_warp = 3 : i64, variant = #tcu.variant<seg256n>}
+  tcu.segmented_reduce <add> %a into %b segment_size 1000 {tiles_per_warp = 3 : i64} : memref<?xf16> -> memref<?xf32>
+  // The row's variant given: the row's tiles per warp.
+  // CHECK: segment_size 1000 {tiles_per_warp = 4 : i64, variant = #tcu.variant<seg256n>}
+  tcu.segmented_reduce <add> %a into %b segment_size 1000 {variant = #tcu.variant<seg256n>} : memref<?xf16> -> memref<?xf32>
   // Beyond the largest row (2^24): its choice.
-  // CHECK: segment_size 1073741824 {variant = #tcu.variant<grid>}
+  // CHECK: segment_size 1073741824 {tiles_per_warp = 4 : i64, variant = #tcu.variant<grid>}
   tcu.segmented_reduce <add> %a into %b segment_size 1073741824 : memref<?xf16> -> memref<?xf32>
   return
 }
@@ -28,24 +35,25 @@ func.func @reduce_f16(%a: memref<?xf16>, %b: memref<?xf32>) {
 // CHECK-LABEL: func.func @scans
 func.func @scans(%h: memref<?xf16>, %f: memref<?xf32>, %bh: memref<?xbf16>,
                  %c: memref<?xi8>, %i: memref<?xi32>) {
-  // CHECK: segment_size 64 {variant = #tcu.variant<seg16n>}
+  // CHECK: segment_size 64 {tiles_per_warp = 1 : i64, variant = #tcu.variant<seg16n>}
   tcu.segmented_scan <add> inclusive %h into %f segment_size 64 : memref<?xf16> -> memref<?xf32>
-  // CHECK: segment_size 256 {variant = #tcu.variant<seg256>}
+  // CHECK: segment_size 256 {tiles_per_warp = 1 : i64, variant = #tcu.variant<seg256>}
   tcu.segmented_scan <add> inclusive %h into %f segment_size 256 : memref<?xf16> -> memref<?xf32>
-  // CHECK: segment_size 4096 {variant = #tcu.variant<seg256n>}
+  // CHECK: segment_size 4096 {tiles_per_warp = 1 : i64, variant = #tcu.variant<seg256n>}
   tcu.segmented_scan <add> exclusive %h into %f segment_size 4096 : memref<?xf16> -> memref<?xf32>
-  // CHECK: segment_size 1048576 {variant = #tcu.variant<grid>}
+  // CHECK: segment_size 1048576 {tiles_per_warp = 1 : i64, variant = #tcu.variant<grid>}
   tcu.segmented_scan <add> inclusive %h into %f segment_size 1048576 : memref<?xf16> -> memref<?xf32>
   // bf16 uses the f16 rows.
-  // CHECK: segment_size 256 {variant = #tcu.variant<seg256>}
+  // CHECK: segment_size 256 {tiles_per_warp = 1 : i64, variant = #tcu.variant<seg256>}
   tcu.segmented_scan <add> inclusive %bh into %f segment_size 256 : memref<?xbf16> -> memref<?xf32>
-  // CHECK: segment_size 1000 {variant = #tcu.variant<seg16n>}
+  // CHECK: segment_size 1000 {tiles_per_warp = 1 : i64, variant = #tcu.variant<seg16n>}
   tcu.segmented_scan <add> inclusive %c into %i segment_size 1000 : memref<?xi8> -> memref<?xi32>
   // f32 input has no table rows: the analytic rule.
-  // CHECK: segment_size 100 {variant = #tcu.variant<seg256>}
+  // CHECK: segment_size 100 {tiles_per_warp = 1 : i64, variant = #tcu.variant<seg256>}
   tcu.segmented_scan <add> inclusive %f into %f segment_size 100 : memref<?xf32> -> memref<?xf32>
-  // An explicit variant is kept.
-  // CHECK: segment_size 100 {variant = #tcu.variant<block>}
+  // An explicit variant is kept; its tiles per warp come from a row that
+  // measured that variant, else 1.
+  // CHECK: segment_size 100 {tiles_per_warp = 1 : i64, variant = #tcu.variant<block>}
   tcu.segmented_scan <add> inclusive %h into %f segment_size 100 {variant = #tcu.variant<block>} : memref<?xf16> -> memref<?xf32>
   return
 }
@@ -54,15 +62,15 @@ func.func @scans(%h: memref<?xf16>, %f: memref<?xf32>, %bh: memref<?xbf16>,
 func.func @static_n(%a: memref<1000000xf16>, %b: memref<125xf32>, %c: memref<1000xf32>) {
   // The table says seg256n for 8000, but 125 segments cannot occupy the GPU
   // a warp each.
-  // CHECK: segment_size 8000 {variant = #tcu.variant<grid>}
+  // CHECK: segment_size 8000 {tiles_per_warp = 2 : i64, variant = #tcu.variant<grid>}
   tcu.segmented_reduce <add> %a into %b segment_size 8000 : memref<1000000xf16> -> memref<125xf32>
   // Segments too short to be worth splitting keep the table's choice.
-  // CHECK: segment_size 1000 {variant = #tcu.variant<seg256n>}
+  // CHECK: segment_size 1000 {tiles_per_warp = 4 : i64, variant = #tcu.variant<seg256n>}
   tcu.segmented_reduce <add> %a into %c segment_size 1000 : memref<1000000xf16> -> memref<1000xf32>
   return
 }
 
-// EXPLAIN: remark: variant seg16: tuned sm_90 table, reduce f16->f32 segment row 16 (no sm_80 table)
-// EXPLAIN: remark: variant seg16n_strided: tuned sm_90 table, reduce f16->f32 segment row 128 (no sm_80 table)
-// EXPLAIN: remark: variant seg256: analytic: segment <= 256: one tile per segment
-// EXPLAIN: remark: variant grid: n = 1000000 gives 125 segments, fewer than the GPU's warp slots
+// EXPLAIN: remark: variant seg16, 1 tile(s) per warp: tuned sm_90 table, reduce f16->f32 segment row 16 (no sm_80 table)
+// EXPLAIN: remark: variant seg16n_strided, 1 tile(s) per warp: tuned sm_90 table, reduce f16->f32 segment row 128 (no sm_80 table)
+// EXPLAIN: remark: variant seg256, 1 tile(s) per warp: analytic: segment <= 256: one tile per segment
+// EXPLAIN: remark: variant grid, 2 tile(s) per warp: n = 1000000 gives 125 segments, fewer than the GPU's warp slots

@@ -33,6 +33,13 @@ LARGE = [
 ]
 
 
+# Several tiles in flight per warp (3 divides no run of tiles: the last
+# group's overrun must touch nothing) in every streaming variant.
+STREAMING = [("reduce", "seg256n"), ("reduce", "seg16n_coalesced"),
+             ("reduce", "block"), ("reduce", "grid"), ("scan", "seg256n"),
+             ("scan", "block"), ("scan", "grid")]
+
+
 def spec_args(op, variant, dtype, mode, segment, out_dtype=None):
     a = ["--op", op, "--variant", variant, "--dtype", dtype,
          "--segment", str(segment)]
@@ -54,6 +61,13 @@ def grid(large):
     for op, mode in (("reduce", "reduce"), ("scan", "inclusive")):
         for dtype in ("f16", "bf16"):
             yield spec_args(op, "seg256n", dtype, mode, 1000, dtype), 1000003
+    for op, variant in STREAMING:
+        mode = "reduce" if op == "reduce" else "inclusive"
+        for tiles in (3, 4):
+            for dtype in ("f16", "i8"):
+                for segment, n in ((1000, 1000003), (70001, 3 * 70001 + 17)):
+                    yield (spec_args(op, variant, dtype, mode, segment) +
+                           ["--tiles-per-warp", str(tiles)]), n
     if large:
         for op, variant, dtype, mode, segment in (
                 LARGE if large is True else [LARGE[i] for i in large]):

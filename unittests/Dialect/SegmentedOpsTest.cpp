@@ -45,11 +45,13 @@ protected:
       tcu::SegmentedScanOp::create(b, loc, kind, body->getArgument(0),
                                    body->getArgument(1), segmentSize,
                                    /*inclusive=*/true,
-                                   /*variant=*/tcu::VariantAttr());
+                                   /*variant=*/tcu::VariantAttr(),
+                                   /*tiles_per_warp=*/IntegerAttr());
     else
       tcu::SegmentedReduceOp::create(b, loc, kind, body->getArgument(0),
                                      body->getArgument(1), segmentSize,
-                                     /*variant=*/tcu::VariantAttr());
+                                     /*variant=*/tcu::VariantAttr(),
+                                     /*tiles_per_warp=*/IntegerAttr());
     func::ReturnOp::create(b, loc);
 
     lastError.clear();

@@ -16,8 +16,14 @@ std::string tcuc::buildKernelSource(const KernelSpec &spec) {
   else
     os << "tcu.segmented_reduce <add>";
   os << " %in into %out segment_size " << spec.segmentSize;
+  std::string attrs;
   if (!spec.variant.empty())
-    os << " {variant = #tcu.variant<" << spec.variant << ">}";
+    attrs = "variant = #tcu.variant<" + spec.variant + ">";
+  if (spec.tilesPerWarp > 0)
+    attrs += (attrs.empty() ? "" : ", ") + std::string("tiles_per_warp = ") +
+             std::to_string(spec.tilesPerWarp);
+  if (!attrs.empty())
+    os << " {" << attrs << "}";
   os << " : memref<?x" << in << "> -> memref<?x" << out << ">\n"
      << "  return\n}\n";
   return os.str();

@@ -30,10 +30,11 @@ struct TunedRow {
   const char *arch, *op, *input, *output;
   int64_t segment;
   const char *variant;
+  int64_t tilesPerWarp;
 };
 
-#define TCUC_TUNED(arch, op, in, out, segment, variant)                        \
-  {arch, op, in, out, segment, variant},
+#define TCUC_TUNED(arch, op, in, out, segment, variant, tiles)                 \
+  {arch, op, in, out, segment, variant, tiles},
 const TunedRow kTunedRows[] = {
 #include "TunedTables.inc"
 };
@@ -67,16 +68,23 @@ std::optional<StrategyChoice> fromTable(const StrategyQuery &q,
   std::optional<Variant> v = symbolizeVariant(pick->variant);
   if (!v || !isVariantApplicable(*v, q.isScan, q.segmentSize))
     return std::nullopt;
-  return StrategyChoice{*v, "tuned " + arch + " table, " + op + " " + in +
-                                "->" + out + " segment row " +
-                                std::to_string(pick->segment)};
+  // A variant fixed by the user takes the row's tiles only if the row
+  // measured that variant.
+  if (q.variant && *q.variant != *v)
+    return std::nullopt;
+  return StrategyChoice{*v, pick->tilesPerWarp,
+                        "tuned " + arch + " table, " + op + " " + in + "->" +
+                            out + " segment row " +
+                            std::to_string(pick->segment)};
 }
 
 StrategyChoice analytic(const StrategyQuery &q) {
   int64_t s = q.segmentSize;
   auto pick = [](Variant v, const char *why) {
-    return StrategyChoice{v, std::string("analytic: ") + why};
+    return StrategyChoice{v, 1, std::string("analytic: ") + why};
   };
+  if (q.variant)
+    return pick(*q.variant, "variant given; one tile in flight");
   if (q.isScan) {
     if (s <= 64)
       return pick(Variant::Seg16N, "segment <= 64: 16 segments per tile");
@@ -129,8 +137,8 @@ StrategyChoice mlir::tcu::selectStrategy(const StrategyQuery &q) {
   // judgement, not a measurement: the sweep runs n = 2^28 only.
   if (q.n && choice->variant != Variant::Grid && q.segmentSize > 4096) {
     int64_t segments = *q.n / q.segmentSize + (*q.n % q.segmentSize != 0);
-    if (segments < kWarpSlots)
-      return StrategyChoice{Variant::Grid,
+    if (segments < kWarpSlots && !q.variant)
+      return StrategyChoice{Variant::Grid, choice->tilesPerWarp,
                             "n = " + std::to_string(*q.n) + " gives " +
                                 std::to_string(segments) +
                                 " segments, fewer than the GPU's warp slots"};

@@ -19,9 +19,11 @@ namespace {
 
 template <typename OpT>
 void choose(OpT op, bool isScan, const std::string &chip, bool explain) {
-  if (op.getVariant())
+  if (op.getVariant() && op.getTilesPerWarp())
     return;
   StrategyQuery q;
+  if (auto v = op.getVariant())
+    q.variant = *v;
   q.isScan = isScan;
   q.input = elementTypeName(op.getInputType().getElementType());
   q.output = elementTypeName(op.getOutputType().getElementType());
@@ -31,9 +33,12 @@ void choose(OpT op, bool isScan, const std::string &chip, bool explain) {
   q.arch = chip;
   StrategyChoice c = selectStrategy(q);
   op.setVariant(c.variant);
+  if (!op.getTilesPerWarp())
+    op.setTilesPerWarp(c.tilesPerWarp);
   if (explain)
-    op.emitRemark() << "variant " << stringifyVariant(c.variant) << ": "
-                    << c.reason;
+    op.emitRemark() << "variant " << stringifyVariant(c.variant) << ", "
+                    << *op.getTilesPerWarp()
+                    << " tile(s) per warp: " << c.reason;
 }
 
 struct TCUSelectStrategyPass

@@ -32,8 +32,8 @@ struct DeviceBuffer {
 bool tcuc::driver::makeSpec(const std::string &op, int64_t segment,
                             const std::string &dtype,
                             const std::string &outDtype, bool exclusive,
-                            const std::string &variant, KernelSpec &spec,
-                            std::string &error) {
+                            const std::string &variant, int64_t tilesPerWarp,
+                            KernelSpec &spec, std::string &error) {
   if (op != "reduce" && op != "scan") {
     error = "unknown --op '" + op + "' (expected reduce or scan)";
     return false;
@@ -67,6 +67,13 @@ bool tcuc::driver::makeSpec(const std::string &op, int64_t segment,
   // No --variant: the compiler's default for the segment size; the spec
   // (the cache key) says "default" in both drivers.
   spec.variant = variant;
+  if (tilesPerWarp < 0 || tilesPerWarp > 8) {
+    error = "--tiles-per-warp must be in 1..8 (0: the compiler's choice), "
+            "got " +
+            std::to_string(tilesPerWarp);
+    return false;
+  }
+  spec.tilesPerWarp = int(tilesPerWarp);
   return true;
 }
 

@@ -24,7 +24,8 @@ namespace tcuc::driver {
 /// op verifier's. Shared by the full and the runtime-only driver.
 bool makeSpec(const std::string &op, int64_t segment, const std::string &dtype,
               const std::string &outDtype, bool exclusive,
-              const std::string &variant, KernelSpec &spec, std::string &error);
+              const std::string &variant, int64_t tilesPerWarp,
+              KernelSpec &spec, std::string &error);
 
 struct RunRequest {
   KernelSpec spec;

@@ -24,7 +24,8 @@ const char *kUsage =
     "tcuc (runtime-only build): run kernels from the kernel cache on the GPU\n"
     "\n"
     "usage: tcuc run [--op reduce|scan] [--segment S] [--n N] [--dtype T]\n"
-    "                [--out-dtype T] [--exclusive] [--variant V] [--seed X]\n"
+    "                [--out-dtype T] [--exclusive] [--variant V]\n"
+    "                [--tiles-per-warp K] [--seed X]\n"
     "                [--input FILE] [--output FILE] [--check] [--json]\n"
     "                [--device gpu]\n"
     "\n"
@@ -58,9 +59,10 @@ int main(int argc, char **argv) {
                  "' needs the compiler; this build has only 'run'");
 
   std::map<std::string, std::string> values = {
-      {"op", "reduce"},  {"segment", "256"}, {"n", "1048576"}, {"dtype", "f16"},
-      {"out-dtype", ""}, {"variant", ""},    {"seed", "1"},    {"input", ""},
-      {"output", ""},    {"device", "gpu"}};
+      {"op", "reduce"},        {"segment", "256"}, {"n", "1048576"},
+      {"dtype", "f16"},        {"out-dtype", ""},  {"variant", ""},
+      {"tiles-per-warp", "0"}, {"seed", "1"},      {"input", ""},
+      {"output", ""},          {"device", "gpu"}};
   std::map<std::string, bool> switches = {
       {"exclusive", false}, {"check", false}, {"json", false}};
   for (int i = 2; i < argc; ++i) {
@@ -104,10 +106,13 @@ int main(int argc, char **argv) {
   if (!parseInt(values["seed"], seed))
     return usage("--seed must be an integer");
   request.seed = uint64_t(seed);
+  int64_t tiles = 0;
+  if (!parseInt(values["tiles-per-warp"], tiles))
+    return usage("--tiles-per-warp must be an integer");
   std::string error;
   if (!driver::makeSpec(values["op"], segment, values["dtype"],
                         values["out-dtype"], switches["exclusive"],
-                        values["variant"], spec, error))
+                        values["variant"], tiles, spec, error))
     return usage(error);
   if (values["device"] != "gpu")
     return usage("this build runs on --device gpu only (no CPU backend "

@@ -38,11 +38,18 @@ cl::opt<std::string>
                      "default by segment size"),
             cl::init(""), cl::sub(runCommand), cl::sub(compileCommand),
             cl::cat(tcucCategory));
+cl::opt<int64_t> tilesPerWarp(
+    "tiles-per-warp",
+    cl::desc("Tiles a warp loads before multiplying them (1..8) in the "
+             "streaming variants (seg256n, seg16n_coalesced, block, grid); "
+             "0 = the cost model's choice"),
+    cl::init(0), cl::sub(runCommand), cl::sub(compileCommand),
+    cl::cat(tcucCategory));
 } // namespace
 
 bool tcuc::driver::parseSpecOptions(KernelSpec &spec, std::string &error) {
-  if (!makeSpec(opName, segment, dtype, outDtype, exclusive, variant, spec,
-                error))
+  if (!makeSpec(opName, segment, dtype, outDtype, exclusive, variant,
+                tilesPerWarp, spec, error))
     return false;
   if (!variant.empty() && !mlir::tcu::symbolizeVariant(variant)) {
     error = "unknown --variant '" + variant + "'";

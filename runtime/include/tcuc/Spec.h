@@ -42,6 +42,9 @@ struct KernelSpec {
   /// A `#tcu.variant` name ("seg256n", ...); empty for the compiler's
   /// default for the segment size.
   std::string variant;
+  /// Tiles a warp keeps in flight (`tiles_per_warp`, 1..8); 0 for the
+  /// compiler's choice.
+  int tilesPerWarp = 0;
 
   /// A reduction / a scan of `segment`-element segments.
   static KernelSpec reduce(int64_t segment, DType in, DType out,
@@ -49,9 +52,16 @@ struct KernelSpec {
   static KernelSpec scan(int64_t segment, DType in, DType out, bool inclusive,
                          std::string variant = "");
 
+  /// Sets `variant` and `tilesPerWarp` from a strategy string: "" (the
+  /// compiler's choice), a variant name ("seg256n"), a name and tiles per
+  /// warp ("seg256n:2"), or tiles alone (":2"). False, with `error` set,
+  /// for a malformed string or tiles outside 1..8; the variant name itself
+  /// is checked by the compiler.
+  bool setStrategy(std::string_view strategy, std::string &error);
+
   /// Canonical text, e.g. "op=scan segment=1000 in=f16 out=f32 inclusive=1
-  /// variant=default": the cache key (with arch and tcuc version) and the
-  /// `tcuc.spec` line of a kernel file.
+  /// variant=default" (and " tiles=N" when set): the cache key (with arch and
+  /// tcuc version) and the `tcuc.spec` line of a kernel file.
   std::string key() const;
   /// Output elements for `n` input elements: ceil(n / segment) for a
   /// reduction, n for a scan.

@@ -5,7 +5,9 @@
  * of libtcuc_runtime.so. Device pointers and streams are the CUdeviceptr /
  * CUstream (cudaStream_t) values of the caller; NULL is the legacy default
  * stream. Types are named as in the driver: "f16", "bf16", "f32", "i8",
- * "i32". A variant of NULL or "" is the compiler's default.
+ * "i32". `variant` is a strategy: NULL or "" for the compiler's choice, a
+ * variant name ("seg256n"), a name and tiles per warp ("seg256n:2"), or
+ * tiles per warp alone (":2"; 1..8).
  *
  * Every function returns 0 on success and -1 on failure; then
  * tcuc_last_error() holds the message (per thread, valid until the thread's

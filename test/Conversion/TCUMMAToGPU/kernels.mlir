@@ -65,3 +65,20 @@ func.func @grid(%in: memref<?xi8>, %out: memref<?xi32>) {
   tcu.segmented_scan <add> exclusive %in into %out segment_size 5000 {variant = #tcu.variant<grid>} : memref<?xi8> -> memref<?xi32>
   return
 }
+
+// Work-efficient 256N: the loop's tiles are summed whole (tile_order_free),
+// so each lane of a whole tile loads 8 consecutive elements as one 16-byte
+// vector; a ragged tile masks each element.
+// CHECK-LABEL: gpu.module @seg256n_kernels
+// CHECK: gpu.func @seg256n_k0(%[[IN:.*]]: memref<?xf16>, %{{.*}}: memref<?xf32>) kernel
+// CHECK: scf.if %{{.*}} -> (f16, f16, f16, f16, f16, f16, f16, f16)
+// CHECK: vector.load %[[IN]][%{{.*}}] {alignment = 16 : i64} : memref<?xf16>, vector<8xf16>
+// CHECK-NOT: vector.load
+// CHECK: } else {
+// CHECK: scf.if
+// CHECK-NEXT: memref.load %[[IN]]
+// CHECK: nvvm.mma.sync
+func.func @seg256n(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_reduce <add> %in into %out segment_size 4096 {variant = #tcu.variant<seg256n>} : memref<?xf16> -> memref<?xf32>
+  return
+}

@@ -18,7 +18,8 @@ func.func @seg16(%in: memref<?xf16>, %out: memref<?xf32>) {
 
 // Reduction256: V = P·A, then R = V·PT with V split into exact bf16 parts.
 // CHECK-LABEL: func @seg256
-// CHECK: %[[A:.*]] = tcu.load_tile <rows> %{{.*}} stride %c16 line %c16
+// The tile is summed whole: the order of all its elements is free.
+// CHECK: %[[A:.*]] = tcu.load_tile <rows> %{{.*}} stride %c16 line %c16 limit %{{.*}} {tile_order_free}
 // CHECK: %[[P:.*]] = tcu.matrix <P> : vector<16x16xbf16>
 // CHECK: %[[V:.*]] = tcu.mma %[[P]], %[[A]], %{{.*}} : vector<16x16xbf16>
 // CHECK: %[[S:.*]]:3 = tcu.split %[[V]] : vector<16x16xf32> -> vector<16x16xbf16>, vector<16x16xbf16>, vector<16x16xbf16>
@@ -37,7 +38,7 @@ func.func @seg256(%in: memref<?xbf16>, %out: memref<?xf32>) {
 // CHECK-LABEL: func @seg256n
 // CHECK: scf.parallel
 // CHECK: %[[V:.*]] = scf.for %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<16x16xf32>)
-// CHECK: %[[A:.*]] = tcu.load_tile <rows> %{{.*}} : memref<?xf32> -> vector<16x16xf32>
+// CHECK: %[[A:.*]] = tcu.load_tile <rows> %{{.*}} {tile_order_free} : memref<?xf32> -> vector<16x16xf32>
 // CHECK: %[[AS:.*]]:3 = tcu.split %[[A]]
 // CHECK: %[[P:.*]] = tcu.matrix <P> : vector<16x16xbf16>
 // CHECK: tcu.mma %[[P]], %[[AS]]#2, %[[ACC]]
@@ -99,6 +100,23 @@ func.func @block(%in: memref<?xi8>, %out: memref<?xi32>) {
 // CHECK: memref.dealloc %[[SCRATCH]]
 func.func @grid(%in: memref<?xf16>, %out: memref<?xf16>) {
   tcu.segmented_reduce <add> %in into %out segment_size 10000 {variant = #tcu.variant<grid>} : memref<?xf16> -> memref<?xf16>
+  return
+}
+
+// A segment of 2^30 would have 262144 chunks of 4096; chunks grow instead,
+// so a segment keeps at most 65536 partials: 65536 chunks of 16384 elements
+// (64 tiles each), then the grid again over the partials (16 chunks of
+// 4096).
+// CHECK-LABEL: func @grid_long
+// CHECK: %[[NUM:.*]] = arith.muli %{{.*}}, %c65536 : index
+// CHECK: %[[SCRATCH:.*]] = memref.alloc(%[[NUM]]) : memref<?xf32>
+// CHECK: arith.muli %{{.*}}, %c16384 : index
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c1
+// CHECK: tcu.store_row %{{.*}}[0], %[[SCRATCH]]
+// CHECK: %[[NUM2:.*]] = arith.muli %{{.*}}, %c16 : index
+// CHECK: %[[SCRATCH2:.*]] = memref.alloc(%[[NUM2]]) : memref<?xf32>
+func.func @grid_long(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_reduce <add> %in into %out segment_size 1073741824 {variant = #tcu.variant<grid>} : memref<?xf16> -> memref<?xf32>
   return
 }
 

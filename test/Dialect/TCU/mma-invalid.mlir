@@ -41,6 +41,14 @@ func.func @load_type(%m: memref<?xf16>, %i: index) {
 
 // -----
 
+func.func @load_two_orders(%m: memref<?xf16>, %i: index) {
+  // expected-error @+1 {{'tcu.load_tile' op sets both line_order_free and tile_order_free}}
+  %t = tcu.load_tile <rows> %m[%i] stride %i line %i limit %i {line_order_free, tile_order_free} : memref<?xf16> -> vector<16x16xf16>
+  return
+}
+
+// -----
+
 func.func @store_row_index(%t: vector<16x16xf32>, %m: memref<?xf32>, %i: index) {
   // expected-error @+1 {{'tcu.store_row' op row must be in [0, 16), got 16}}
   tcu.store_row %t[16], %m[%i] limit %i : vector<16x16xf32> -> memref<?xf32>

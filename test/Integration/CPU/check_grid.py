@@ -21,15 +21,15 @@ VARIANTS = {
 DTYPES = ["f16", "bf16", "f32", "i8"]
 
 
-def cases(op, variant):
+def cases(op, variant, odd_sizes=ODD_SIZES, n=N):
     """(segment, n, mode) of the grid for one op and variant: the odd sizes
     on ~1e6 elements, and a segment longer than the whole input."""
     limit = LIMITS.get(variant)
-    sizes = [s for s in ODD_SIZES if limit is None or s <= limit]
+    sizes = [s for s in odd_sizes if limit is None or s <= limit]
     if limit is not None and limit not in sizes:
         sizes.append(limit)
     longest = limit or 5000
-    shapes = [(s, N) for s in sizes] + [(longest, longest - 3)]
+    shapes = [(s, n) for s in sizes] + [(longest, longest - 3)]
     modes = ["inclusive", "exclusive"] if op == "scan" else ["reduce"]
     return [(s, n, m) for m in modes for s, n in shapes]
 
@@ -40,17 +40,26 @@ def main():
     p.add_argument("--op", choices=["reduce", "scan"], required=True)
     p.add_argument("--variant", required=True)
     p.add_argument("--dtypes", default="f16,bf16,f32,i8")
+    p.add_argument("--tiles-per-warp", type=int,
+                   help="tiles in flight per warp (streaming variants)")
+    p.add_argument("--sizes", help="only these of the odd segment sizes")
+    p.add_argument("--n", type=int, default=N, help="elements per run")
     args = p.parse_args()
 
     failures, runs = [], 0
     for dtype in args.dtypes.split(","):
-        for segment, n, mode in cases(args.op, args.variant):
+        sizes = ([int(x) for x in args.sizes.split(",")] if args.sizes
+                 else ODD_SIZES)
+        for segment, n, mode in cases(args.op, args.variant, sizes,
+                                      args.n):
             cmd = [args.tcuc, "run", "--device", "cpu", "--op", args.op,
                    "--variant", args.variant, "--dtype", dtype,
                    "--segment", str(segment), "--n", str(n), "--seed",
                    str(segment + n), "--check", "--json"]
             if mode == "exclusive":
                 cmd.append("--exclusive")
+            if args.tiles_per_warp:
+                cmd += ["--tiles-per-warp", str(args.tiles_per_warp)]
             runs += 1
             proc = subprocess.run(cmd, capture_output=True, text=True)
             try:

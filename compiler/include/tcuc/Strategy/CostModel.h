@@ -2,8 +2,9 @@
 //
 // The cost model behind tcu-select-strategy: for (op, element types,
 // segment size, n when known, arch) it picks the variant the GPU runs
-// fastest. A tuned table per arch (measured by bench/, TunedTables.inc)
-// answers first; an analytic rule answers what the table does not cover.
+// fastest and the tiles each warp keeps in flight. A tuned table per arch
+// (measured by bench/, TunedTables.inc) answers first; an analytic rule answers
+// what the table does not cover.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,10 +29,14 @@ struct StrategyQuery {
   std::optional<int64_t> n;
   /// "sm_80", "sm_90", ...
   std::string arch = "sm_90";
+  /// A variant fixed by the user: only the tiles per warp are chosen.
+  std::optional<Variant> variant;
 };
 
 struct StrategyChoice {
   Variant variant = Variant::Seg256N;
+  /// Tiles a warp keeps in flight (tiles_per_warp).
+  int64_t tilesPerWarp = 1;
   /// Why: which table row or which analytic rule decided.
   std::string reason;
 };

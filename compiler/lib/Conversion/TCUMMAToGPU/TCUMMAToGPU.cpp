@@ -178,36 +178,53 @@ void maskedStore(OpBuilder &b, Location loc, Value valid, Value x, Value dest,
                           addr);
 }
 
+/// How much of a tile's element order a load must keep (tcu.load_tile's
+/// line_order_free and tile_order_free).
+enum class Order { Fixed, LineFree, TileFree };
+
+Order orderOf(LoadTileOp op) {
+  if (op.getTileOrderFree())
+    return Order::TileFree;
+  return op.getLineOrderFree() ? Order::LineFree : Order::Fixed;
+}
+
 /// Slot s of a tile access: the element (row, col) lies on line `row`
-/// (`rows` layout) or line `col` (`cols`), at position col or row. With
-/// `orderFree` (tcu.load_tile's line_order_free) the positions within each
-/// line are permuted so that a lane's elements of one line are consecutive:
-/// in `rows`, the lane's columns {2t, 2t+1, 2t+8, 2t+9} of a row become
-/// positions 4t..4t+3; in `cols`, its rows {g, g+8} of a column become
-/// positions 2g, 2g+1. Both are bijections on 0..15 for every line.
+/// (`rows` layout) or line `col` (`cols`), at position col or row. Freedoms
+/// of `order` let a lane's elements be consecutive in memory:
+/// - LineFree permutes the positions within each line: in `rows`, the
+///   lane's columns {2t, 2t+1, 2t+8, 2t+9} of a row become positions
+///   4t..4t+3; in `cols`, its rows {g, g+8} of a column become 2g, 2g+1;
+/// - TileFree ignores the layout: lane L's slot s is element L * 8 + s of
+///   the 256 in line order (line 2g + t / 2, position 8 (t % 2) + s).
+/// Each is a bijection on the tile's 16 x 16 (line, position) pairs.
 struct SlotAddress {
   Value addr, valid;
 };
 SlotAddress slotAddress(OpBuilder &b, Location loc, const LanePosition &lane,
                         int s, TileLayout layout, Value base, Value stride,
-                        Value lineLength, Value limit, bool orderFree = false) {
-  Value row = lane.row(b, loc, s), col = lane.col(b, loc, s);
-  Value line = layout == TileLayout::Rows ? row : col;
-  Value j = layout == TileLayout::Rows ? col : row;
-  if (orderFree) {
-    auto c = [&](int64_t v) { return constIndex(b, loc, v); };
-    if (layout == TileLayout::Rows)
-      j = arith::AddIOp::create(b, loc,
-                                arith::MulIOp::create(b, loc, lane.t, c(4)),
-                                c((s & 1) + 2 * (s >> 2)));
-    else
-      j = arith::AddIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, lane.g, c(2)), c((s >> 1) & 1));
+                        Value lineLength, Value limit,
+                        Order order = Order::Fixed) {
+  auto c = [&](int64_t v) { return constIndex(b, loc, v); };
+  auto add = [&](Value x, Value y) {
+    return arith::AddIOp::create(b, loc, x, y);
+  };
+  auto mul = [&](Value x, int64_t k) {
+    return arith::MulIOp::create(b, loc, x, c(k));
+  };
+  Value line, j;
+  if (order == Order::TileFree) {
+    line = add(mul(lane.g, 2), arith::DivUIOp::create(b, loc, lane.t, c(2)));
+    j = add(mul(arith::RemUIOp::create(b, loc, lane.t, c(2)), 8), c(s));
+  } else {
+    Value row = lane.row(b, loc, s), col = lane.col(b, loc, s);
+    line = layout == TileLayout::Rows ? row : col;
+    j = layout == TileLayout::Rows ? col : row;
+    if (order == Order::LineFree && layout == TileLayout::Rows)
+      j = add(mul(lane.t, 4), c((s & 1) + 2 * (s >> 2)));
+    else if (order == Order::LineFree)
+      j = add(mul(lane.g, 2), c((s >> 1) & 1));
   }
-  Value addr = arith::AddIOp::create(
-      b, loc, base,
-      arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, line, stride),
-                            j));
+  Value addr = add(base, add(arith::MulIOp::create(b, loc, line, stride), j));
   Value valid = arith::AndIOp::create(
       b, loc, cmp(b, loc, arith::CmpIPredicate::slt, j, lineLength),
       cmp(b, loc, arith::CmpIPredicate::slt, addr, limit));
@@ -216,13 +233,15 @@ SlotAddress slotAddress(OpBuilder &b, Location loc, const LanePosition &lane,
 
 /// Slots holding consecutive positions of one line, in position order: the
 /// accesses a whole tile can make as one vector each.
-SmallVector<SmallVector<int, 4>, 8> slotGroups(TileLayout layout,
-                                               bool orderFree) {
-  if (layout == TileLayout::Rows && orderFree)
+SmallVector<SmallVector<int, 8>, 8> slotGroups(TileLayout layout, Order order) {
+  if (order == Order::TileFree)
+    return {{0, 1, 2, 3, 4, 5, 6, 7}};
+  bool lineFree = order == Order::LineFree;
+  if (layout == TileLayout::Rows && lineFree)
     return {{0, 1, 4, 5}, {2, 3, 6, 7}};
   if (layout == TileLayout::Rows)
     return {{0, 1}, {2, 3}, {4, 5}, {6, 7}};
-  if (orderFree)
+  if (lineFree)
     return {{0, 2}, {1, 3}, {4, 6}, {5, 7}};
   return {{0}, {1}, {2}, {3}, {4}, {5}, {6}, {7}};
 }
@@ -268,16 +287,16 @@ struct LowerLoadTile : OpConversionPattern<LoadTileOp> {
     LanePosition lane = getLanePosition(rewriter, loc);
     Value src = adaptor.getSource();
     Type elt = cast<MemRefType>(src.getType()).getElementType();
-    bool orderFree = op.getLineOrderFree();
+    Order order = orderOf(op);
     auto address = [&](OpBuilder &b, int s) {
       return slotAddress(b, loc, lane, s, op.getLayout(), adaptor.getBase(),
                          adaptor.getStride(), adaptor.getLineLength(),
-                         adaptor.getLimit(), orderFree);
+                         adaptor.getLimit(), order);
     };
     // Whole tiles (all but the ragged ends) load without masks, each group
     // of consecutive elements as one vector access; the rest masks each
     // element.
-    auto groups = slotGroups(op.getLayout(), orderFree);
+    auto groups = slotGroups(op.getLayout(), order);
     int64_t width = groups.front().size();
     Value whole =
         isWholeTile(rewriter, loc, src, adaptor.getBase(), adaptor.getStride(),
@@ -335,7 +354,7 @@ struct LowerStoreTile : OpConversionPattern<StoreTileOp> {
     };
     // As for loads: whole tiles store each group of consecutive elements
     // as one vector, unmasked; the rest per element.
-    auto groups = slotGroups(TileLayout::Rows, /*orderFree=*/false);
+    auto groups = slotGroups(TileLayout::Rows, Order::Fixed);
     int64_t width = groups.front().size();
     Value whole =
         isWholeTile(rewriter, loc, dest, adaptor.getBase(), adaptor.getStride(),

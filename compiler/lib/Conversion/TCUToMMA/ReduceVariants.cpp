@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace mlir::tcu;
@@ -17,19 +18,69 @@ using namespace mlir::tcu::detail;
 
 static constexpr int64_t T = kTileSize;
 
+ValueRange mlir::tcu::detail::forTileGroups(TileBuilder &tb, Value first,
+                                            Value count, Value step,
+                                            int64_t inFlight, Value end,
+                                            ValueRange init,
+                                            TileGroupBody body) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  std::optional<int64_t> f = getConstantIntValue(first),
+                         n = getConstantIntValue(count),
+                         st = getConstantIntValue(step);
+  // A statically known run: no more tiles in flight than it has, and no
+  // overrun checks when the groups divide it.
+  bool exact = false;
+  if (f && n && st && *st > 0) {
+    int64_t tiles = *n > *f ? (*n - *f + *st - 1) / *st : 0;
+    inFlight = std::max<int64_t>(1, std::min(inFlight, tiles));
+    exact = tiles % inFlight == 0;
+  }
+  exact |= inFlight == 1;
+  Value groupStep = arith::MulIOp::create(b, loc, step, tb.idx(inFlight));
+  return tb.forLoop(
+      first, count, groupStep, init,
+      [&](Value t, ValueRange carried) -> SmallVector<Value> {
+        SmallVector<Value> tiles, limits;
+        for (int64_t i = 0; i < inFlight; ++i) {
+          Value ti =
+              i == 0
+                  ? t
+                  : tb.add(t, arith::MulIOp::create(b, loc, step, tb.idx(i)));
+          Value limit = end;
+          if (!exact) {
+            // Past the run: limit 0 selects no element of the tile.
+            Value inRun = arith::CmpIOp::create(
+                b, loc, arith::CmpIPredicate::slt, ti, count);
+            limit = arith::SelectOp::create(b, loc, inRun, end, tb.idx(0));
+          }
+          tiles.push_back(ti);
+          limits.push_back(limit);
+        }
+        return body(tiles, limits, carried);
+      });
+}
+
 Value mlir::tcu::detail::reduceTiles(TileBuilder &tb, Value src, Value base,
                                      Value first, Value count, Value step,
-                                     Value end) {
+                                     Value end, int64_t inFlight) {
   Type elt = cast<MemRefType>(src.getType()).getElementType();
-  return tb.forLoop(first, count, step, {tb.zeroAcc(elt)},
-                    [&](Value t, ValueRange carried) -> SmallVector<Value> {
-                      // Every element is summed into one total: order free.
-                      Value a = tb.loadTile(TileLayout::Rows, src,
-                                            tb.add(base, tb.mul(t, T * T)),
-                                            tb.idx(T), tb.idx(T), end,
-                                            /*lineOrderFree=*/true);
-                      return {tb.mulConst(MatrixKind::P, a, carried[0])};
-                    })[0];
+  return forTileGroups(
+      tb, first, count, step, inFlight, end, {tb.zeroAcc(elt)},
+      [&](ArrayRef<Value> tiles, ArrayRef<Value> limits,
+          ValueRange carried) -> SmallVector<Value> {
+        // Every load first, then the products: the loads are in flight
+        // together. Every element is summed into one total: any order.
+        SmallVector<Value> loaded;
+        for (auto [t, limit] : llvm::zip(tiles, limits))
+          loaded.push_back(
+              tb.loadTile(TileLayout::Rows, src, tb.add(base, tb.mul(t, T * T)),
+                          tb.idx(T), tb.idx(T), limit, ElementOrder::TileFree));
+        Value v = carried[0];
+        for (Value a : loaded)
+          v = tb.mulConst(MatrixKind::P, a, v);
+        return {v};
+      })[0];
 }
 
 void mlir::tcu::detail::storeTotal(TileBuilder &tb, Value v, Value dest,
@@ -47,8 +98,15 @@ int64_t mlir::tcu::detail::tilesPerSegment(const Collective &c) {
   return (c.segmentSize + T * T - 1) / (T * T);
 }
 
+int64_t mlir::tcu::detail::gridChunkLength(const Collective &c) {
+  int64_t capped = (c.segmentSize + kMaxGridChunks - 1) / kMaxGridChunks;
+  capped = (capped + T * T - 1) / (T * T) * (T * T);
+  return std::max(kGridChunk, capped);
+}
+
 int64_t mlir::tcu::detail::numGridChunks(const Collective &c) {
-  return (c.segmentSize + kGridChunk - 1) / kGridChunk;
+  int64_t length = gridChunkLength(c);
+  return (c.segmentSize + length - 1) / length;
 }
 
 Variant mlir::tcu::detail::partialsVariant(int64_t chunks) {
@@ -63,9 +121,9 @@ std::pair<Value, Value> mlir::tcu::detail::gridChunkRange(TileBuilder &tb,
   Value seg = arith::DivUIOp::create(b, tb.location(), p, tb.idx(chunks));
   Value chunk = arith::RemUIOp::create(b, tb.location(), p, tb.idx(chunks));
   Value segBase = tb.mul(seg, c.segmentSize);
-  Value base = tb.add(segBase, tb.mul(chunk, kGridChunk));
-  Value end =
-      tb.min(tb.add(base, tb.idx(kGridChunk)), segmentEnd(tb, c, segBase));
+  int64_t length = gridChunkLength(c);
+  Value base = tb.add(segBase, tb.mul(chunk, length));
+  Value end = tb.min(tb.add(base, tb.idx(length)), segmentEnd(tb, c, segBase));
   return {base, end};
 }
 
@@ -77,7 +135,7 @@ static void reduceSeg16(TileBuilder &tb, const Collective &c) {
   tb.parallel(tb.ceilDiv(c.numSegments, T), [&](Value g) {
     // A line is a segment, summed whole: order free within it.
     Value a = tb.loadTile(TileLayout::Cols, c.input, tb.mul(g, T * s),
-                          tb.idx(s), tb.idx(s), c.n, /*lineOrderFree=*/true);
+                          tb.idx(s), tb.idx(s), c.n, ElementOrder::LineFree);
     Value v = tb.mulConst(MatrixKind::P, a, tb.zeroAccLike(a));
     tb.storeRow(v, 0, c.output, tb.mul(g, T), c.numSegments);
   });
@@ -88,8 +146,9 @@ static void reduceSeg16(TileBuilder &tb, const Collective &c) {
 static void reduceSeg256(TileBuilder &tb, const Collective &c) {
   tb.parallel(c.numSegments, [&](Value seg) {
     Value base = tb.mul(seg, c.segmentSize);
+    // The tile is summed whole: any order.
     Value a = tb.loadTile(TileLayout::Rows, c.input, base, tb.idx(T), tb.idx(T),
-                          segmentEnd(tb, c, base), /*lineOrderFree=*/true);
+                          segmentEnd(tb, c, base), ElementOrder::TileFree);
     Value v = tb.mulConst(MatrixKind::P, a, tb.zeroAccLike(a));
     storeTotal(tb, v, c.output, seg);
   });
@@ -102,7 +161,7 @@ static void reduceSeg256N(TileBuilder &tb, const Collective &c) {
   tb.parallel(c.numSegments, [&](Value seg) {
     Value base = tb.mul(seg, c.segmentSize);
     Value v = reduceTiles(tb, c.input, base, tb.idx(0), tb.idx(tiles),
-                          tb.idx(1), segmentEnd(tb, c, base));
+                          tb.idx(1), segmentEnd(tb, c, base), c.tilesPerWarp);
     storeTotal(tb, v, c.output, seg);
   });
 }
@@ -125,7 +184,7 @@ static void reduceStrided(TileBuilder &tb, const Collective &c, Value group,
                          Value a = tb.loadTile(TileLayout::Cols, c.input,
                                                tb.add(groupBase, jT), tb.idx(s),
                                                lineLength, c.n,
-                                               /*lineOrderFree=*/true);
+                                               ElementOrder::LineFree);
                          return {tb.mulConst(MatrixKind::P, a, carried[0])};
                        })[0];
   tb.storeRow(v, 0, c.output, tb.mul(group, T), c.numSegments, accumulate);
@@ -151,9 +210,9 @@ static void reduceSeg16NCoalesced(TileBuilder &tb, const Collective &c) {
                  [&](Value seg, ValueRange) -> SmallVector<Value> {
                    Value base = tb.mul(seg, c.segmentSize);
                    Value end = tb.min(tb.add(base, tb.idx(full)), c.n);
-                   Value v =
-                       reduceTiles(tb, c.input, base, tb.idx(0),
-                                   tb.idx(full / (T * T)), tb.idx(1), end);
+                   Value v = reduceTiles(tb, c.input, base, tb.idx(0),
+                                         tb.idx(full / (T * T)), tb.idx(1), end,
+                                         c.tilesPerWarp);
                    storeTotal(tb, v, c.output, seg);
                    return {};
                  });
@@ -184,8 +243,9 @@ static void reduceBlock(TileBuilder &tb, const Collective &c) {
     Value end = segmentEnd(tb, c, base);
     tb.forLoop(tb.idx(0), tb.idx(warps), tb.idx(1), {},
                [&](Value w, ValueRange) -> SmallVector<Value> {
-                 Value v = reduceTiles(tb, c.input, base, w, tb.idx(tiles),
-                                       tb.idx(kBlockWarps), end);
+                 Value v =
+                     reduceTiles(tb, c.input, base, w, tb.idx(tiles),
+                                 tb.idx(kBlockWarps), end, c.tilesPerWarp);
                  Value row = tb.mul(w, T);
                  tb.storeRow(v, 0, partials, row, tb.add(row, tb.idx(T)));
                  return {};
@@ -199,8 +259,8 @@ static void reduceBlock(TileBuilder &tb, const Collective &c) {
   });
 }
 
-/// Grid level: the segment is cut into chunks of kGridChunk elements, one
-/// block each; pass 1 writes each chunk's sum to a scratch buffer, pass 2
+/// Grid level: the segment is cut into chunks (gridChunkLength), one warp
+/// each; pass 1 writes each chunk's sum to a scratch buffer, pass 2
 /// reduces the partials of each segment (segments of ceil(S / chunk)).
 static void reduceGrid(TileBuilder &tb, const Collective &c) {
   OpBuilder &b = tb.builder();
@@ -216,7 +276,8 @@ static void reduceGrid(TileBuilder &tb, const Collective &c) {
   tb.parallel(numPartials, [&](Value p) {
     auto [base, end] = gridChunkRange(tb, c, p);
     Value v = reduceTiles(tb, c.input, base, tb.idx(0),
-                          tb.idx(kGridChunk / (T * T)), tb.idx(1), end);
+                          tb.idx(gridChunkLength(c) / (T * T)), tb.idx(1), end,
+                          c.tilesPerWarp);
     storeTotal(tb, v, scratch, p);
   });
 

@@ -27,13 +27,11 @@ static Type inputElementType(Value buffer) {
   return cast<MemRefType>(buffer.getType()).getElementType();
 }
 
-/// Scan256 of one tile with carry S: R = A·U + (L·A)·Ones + S, stored
-/// row-major at `base` (nothing at or past `end`). Returns the carry for the
-/// next tile, S + (Ones·A)·Ones (the tile's total added everywhere).
-static Value scanTile(TileBuilder &tb, const Collective &c, Value base,
-                      Value end, Value carry) {
-  Value a =
-      tb.loadTile(TileLayout::Rows, c.input, base, tb.idx(T), tb.idx(T), end);
+/// Scan256 of the loaded tile `a` with carry S: R = A·U + (L·A)·Ones + S,
+/// stored row-major at `base` (nothing at or past `end`). Returns the carry
+/// for the next tile, S + (Ones·A)·Ones (the tile's total added everywhere).
+static Value scanLoadedTile(TileBuilder &tb, const Collective &c, Value a,
+                            Value base, Value end, Value carry) {
   Type elt = inputElementType(c.input);
   Value above = tb.mulConst(MatrixKind::L, a, tb.zeroAcc(elt));
   Value prefix = tb.mulByConst(above, MatrixKind::Ones, carry);
@@ -43,15 +41,31 @@ static Value scanTile(TileBuilder &tb, const Collective &c, Value base,
   return tb.mulByConst(colSums, MatrixKind::Ones, carry);
 }
 
+static Value loadScanTile(TileBuilder &tb, const Collective &c, Value base,
+                          Value end) {
+  return tb.loadTile(TileLayout::Rows, c.input, base, tb.idx(T), tb.idx(T),
+                     end);
+}
+
 /// Scan256N over `count` consecutive tiles from `base`, starting from
-/// `carry`: each tile as scanTile, the carry passed along.
+/// `carry`: each tile as scanLoadedTile, the carry passed along. A warp
+/// loads c.tilesPerWarp tiles before it scans the first of them.
 static void scanTiles(TileBuilder &tb, const Collective &c, Value base,
                       Value count, Value end, Value carry) {
-  tb.forLoop(tb.idx(0), count, tb.idx(1), {carry},
-             [&](Value t, ValueRange carried) -> SmallVector<Value> {
-               Value tileBase = tb.add(base, tb.mul(t, T * T));
-               return {scanTile(tb, c, tileBase, end, carried[0])};
-             });
+  forTileGroups(tb, tb.idx(0), count, tb.idx(1), c.tilesPerWarp, end, {carry},
+                [&](ArrayRef<Value> tiles, ArrayRef<Value> limits,
+                    ValueRange carried) -> SmallVector<Value> {
+                  SmallVector<Value> bases, loaded;
+                  for (auto [t, limit] : llvm::zip(tiles, limits)) {
+                    bases.push_back(tb.add(base, tb.mul(t, T * T)));
+                    loaded.push_back(loadScanTile(tb, c, bases.back(), limit));
+                  }
+                  Value s = carried[0];
+                  for (size_t i = 0; i < loaded.size(); ++i)
+                    s = scanLoadedTile(tb, c, loaded[i], bases[i], limits[i],
+                                       s);
+                  return {s};
+                });
 }
 
 static Value zeroCarry(TileBuilder &tb, const Collective &c) {
@@ -75,7 +89,9 @@ static void scanSeg16(TileBuilder &tb, const Collective &c) {
 static void scanSeg256(TileBuilder &tb, const Collective &c) {
   tb.parallel(c.numSegments, [&](Value seg) {
     Value base = tb.mul(seg, c.segmentSize);
-    scanTile(tb, c, base, segmentEnd(tb, c, base), zeroCarry(tb, c));
+    Value end = segmentEnd(tb, c, base);
+    scanLoadedTile(tb, c, loadScanTile(tb, c, base, end), base, end,
+                   zeroCarry(tb, c));
   });
 }
 
@@ -149,7 +165,8 @@ static void scanBlock(TileBuilder &tb, const Collective &c) {
     tb.forLoop(tb.idx(0), tb.idx(warps), tb.idx(1), {},
                [&](Value w, ValueRange) -> SmallVector<Value> {
                  Value v = reduceTiles(tb, c.input, warpBase(w), tb.idx(0),
-                                       tb.idx(perWarp), tb.idx(1), end);
+                                       tb.idx(perWarp), tb.idx(1), end,
+                                       c.tilesPerWarp);
                  storeTotal(tb, v, totals, w);
                  return {};
                });
@@ -173,7 +190,7 @@ static void scanGrid(TileBuilder &tb, const Collective &c) {
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
   int64_t chunks = numGridChunks(c);
-  int64_t chunkTiles = kGridChunk / (T * T);
+  int64_t chunkTiles = gridChunkLength(c) / (T * T);
   Type acc = TileBuilder::accumulatorFor(inputElementType(c.input));
   auto scratchType = MemRefType::get({ShapedType::kDynamic}, acc);
   Value numPartials = tb.mul(c.numSegments, chunks);
@@ -185,7 +202,7 @@ static void scanGrid(TileBuilder &tb, const Collective &c) {
   tb.parallel(numPartials, [&](Value p) {
     auto [base, end] = gridChunkRange(tb, c, p);
     Value v = reduceTiles(tb, c.input, base, tb.idx(0), tb.idx(chunkTiles),
-                          tb.idx(1), end);
+                          tb.idx(1), end, c.tilesPerWarp);
     storeTotal(tb, v, totals, p);
   });
 

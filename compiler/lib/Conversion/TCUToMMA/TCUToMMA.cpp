@@ -37,6 +37,7 @@ Collective describe(TileBuilder &tb, OpTy op, bool inclusive) {
   c.n = memref::DimOp::create(tb.builder(), tb.location(), c.input, 0);
   c.numSegments = tb.ceilDiv(c.n, c.segmentSize);
   c.inclusive = inclusive;
+  c.tilesPerWarp = op.getTilesPerWarpOrDefault();
   return c;
 }
 

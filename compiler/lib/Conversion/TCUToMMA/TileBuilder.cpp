@@ -110,10 +110,12 @@ Value TileBuilder::product(MatrixKind k, Value data, Value acc,
 
 Value TileBuilder::loadTile(TileLayout layout, Value src, Value base,
                             Value stride, Value lineLength, Value limit,
-                            bool lineOrderFree) {
+                            ElementOrder order) {
   Type elt = cast<MemRefType>(src.getType()).getElementType();
-  return LoadTileOp::create(b, loc, tileType(elt), layout, src, base, stride,
-                            lineLength, limit, lineOrderFree);
+  return LoadTileOp::create(
+      b, loc, tileType(elt), layout, src, base, stride, lineLength, limit,
+      /*line_order_free=*/order == ElementOrder::LineFree,
+      /*tile_order_free=*/order == ElementOrder::TileFree);
 }
 
 void TileBuilder::storeTile(Value tile, Value dest, Value base, Value stride,

@@ -17,6 +17,11 @@
 
 namespace mlir::tcu::detail {
 
+/// What a tile's consumer depends on of the order of its elements: all of
+/// it, only which elements each line holds (a per-line sum), or only which
+/// elements the tile holds (one total).
+enum class ElementOrder { Fixed, LineFree, TileFree };
+
 /// The operands every variant emitter gets: one collective, already checked.
 struct Collective {
   Value input, output;
@@ -24,6 +29,8 @@ struct Collective {
   Value n;           // number of input elements (index)
   Value numSegments; // ceil(n / segmentSize) (index)
   bool inclusive;    // scans only
+  /// Tiles a warp loads before it multiplies any (tiles_per_warp).
+  int64_t tilesPerWarp = 1;
 };
 
 class TileBuilder {
@@ -54,10 +61,11 @@ public:
   Value mulConst(MatrixKind k, Value data, Value acc);
   Value mulByConst(Value data, MatrixKind k, Value acc);
 
-  /// `lineOrderFree`: only each line's set of elements matters to the
-  /// consumer (see tcu.load_tile).
+  /// `order`: how much of the element order the consumer depends on (see
+  /// tcu.load_tile's line_order_free and tile_order_free).
   Value loadTile(TileLayout layout, Value src, Value base, Value stride,
-                 Value lineLength, Value limit, bool lineOrderFree = false);
+                 Value lineLength, Value limit,
+                 ElementOrder order = ElementOrder::Fixed);
   void storeTile(Value tile, Value dest, Value base, Value stride,
                  Value lineLength, Value limit);
   void storeRow(Value tile, int64_t row, Value dest, Value base, Value limit,

@@ -16,8 +16,16 @@ namespace mlir::tcu::detail {
 /// Warps that share one segment in the block-level variants (their partials
 /// fill one tile row or column).
 constexpr int64_t kBlockWarps = 16;
-/// Elements of a segment one block handles in the grid-level variants.
+/// Elements of a segment one warp handles in the grid-level variants, at
+/// least (16 tiles: enough streaming per warp to amortize its partial).
 constexpr int64_t kGridChunk = 4096;
+/// Chunks of one segment, at most: a longer segment takes longer chunks,
+/// so the partials (scratch memory) stay within 65536 per segment whatever
+/// the segment length. A lower cap measured slower: 8192 chunks of 32768
+/// for the whole array of 2^28 (one wave over the H100's warp slots, with
+/// its tail) ran at 0.78-0.91 of the read ceiling, 65536 chunks of 4096 at
+/// 0.86 with 1 tile per warp (H100, 2026-11-22).
+constexpr int64_t kMaxGridChunks = 65536;
 
 void emitReduce(TileBuilder &tb, const Collective &c, Variant variant);
 void emitScan(TileBuilder &tb, const Collective &c, Variant variant);
@@ -25,10 +33,20 @@ void emitScan(TileBuilder &tb, const Collective &c, Variant variant);
 // Steps shared by the reductions and the scans' reduce-then-scan variants
 // (defined in ReduceVariants.cpp).
 
+/// A loop over the tiles t = first, first + step, ... < count that takes
+/// `inFlight` of them per iteration: `body` gets each tile's index and the
+/// limit its accesses must respect, `end` or, for a tile past `count` (the
+/// last iteration's overrun), a limit that masks every element.
+using TileGroupBody = function_ref<SmallVector<Value>(
+    ArrayRef<Value> tiles, ArrayRef<Value> limits, ValueRange carried)>;
+ValueRange forTileGroups(TileBuilder &tb, Value first, Value count, Value step,
+                         int64_t inFlight, Value end, ValueRange init,
+                         TileGroupBody body);
 /// V = sum of P·A_t over the tiles t = first, first + step, ... < count of
-/// 256 consecutive elements from `base`, reading nothing at or past `end`.
+/// 256 consecutive elements from `base`, reading nothing at or past `end`;
+/// `inFlight` tiles are loaded before they are multiplied.
 Value reduceTiles(TileBuilder &tb, Value src, Value base, Value first,
-                  Value count, Value step, Value end);
+                  Value count, Value step, Value end, int64_t inFlight);
 /// dest[index] (+)= (V·PT)[0][0], the sum of row 0 of V.
 void storeTotal(TileBuilder &tb, Value v, Value dest, Value index,
                 bool accumulate = false);
@@ -36,7 +54,10 @@ void storeTotal(TileBuilder &tb, Value v, Value dest, Value index,
 Value segmentEnd(TileBuilder &tb, const Collective &c, Value segBase);
 /// Number of 256-element tiles a segment spans.
 int64_t tilesPerSegment(const Collective &c);
-/// Number of kGridChunk-element chunks a segment is cut into.
+/// Elements per chunk of the grid variants: kGridChunk, or more (a
+/// multiple of 256) once the segment would have over kMaxGridChunks.
+int64_t gridChunkLength(const Collective &c);
+/// Number of gridChunkLength-element chunks a segment is cut into.
 int64_t numGridChunks(const Collective &c);
 /// The variant for the grid variants' second pass over `chunks` partials
 /// per segment: the grid again while one warp would stream more than one

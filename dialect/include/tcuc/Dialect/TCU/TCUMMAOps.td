@@ -94,6 +94,11 @@ def TCU_LoadTileOp : TCU_Op<"load_tile"> {
     line's 16 positions. The CPU backend keeps the order; the GPU backend
     uses the freedom to give each lane consecutive elements (wider loads).
 
+    With `tile_order_free` (stronger: the consumer sums the whole tile into
+    one total), a backend may place any element at any of the tile's 256
+    positions; the GPU backend gives each lane 8 consecutive elements of
+    one line (16-byte loads for f16). At most one of the two is set.
+
     ```mlir
     %A = tcu.load_tile <cols> %in[%base] stride %c16 line %c16 limit %n
         : memref<?xf16> -> vector<16x16xf16>
@@ -102,7 +107,8 @@ def TCU_LoadTileOp : TCU_Op<"load_tile"> {
   let arguments = (ins TCU_TileLayoutAttr:$layout,
                    Arg<AnyMemRef, "the buffer read", [MemRead]>:$source,
                    Index:$base, Index:$stride, Index:$line_length,
-                   Index:$limit, UnitAttr:$line_order_free);
+                   Index:$limit, UnitAttr:$line_order_free,
+                   UnitAttr:$tile_order_free);
   let results = (outs TCU_Tile:$result);
   let assemblyFormat = [{
     $layout $source `[` $base `]` `stride` $stride `line` $line_length

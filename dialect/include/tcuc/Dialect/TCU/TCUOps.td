@@ -6,6 +6,10 @@
 include "tcuc/Dialect/TCU/TCUBase.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
+// Tiles one warp keeps in flight in the streaming variants.
+def TCU_TilesPerWarpAttr : ConfinedAttr<I64Attr, [IntMinValue<1>,
+                                                  IntMaxValue<8>]>;
+
 class TCU_Op<string mnemonic, list<Trait> traits = []>
     : Op<TCU_Dialect, mnemonic, traits>;
 
@@ -26,6 +30,10 @@ class TCU_SegmentedCollectiveOp<string mnemonic, list<Trait> traits = []>
       if (auto v = getVariant())
         return *v;
       return ::mlir::tcu::getDefaultVariant(getSegmentSize());
+    }
+    /// `tiles_per_warp`, or 1.
+    int64_t getTilesPerWarpOrDefault() {
+      return getTilesPerWarp().value_or(1);
     }
     /// The type every partial sum is kept in: f32 for float inputs, i32 for
     /// i8 inputs.
@@ -55,6 +63,12 @@ def TCU_SegmentedReduceOp : TCU_SegmentedCollectiveOp<"segmented_reduce"> {
     `seg16` (segment_size <= 16), `seg256` (<= 256), `seg256n`,
     `seg16n_strided`, `seg16n_coalesced`, `block` and `grid`.
 
+    The optional `tiles_per_warp` (1..8, default 1) is how many tiles a warp
+    loads before it multiplies any of them, in the variants that stream a
+    run of tiles (seg256n, seg16n_coalesced, block, grid): more loads in
+    flight per warp, more registers. `tcu-select-strategy` sets it with the
+    variant. It does not change the result.
+
     Example:
 
     ```mlir
@@ -68,7 +82,8 @@ def TCU_SegmentedReduceOp : TCU_SegmentedCollectiveOp<"segmented_reduce"> {
     Arg<AnyMemRef, "the elements to reduce", [MemRead]>:$input,
     Arg<AnyMemRef, "one result per segment", [MemWrite]>:$output,
     I64Attr:$segment_size,
-    OptionalAttr<TCU_VariantAttr>:$variant
+    OptionalAttr<TCU_VariantAttr>:$variant,
+    OptionalAttr<TCU_TilesPerWarpAttr>:$tiles_per_warp
   );
   let assemblyFormat = [{
     $kind $input `into` $output `segment_size` $segment_size attr-dict
@@ -93,7 +108,8 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan"> {
     `i8` inputs accumulate and store `i32`.
 
     The optional `variant` accepts `seg16` (segment_size <= 16), `seg256`
-    (<= 256), `seg256n`, `seg16n`, `block` and `grid`.
+    (<= 256), `seg256n`, `seg16n`, `block` and `grid`, and `tiles_per_warp`
+    as `tcu.segmented_reduce` does (seg256n, block, grid).
 
     Example:
 
@@ -108,7 +124,8 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan"> {
     Arg<AnyMemRef, "one result per element", [MemWrite]>:$output,
     I64Attr:$segment_size,
     BoolAttr:$inclusive,
-    OptionalAttr<TCU_VariantAttr>:$variant
+    OptionalAttr<TCU_VariantAttr>:$variant,
+    OptionalAttr<TCU_TilesPerWarpAttr>:$tiles_per_warp
   );
   let assemblyFormat = [{
     $kind custom<ScanMode>($inclusive) $input `into` $output
