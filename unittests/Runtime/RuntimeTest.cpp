@@ -465,6 +465,34 @@ TEST(DiskCache, KeyHasSpecArchAndVersion) {
   EXPECT_EQ(kernelCachePath(a, "sm_90", "/x/y"), "/x/y/" + name);
 }
 
+// Strategy strings: "", "name", "name:k", ":k"; tiles 1..8 only. The
+// tiles are part of the cache key, so two strategies never share a kernel.
+TEST(KernelSpec, StrategyStrings) {
+  KernelSpec s = scanSpec(1000);
+  std::string error;
+  ASSERT_TRUE(s.setStrategy("seg256n:4", error)) << error;
+  EXPECT_EQ(s.variant, "seg256n");
+  EXPECT_EQ(s.tilesPerWarp, 4);
+  std::string withTiles = s.key();
+  EXPECT_NE(withTiles.find(" variant=seg256n tiles=4"), std::string::npos)
+      << withTiles;
+  ASSERT_TRUE(s.setStrategy(":2", error)) << error;
+  EXPECT_EQ(s.variant, "");
+  EXPECT_EQ(s.tilesPerWarp, 2);
+  ASSERT_TRUE(s.setStrategy("grid", error)) << error;
+  EXPECT_EQ(s.variant, "grid");
+  EXPECT_EQ(s.tilesPerWarp, 0);
+  EXPECT_EQ(s.key().find("tiles="), std::string::npos);
+  EXPECT_NE(cache::fileName(s, "sm_90"),
+            cache::fileName(scanSpec(1000), "sm_90"));
+  for (const char *bad : {"seg256n:0", "seg256n:9", "seg256n:", ":12", ":x"}) {
+    KernelSpec t = scanSpec(1000);
+    EXPECT_FALSE(t.setStrategy(bad, error)) << bad;
+    EXPECT_NE(error.find("1..8"), std::string::npos) << error;
+    EXPECT_EQ(t.key(), scanSpec(1000).key()) << "unchanged after " << bad;
+  }
+}
+
 TEST(DiskCache, DefaultDirectoryFromEnvironment) {
   ScopedEnv a("TCUC_CACHE_DIR", "/c/tcuc");
   ScopedEnv b("XDG_CACHE_HOME", "/xdg");

@@ -43,6 +43,29 @@ TEST(CostModel, ChoiceIsAlwaysApplicable) {
         }
 }
 
+// Tiles per warp come with the row: within 1..8 always; 1 for an analytic
+// choice; a fixed variant keeps the row's tiles only if the row measured
+// that variant.
+TEST(CostModel, TilesPerWarpComeFromTheRow) {
+  for (bool scan : {false, true})
+    for (int64_t s : {int64_t(16), int64_t(1000), int64_t(1) << 20}) {
+      StrategyChoice c = selectStrategy(query(scan, "f16", "f32", s));
+      EXPECT_GE(c.tilesPerWarp, 1);
+      EXPECT_LE(c.tilesPerWarp, 8);
+    }
+  EXPECT_EQ(selectStrategy(query(false, "f32", "f32", 1000)).tilesPerWarp, 1);
+  StrategyQuery q = query(false, "f16", "f32", 1000);
+  StrategyChoice row = selectStrategy(q);
+  q.variant = row.variant;
+  StrategyChoice same = selectStrategy(q);
+  EXPECT_EQ(same.variant, row.variant);
+  EXPECT_EQ(same.tilesPerWarp, row.tilesPerWarp);
+  q.variant = Variant::Block;
+  StrategyChoice other = selectStrategy(q);
+  EXPECT_EQ(other.variant, Variant::Block);
+  EXPECT_EQ(other.tilesPerWarp, 1);
+}
+
 // A segment between two table rows takes the larger row; the reason names
 // the row, so the lookup is visible.
 TEST(CostModel, TableRowRoundsUp) {
