@@ -20,18 +20,16 @@
 #include "tcuc/Strategy/CostModel.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <map>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::tcu;
 
 namespace {
-
-struct TunedRow {
-  const char *arch, *op, *input, *output;
-  int64_t segment;
-  const char *variant;
-  int64_t tilesPerWarp;
-};
 
 #define TCUC_TUNED(arch, op, in, out, segment, variant, tiles)                 \
   {arch, op, in, out, segment, variant, tiles},
@@ -39,6 +37,20 @@ const TunedRow kTunedRows[] = {
 #include "TunedTables.inc"
 };
 #undef TCUC_TUNED
+
+/// Tie-break order of tuneTable: the simpler variant first.
+constexpr Variant kPreference[] = {Variant::Seg16,   Variant::Seg256,
+                                   Variant::Seg16N,  Variant::Seg16NStrided,
+                                   Variant::Seg256N, Variant::Seg16NCoalesced,
+                                   Variant::Block,   Variant::Grid};
+
+int preferenceOf(const std::string &variant) {
+  std::optional<Variant> v = symbolizeVariant(variant);
+  for (auto [i, p] : llvm::enumerate(kPreference))
+    if (v && *v == p)
+      return int(i);
+  return int(std::size(kPreference));
+}
 
 /// Warp slots of an H100-class GPU (132 SMs x 64 warps); below this many
 /// segments one-warp-per-segment variants leave the GPU idle.
@@ -49,13 +61,13 @@ constexpr int64_t kWarpSlots = 132 * 64;
 std::string tableType(const std::string &t) { return t == "bf16" ? "f16" : t; }
 
 std::optional<StrategyChoice> fromTable(const StrategyQuery &q,
-                                        const std::string &arch) {
-  const char *op = q.isScan ? "scan" : "reduce";
+                                        const std::string &arch,
+                                        ArrayRef<TunedRow> rows) {
+  std::string op = q.isScan ? "scan" : "reduce";
   std::string in = tableType(q.input), out = tableType(q.output);
   const TunedRow *pick = nullptr, *last = nullptr;
-  for (const TunedRow &r : kTunedRows) {
-    if (arch != r.arch || llvm::StringRef(op) != r.op || in != r.input ||
-        out != r.output)
+  for (const TunedRow &r : rows) {
+    if (arch != r.arch || op != r.op || in != r.input || out != r.output)
       continue;
     last = &r;
     if (!pick && r.segment >= q.segmentSize)
@@ -123,12 +135,18 @@ std::string mlir::tcu::elementTypeName(Type type) {
   return "";
 }
 
-StrategyChoice mlir::tcu::selectStrategy(const StrategyQuery &q) {
-  // No table for an arch yet: use the sm_90 one (the only GPU measured so
-  // far), then the analytic rule.
-  std::optional<StrategyChoice> choice = fromTable(q, q.arch);
+StrategyChoice mlir::tcu::selectStrategy(const StrategyQuery &q,
+                                         ArrayRef<TunedRow> table) {
+  // A loaded table first, then the built-in one. No table for an arch yet:
+  // use the sm_90 one (the only GPU measured so far), then the analytic
+  // rule.
+  std::optional<StrategyChoice> choice = fromTable(q, q.arch, table);
+  if (choice)
+    choice->reason = "loaded " + choice->reason;
+  if (!choice)
+    choice = fromTable(q, q.arch, kTunedRows);
   if (!choice && q.arch != "sm_90")
-    if ((choice = fromTable(q, "sm_90")))
+    if ((choice = fromTable(q, "sm_90", kTunedRows)))
       choice->reason += " (no " + q.arch + " table)";
   if (!choice)
     choice = analytic(q);
@@ -144,4 +162,79 @@ StrategyChoice mlir::tcu::selectStrategy(const StrategyQuery &q) {
                                 " segments, fewer than the GPU's warp slots"};
   }
   return *choice;
+}
+
+std::vector<TunedRow> mlir::tcu::tuneTable(ArrayRef<Measurement> measurements,
+                                           const std::string &arch) {
+  using Key = std::tuple<std::string, std::string, std::string, int64_t>;
+  std::map<Key, std::vector<const Measurement *>> cells;
+  for (const Measurement &m : measurements)
+    if (m.ms > 0)
+      cells[{m.op, m.input, m.output, m.segment}].push_back(&m);
+  std::vector<TunedRow> rows;
+  for (auto &[key, timed] : cells) {
+    double fastest = timed.front()->ms;
+    for (const Measurement *m : timed)
+      fastest = std::min(fastest, m->ms);
+    const Measurement *best = nullptr;
+    for (const Measurement *m : timed) {
+      if (m->ms > 1.01 * fastest)
+        continue;
+      auto rank = [](const Measurement *x) {
+        return std::make_pair(preferenceOf(x->variant), x->tilesPerWarp);
+      };
+      if (!best || rank(m) < rank(best))
+        best = m;
+    }
+    rows.push_back(TunedRow{arch, best->op, best->input, best->output,
+                            best->segment, best->variant, best->tilesPerWarp});
+  }
+  return rows;
+}
+
+std::string mlir::tcu::formatTunedRow(const TunedRow &r) {
+  return "TCUC_TUNED(\"" + r.arch + "\", \"" + r.op + "\", \"" + r.input +
+         "\", \"" + r.output + "\", " + std::to_string(r.segment) + ", \"" +
+         r.variant + "\", " + std::to_string(r.tilesPerWarp) + ")";
+}
+
+bool mlir::tcu::parseTunedTable(StringRef text, std::vector<TunedRow> &rows,
+                                std::string &error) {
+  SmallVector<StringRef> lines;
+  text.split(lines, '\n');
+  for (auto [i, raw] : llvm::enumerate(lines)) {
+    StringRef line = raw.trim();
+    if (line.empty() || line.starts_with("//"))
+      continue;
+    auto fail = [&, i = i](const std::string &why) {
+      error = "line " + std::to_string(i + 1) + ": " + why;
+      return false;
+    };
+    if (!line.consume_front("TCUC_TUNED(") || !line.consume_back(")"))
+      return fail("expected TCUC_TUNED(arch, op, in, out, segment, variant, "
+                  "tiles) or a // comment");
+    SmallVector<StringRef> f;
+    line.split(f, ',');
+    if (f.size() != 7)
+      return fail("expected 7 fields, got " + std::to_string(f.size()));
+    std::string str[7];
+    for (int k : {0, 1, 2, 3, 5}) {
+      StringRef v = f[k].trim();
+      if (!v.consume_front("\"") || !v.consume_back("\""))
+        return fail("field " + std::to_string(k + 1) + " must be quoted");
+      str[k] = v.str();
+    }
+    TunedRow r{str[0], str[1], str[2], str[3], 0, str[5], 0};
+    if (f[4].trim().getAsInteger(10, r.segment) || r.segment < 1)
+      return fail("segment must be an integer >= 1");
+    if (f[6].trim().getAsInteger(10, r.tilesPerWarp) || r.tilesPerWarp < 1 ||
+        r.tilesPerWarp > 8)
+      return fail("tiles per warp must be in 1..8");
+    if (r.op != "reduce" && r.op != "scan")
+      return fail("op must be \"reduce\" or \"scan\"");
+    if (!symbolizeVariant(r.variant))
+      return fail("unknown variant \"" + r.variant + "\"");
+    rows.push_back(std::move(r));
+  }
+  return true;
 }

@@ -7,6 +7,8 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include "llvm/Support/MemoryBuffer.h"
+
 namespace mlir::tcu {
 #define GEN_PASS_DEF_TCUSELECTSTRATEGY
 #include "tcuc/Strategy/Passes.h.inc"
@@ -18,7 +20,8 @@ using namespace mlir::tcu;
 namespace {
 
 template <typename OpT>
-void choose(OpT op, bool isScan, const std::string &chip, bool explain) {
+void choose(OpT op, bool isScan, const std::string &chip, bool explain,
+            ArrayRef<TunedRow> table) {
   if (op.getVariant() && op.getTilesPerWarp())
     return;
   StrategyQuery q;
@@ -31,7 +34,7 @@ void choose(OpT op, bool isScan, const std::string &chip, bool explain) {
   if (op.getInputType().hasStaticShape())
     q.n = op.getInputType().getNumElements();
   q.arch = chip;
-  StrategyChoice c = selectStrategy(q);
+  StrategyChoice c = selectStrategy(q, table);
   op.setVariant(c.variant);
   if (!op.getTilesPerWarp())
     op.setTilesPerWarp(c.tilesPerWarp);
@@ -45,11 +48,25 @@ struct TCUSelectStrategyPass
     : tcu::impl::TCUSelectStrategyBase<TCUSelectStrategyPass> {
   using Base::Base;
   void runOnOperation() override {
+    std::vector<TunedRow> rows;
+    if (!table.empty()) {
+      auto file = llvm::MemoryBuffer::getFile(table);
+      std::string error;
+      if (!file)
+        error = file.getError().message();
+      else
+        parseTunedTable((*file)->getBuffer(), rows, error);
+      if (!error.empty()) {
+        getOperation()->emitError()
+            << "tcu-select-strategy: tuned table '" << table << "': " << error;
+        return signalPassFailure();
+      }
+    }
     getOperation()->walk([&](Operation *op) {
       if (auto r = dyn_cast<SegmentedReduceOp>(op))
-        choose(r, /*isScan=*/false, chip, explain);
+        choose(r, /*isScan=*/false, chip, explain, rows);
       else if (auto s = dyn_cast<SegmentedScanOp>(op))
-        choose(s, /*isScan=*/true, chip, explain);
+        choose(s, /*isScan=*/true, chip, explain, rows);
     });
   }
 };

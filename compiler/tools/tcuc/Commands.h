@@ -20,6 +20,10 @@ int runRun();
 
 extern llvm::cl::SubCommand compileCommand;
 int runCompile();
+
+/// `tcuc tune`: the cost model's tuned table from a benchmark sweep.
+extern llvm::cl::SubCommand tuneCommand;
+int runTune();
 } // namespace tcuc::driver
 
 #endif // TCUC_TOOLS_TCUC_COMMANDS_H

@@ -29,7 +29,9 @@ int main(int argc, char **argv) {
       "it\n"
       "  tcuc compile ...    compile a spec to PTX for sm_80/sm_90 (a kernel\n"
       "                      file: docs/kernel-file.md)\n"
-      "  tcuc run ...        compile, run (gpu or cpu) and check a spec\n\n"
+      "  tcuc run ...        compile, run (gpu or cpu) and check a spec\n"
+      "  tcuc tune ...       the cost model's tuned table from a benchmark\n"
+      "                      sweep (bench/ results.csv)\n\n"
       "'tcuc <subcommand> --help' lists a subcommand's flags.\n");
 
   if (tcuc::driver::inspectCommand)
@@ -38,6 +40,8 @@ int main(int argc, char **argv) {
     return tcuc::driver::runRun();
   if (tcuc::driver::compileCommand)
     return tcuc::driver::runCompile();
+  if (tcuc::driver::tuneCommand)
+    return tcuc::driver::runTune();
 
   errs() << "tcuc: no subcommand given; run 'tcuc --help' for the list\n";
   return 2;

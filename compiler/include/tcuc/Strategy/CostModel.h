@@ -13,10 +13,12 @@
 
 #include "tcuc/Dialect/TCU/TCUOps.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mlir::tcu {
 
@@ -41,8 +43,45 @@ struct StrategyChoice {
   std::string reason;
 };
 
-/// The variant to lower `query` with; always applicable to it.
-StrategyChoice selectStrategy(const StrategyQuery &query);
+/// One row of a tuned table: the fastest (variant, tiles per warp) measured
+/// for an op, element types and power-of-two segment size on `arch`.
+struct TunedRow {
+  std::string arch, op, input, output;
+  int64_t segment = 0;
+  std::string variant;
+  int64_t tilesPerWarp = 1;
+};
+
+/// The variant to lower `query` with; always applicable to it. Rows of
+/// `table` (a table loaded at run time) are looked up before the built-in
+/// rows (TunedTables.inc).
+StrategyChoice selectStrategy(const StrategyQuery &query,
+                              llvm::ArrayRef<TunedRow> table = {});
+
+/// One timing of one configuration (a bench/ results.csv line).
+struct Measurement {
+  std::string op, input, output; // "reduce"/"scan", element type names
+  int64_t segment = 0;
+  std::string variant;
+  int64_t tilesPerWarp = 1;
+  double ms = 0;
+};
+
+/// The tuned table of `arch` from `measurements`: per (op, types, segment),
+/// the fastest configuration; configurations within 1% of it count as a
+/// tie (run-to-run noise is about that), broken toward the simpler variant
+/// (fewer kernels, less scratch), then fewer tiles per warp. Sorted by op,
+/// types and segment.
+std::vector<TunedRow> tuneTable(llvm::ArrayRef<Measurement> measurements,
+                                const std::string &arch);
+
+/// A row as a TunedTables.inc line: TCUC_TUNED("sm_90", ..., 2).
+std::string formatTunedRow(const TunedRow &row);
+/// Parses TunedTables.inc text (comment lines and TCUC_TUNED rows); false
+/// with `error` naming the line for anything else, or a row with an unknown
+/// variant, a segment < 1 or tiles outside 1..8.
+bool parseTunedTable(llvm::StringRef text, std::vector<TunedRow> &rows,
+                     std::string &error);
 
 /// "f16", "bf16", "f32", "i8", "i32", or "" for other types.
 std::string elementTypeName(Type type);

@@ -16,12 +16,17 @@ def TCUSelectStrategy : Pass<"tcu-select-strategy", "ModuleOp"> {
     row; and the grid variant when a static element count leaves fewer
     segments than the GPU has warp slots. A variant already set is kept.
     With `explain`, each choice is reported as a remark naming its reason.
+    With `table`, the rows of that file (the format `tcuc tune` writes)
+    are looked up before the built-in table, so a table measured on the
+    user's GPU applies without rebuilding tcuc.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
            "Target GPU (sm_80, sm_90, ...) whose tuned table is used">,
     Option<"explain", "explain", "bool", /*default=*/"false",
-           "Emit a remark with each choice and its reason">
+           "Emit a remark with each choice and its reason">,
+    Option<"table", "table", "std::string", /*default=*/"\"\"",
+           "A tuned table file (from `tcuc tune`) to consult first">
   ];
 }
 
