@@ -72,10 +72,12 @@ bool KernelSpec::setStrategy(std::string_view strategy, std::string &error) {
   int tiles = 0;
   if (colon != std::string_view::npos) {
     std::string_view digits = strategy.substr(colon + 1);
-    if (digits.size() != 1 || digits[0] < '1' || digits[0] > '8') {
+    if (digits.size() != 1 || digits[0] < '1' ||
+        digits[0] > '0' + kMaxTilesPerWarp) {
       error = "strategy '" + std::string(strategy) +
               "': expected VARIANT, VARIANT:TILES or :TILES with TILES "
-              "(tiles per warp) in 1..8";
+              "(tiles per warp) in 1.." +
+              std::to_string(kMaxTilesPerWarp);
       return false;
     }
     tiles = digits[0] - '0';

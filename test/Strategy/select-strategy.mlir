@@ -1,5 +1,10 @@
 // RUN: tcuc-opt %s --tcu-select-strategy | FileCheck %s
 // RUN: tcuc-opt %s --tcu-select-strategy="chip=sm_80 explain=true" 2>&1 | FileCheck %s --check-prefix=EXPLAIN
+// The CPU pipeline's setting: variants only; a given tiles_per_warp stays.
+// RUN: tcuc-opt %s --tcu-select-strategy="tiles=false" | FileCheck %s --check-prefix=NOTILES
+// NOTILES: segment_size 1000 {variant = #tcu.variant<seg256n>}
+// NOTILES: segment_size 1000 {tiles_per_warp = 3 : i64, variant = #tcu.variant<seg256n>}
+// NOTILES: segment_size 1000 {variant = #tcu.variant<seg256n>}
 
 // The cost model's choices, pinned: the tuned sm_90 table (measured on an
 // H100, bench/results) for the swept types, bf16 as f16, an analytic rule
@@ -61,8 +66,8 @@ func.func @scans(%h: memref<?xf16>, %f: memref<?xf32>, %bh: memref<?xbf16>,
 // CHECK-LABEL: func.func @static_n
 func.func @static_n(%a: memref<1000000xf16>, %b: memref<125xf32>, %c: memref<1000xf32>) {
   // The table says seg256n for 8000, but 125 segments cannot occupy the GPU
-  // a warp each.
-  // CHECK: segment_size 8000 {tiles_per_warp = 2 : i64, variant = #tcu.variant<grid>}
+  // a warp each. The 8192 row measured seg256n, not grid: 1 tile per warp.
+  // CHECK: segment_size 8000 {tiles_per_warp = 1 : i64, variant = #tcu.variant<grid>}
   tcu.segmented_reduce <add> %a into %b segment_size 8000 : memref<1000000xf16> -> memref<125xf32>
   // Segments too short to be worth splitting keep the table's choice.
   // CHECK: segment_size 1000 {tiles_per_warp = 4 : i64, variant = #tcu.variant<seg256n>}
@@ -73,4 +78,4 @@ func.func @static_n(%a: memref<1000000xf16>, %b: memref<125xf32>, %c: memref<100
 // EXPLAIN: remark: variant seg16, 1 tile(s) per warp: tuned sm_90 table, reduce f16->f32 segment row 16 (no sm_80 table)
 // EXPLAIN: remark: variant seg16n_strided, 1 tile(s) per warp: tuned sm_90 table, reduce f16->f32 segment row 128 (no sm_80 table)
 // EXPLAIN: remark: variant seg256, 1 tile(s) per warp: analytic: segment <= 256: one tile per segment
-// EXPLAIN: remark: variant grid, 2 tile(s) per warp: n = 1000000 gives 125 segments, fewer than the GPU's warp slots
+// EXPLAIN: remark: variant grid, 1 tile(s) per warp: n = 1000000 gives 125 segments, fewer than the GPU's warp slots

@@ -107,3 +107,34 @@ TEST(CostModel, FewSegmentsOfAStaticNUseTheGrid) {
 }
 
 } // namespace
+
+namespace {
+// A table file round-trips through formatTunedRow and parseTunedTable, and
+// its rows are consulted before the built-in ones; bad lines name
+// themselves.
+TEST(CostModel, TableFilesRoundTrip) {
+  TunedRow row{"sm_90", "reduce", "f16", "f32", 1024, "grid", 3};
+  std::string text = "// a comment\n" + formatTunedRow(row) + "\n";
+  std::vector<TunedRow> rows;
+  std::string error;
+  ASSERT_TRUE(parseTunedTable(text, rows, error)) << error;
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(formatTunedRow(rows[0]), formatTunedRow(row));
+  StrategyChoice c = selectStrategy(query(false, "f16", "f32", 1000), rows);
+  EXPECT_EQ(c.variant, Variant::Grid);
+  EXPECT_EQ(c.tilesPerWarp, 3);
+  EXPECT_EQ(c.reason.rfind("loaded ", 0), 0u) << c.reason;
+
+  for (const char *bad :
+       {"TCUC_TUNED(\"sm_90\", \"reduce\", \"f16\", \"f32\", 16, \"fast\", 1)",
+        "TCUC_TUNED(\"sm_90\", \"reduce\", \"f16\", \"f32\", 16, \"seg16\", 9)",
+        "TCUC_TUNED(\"sm_90\", \"sort\", \"f16\", \"f32\", 16, \"seg16\", 1)",
+        "TCUC_TUNED(sm_90, \"reduce\", \"f16\", \"f32\", 16, \"seg16\", 1)",
+        "seg16 at 16"}) {
+    rows.clear();
+    EXPECT_FALSE(parseTunedTable(std::string("// ok\n") + bad, rows, error))
+        << bad;
+    EXPECT_EQ(error.rfind("line 2: ", 0), 0u) << error;
+  }
+}
+} // namespace

@@ -22,6 +22,8 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <map>
 #include <tuple>
@@ -33,7 +35,7 @@ namespace {
 
 #define TCUC_TUNED(arch, op, in, out, segment, variant, tiles)                 \
   {arch, op, in, out, segment, variant, tiles},
-const TunedRow kTunedRows[] = {
+constexpr TunedRow kTunedRows[] = {
 #include "TunedTables.inc"
 };
 #undef TCUC_TUNED
@@ -44,7 +46,7 @@ constexpr Variant kPreference[] = {Variant::Seg16,   Variant::Seg256,
                                    Variant::Seg256N, Variant::Seg16NCoalesced,
                                    Variant::Block,   Variant::Grid};
 
-int preferenceOf(const std::string &variant) {
+int preferenceOf(StringRef variant) {
   std::optional<Variant> v = symbolizeVariant(variant);
   for (auto [i, p] : llvm::enumerate(kPreference))
     if (v && *v == p)
@@ -122,17 +124,10 @@ StrategyChoice analytic(const StrategyQuery &q) {
 } // namespace
 
 std::string mlir::tcu::elementTypeName(Type type) {
-  if (type.isF16())
-    return "f16";
-  if (type.isBF16())
-    return "bf16";
-  if (type.isF32())
-    return "f32";
-  if (type.isInteger(8))
-    return "i8";
-  if (type.isInteger(32))
-    return "i32";
-  return "";
+  // MLIR's own spelling is the table's (and the runtime's dtypeName).
+  std::string name;
+  llvm::raw_string_ostream(name) << type;
+  return name;
 }
 
 StrategyChoice mlir::tcu::selectStrategy(const StrategyQuery &q,
@@ -155,11 +150,18 @@ StrategyChoice mlir::tcu::selectStrategy(const StrategyQuery &q,
   // judgement, not a measurement: the sweep runs n = 2^28 only.
   if (q.n && choice->variant != Variant::Grid && q.segmentSize > 4096) {
     int64_t segments = *q.n / q.segmentSize + (*q.n % q.segmentSize != 0);
-    if (segments < kWarpSlots && !q.variant)
-      return StrategyChoice{Variant::Grid, choice->tilesPerWarp,
-                            "n = " + std::to_string(*q.n) + " gives " +
-                                std::to_string(segments) +
-                                " segments, fewer than the GPU's warp slots"};
+    if (segments < kWarpSlots && !q.variant) {
+      // The tiles per warp of a grid row for this segment size, if the
+      // table has one (the other variant's tiles were measured for it).
+      StrategyQuery grid = q;
+      grid.variant = Variant::Grid;
+      grid.n.reset();
+      StrategyChoice c = selectStrategy(grid, table);
+      c.reason = "n = " + std::to_string(*q.n) + " gives " +
+                 std::to_string(segments) +
+                 " segments, fewer than the GPU's warp slots";
+      return c;
+    }
   }
   return *choice;
 }
@@ -193,9 +195,10 @@ std::vector<TunedRow> mlir::tcu::tuneTable(ArrayRef<Measurement> measurements,
 }
 
 std::string mlir::tcu::formatTunedRow(const TunedRow &r) {
-  return "TCUC_TUNED(\"" + r.arch + "\", \"" + r.op + "\", \"" + r.input +
-         "\", \"" + r.output + "\", " + std::to_string(r.segment) + ", \"" +
-         r.variant + "\", " + std::to_string(r.tilesPerWarp) + ")";
+  return ("TCUC_TUNED(\"" + r.arch + "\", \"" + r.op + "\", \"" + r.input +
+          "\", \"" + r.output + "\", " + Twine(r.segment) + ", \"" + r.variant +
+          "\", " + Twine(r.tilesPerWarp) + ")")
+      .str();
 }
 
 bool mlir::tcu::parseTunedTable(StringRef text, std::vector<TunedRow> &rows,
@@ -217,14 +220,12 @@ bool mlir::tcu::parseTunedTable(StringRef text, std::vector<TunedRow> &rows,
     line.split(f, ',');
     if (f.size() != 7)
       return fail("expected 7 fields, got " + std::to_string(f.size()));
-    std::string str[7];
     for (int k : {0, 1, 2, 3, 5}) {
-      StringRef v = f[k].trim();
-      if (!v.consume_front("\"") || !v.consume_back("\""))
+      f[k] = f[k].trim();
+      if (!f[k].consume_front("\"") || !f[k].consume_back("\""))
         return fail("field " + std::to_string(k + 1) + " must be quoted");
-      str[k] = v.str();
     }
-    TunedRow r{str[0], str[1], str[2], str[3], 0, str[5], 0};
+    TunedRow r{f[0], f[1], f[2], f[3], 0, f[5], 0};
     if (f[4].trim().getAsInteger(10, r.segment) || r.segment < 1)
       return fail("segment must be an integer >= 1");
     if (f[6].trim().getAsInteger(10, r.tilesPerWarp) || r.tilesPerWarp < 1 ||
@@ -233,8 +234,8 @@ bool mlir::tcu::parseTunedTable(StringRef text, std::vector<TunedRow> &rows,
     if (r.op != "reduce" && r.op != "scan")
       return fail("op must be \"reduce\" or \"scan\"");
     if (!symbolizeVariant(r.variant))
-      return fail("unknown variant \"" + r.variant + "\"");
-    rows.push_back(std::move(r));
+      return fail("unknown variant \"" + r.variant.str() + "\"");
+    rows.push_back(r);
   }
   return true;
 }

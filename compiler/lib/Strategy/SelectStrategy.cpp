@@ -21,8 +21,8 @@ namespace {
 
 template <typename OpT>
 void choose(OpT op, bool isScan, const std::string &chip, bool explain,
-            ArrayRef<TunedRow> table) {
-  if (op.getVariant() && op.getTilesPerWarp())
+            bool chooseTiles, ArrayRef<TunedRow> table) {
+  if (op.getVariant() && (op.getTilesPerWarp() || !chooseTiles))
     return;
   StrategyQuery q;
   if (auto v = op.getVariant())
@@ -36,11 +36,11 @@ void choose(OpT op, bool isScan, const std::string &chip, bool explain,
   q.arch = chip;
   StrategyChoice c = selectStrategy(q, table);
   op.setVariant(c.variant);
-  if (!op.getTilesPerWarp())
+  if (!op.getTilesPerWarp() && chooseTiles)
     op.setTilesPerWarp(c.tilesPerWarp);
   if (explain)
     op.emitRemark() << "variant " << stringifyVariant(c.variant) << ", "
-                    << *op.getTilesPerWarp()
+                    << op.getTilesPerWarpOrDefault()
                     << " tile(s) per warp: " << c.reason;
 }
 
@@ -48,14 +48,16 @@ struct TCUSelectStrategyPass
     : tcu::impl::TCUSelectStrategyBase<TCUSelectStrategyPass> {
   using Base::Base;
   void runOnOperation() override {
+    // The rows view the file's text: it lives as long as they do.
+    std::unique_ptr<llvm::MemoryBuffer> text;
     std::vector<TunedRow> rows;
     if (!table.empty()) {
       auto file = llvm::MemoryBuffer::getFile(table);
       std::string error;
       if (!file)
         error = file.getError().message();
-      else
-        parseTunedTable((*file)->getBuffer(), rows, error);
+      else if ((text = std::move(*file)))
+        parseTunedTable(text->getBuffer(), rows, error);
       if (!error.empty()) {
         getOperation()->emitError()
             << "tcu-select-strategy: tuned table '" << table << "': " << error;
@@ -64,9 +66,9 @@ struct TCUSelectStrategyPass
     }
     getOperation()->walk([&](Operation *op) {
       if (auto r = dyn_cast<SegmentedReduceOp>(op))
-        choose(r, /*isScan=*/false, chip, explain, rows);
+        choose(r, /*isScan=*/false, chip, explain, chooseTiles, rows);
       else if (auto s = dyn_cast<SegmentedScanOp>(op))
-        choose(s, /*isScan=*/true, chip, explain, rows);
+        choose(s, /*isScan=*/true, chip, explain, chooseTiles, rows);
     });
   }
 };

@@ -63,7 +63,6 @@ int tcuc::driver::runRun() {
   std::string error;
   if (!parseSpecOptions(request.spec, error))
     return fail(error);
-  request.variantName = variantName(request.spec);
   if (numElements < 1)
     return fail("--n must be >= 1, got " + Twine(numElements));
   request.n = numElements;
@@ -88,12 +87,17 @@ int tcuc::driver::runRun() {
   auto start = std::chrono::steady_clock::now();
   if (request.device == "gpu") {
     setDefaultCompiler(compileKernelFile);
-    if (std::string arch; deviceArch(arch))
-      request.variantName = variantName(request.spec, arch);
+    std::string arch = "sm_90";
+    if (!deviceArch(arch))
+      arch = "sm_90";
+    chosenStrategy(request.spec, arch, /*gpu=*/true, request.variantName,
+                   request.tilesPerWarp);
     if (!driver::loadGPUKernel(request.spec, request.compileMs, error))
       return fail("loading the GPU kernel failed:\n" + error);
     return driver::runJob(request, driver::gpuExecutor(request.spec));
   }
+  chosenStrategy(request.spec, "sm_90", /*gpu=*/false, request.variantName,
+                 request.tilesPerWarp);
   std::unique_ptr<CPUKernel> kernel = CPUKernel::compile(request.spec, error);
   if (!kernel)
     return fail("compiling the kernel failed:\n" + error);

@@ -67,10 +67,10 @@ bool tcuc::driver::makeSpec(const std::string &op, int64_t segment,
   // No --variant: the compiler's default for the segment size; the spec
   // (the cache key) says "default" in both drivers.
   spec.variant = variant;
-  if (tilesPerWarp < 0 || tilesPerWarp > 8) {
-    error = "--tiles-per-warp must be in 1..8 (0: the compiler's choice), "
-            "got " +
-            std::to_string(tilesPerWarp);
+  if (tilesPerWarp < 0 || tilesPerWarp > kMaxTilesPerWarp) {
+    error = "--tiles-per-warp must be in 1.." +
+            std::to_string(kMaxTilesPerWarp) +
+            " (0: the compiler's choice), got " + std::to_string(tilesPerWarp);
     return false;
   }
   spec.tilesPerWarp = int(tilesPerWarp);
@@ -190,25 +190,33 @@ int tcuc::driver::runJob(const RunRequest &request, const ExecuteFn &execute) {
   std::string variant = !request.variantName.empty() ? request.variantName
                         : spec.variant.empty()       ? "default"
                                                      : spec.variant;
+  // 0 (JSON) / "default": the runtime-only driver cannot tell the cost
+  // model's choice.
+  int64_t tiles =
+      request.tilesPerWarp ? request.tilesPerWarp : spec.tilesPerWarp;
+  std::string tilesText = tiles ? std::to_string(tiles) + " tile(s) per warp"
+                                : std::string("default tiles per warp");
   if (request.json) {
     std::printf(
         "{\"ok\": %s, \"checked\": %s, \"op\": \"%s\", \"mode\": \"%s\", "
         "\"segment\": %" PRId64 ", \"n\": %" PRId64 ", \"dtype\": \"%s\", "
         "\"out_dtype\": \"%s\", \"device\": \"%s\", \"variant\": \"%s\", "
-        "\"rel_err\": %.3e, \"max_abs_err\": %.3e, \"seq_f32_rel_err\": "
+        "\"tiles_per_warp\": %" PRId64
+        ", \"rel_err\": %.3e, \"max_abs_err\": %.3e, \"seq_f32_rel_err\": "
         "%.3e, \"mismatches\": %" PRId64 ", \"ms\": %.3f, \"compile_ms\": "
         "%.1f}\n",
         ok ? "true" : "false", request.check ? "true" : "false", op, mode,
         segment, n, dtypeName(spec.input), dtypeName(spec.output),
-        request.device.c_str(), variant.c_str(), stats.relErr, stats.maxAbsErr,
-        seqStats.relErr, stats.mismatches, runMs, request.compileMs);
+        request.device.c_str(), variant.c_str(), tiles, stats.relErr,
+        stats.maxAbsErr, seqStats.relErr, stats.mismatches, runMs,
+        request.compileMs);
   } else {
     std::printf("tcuc run: %s (%s) of %" PRId64 " x %s -> %s, segment %" PRId64
-                ", variant %s, device %s\n"
+                ", variant %s, %s, device %s\n"
                 "  compiled in %.1f ms, ran in %.3f ms\n",
                 op, mode, n, dtypeName(spec.input), dtypeName(spec.output),
-                segment, variant.c_str(), request.device.c_str(),
-                request.compileMs, runMs);
+                segment, variant.c_str(), tilesText.c_str(),
+                request.device.c_str(), request.compileMs, runMs);
     if (request.check)
       std::printf("  check: %s (rel_err %.3e, sequential f32 %.3e, "
                   "max_abs_err %.3e, mismatches %" PRId64 ")\n",

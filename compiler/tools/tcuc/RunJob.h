@@ -35,8 +35,10 @@ struct RunRequest {
   bool check = false, json = false;
   /// "cpu" or "gpu" (reported only).
   std::string device;
-  /// The variant that runs, reported; empty: spec.variant or "default".
+  /// The variant and tiles per warp that run, reported; empty / 0: the
+  /// spec's own, or "default" where only the kernel cache knows.
   std::string variantName;
+  int64_t tilesPerWarp = 0;
   /// Milliseconds spent compiling (or loading) the kernel, reported.
   double compileMs = 0;
 };

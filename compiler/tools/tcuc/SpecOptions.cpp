@@ -58,16 +58,20 @@ bool tcuc::driver::parseSpecOptions(KernelSpec &spec, std::string &error) {
   return true;
 }
 
-std::string tcuc::driver::variantName(const KernelSpec &spec,
-                                      const std::string &arch) {
-  if (!spec.variant.empty())
-    return spec.variant;
+void tcuc::driver::chosenStrategy(const KernelSpec &spec,
+                                  const std::string &arch, bool gpu,
+                                  std::string &variant, int64_t &tilesPerWarp) {
   mlir::tcu::StrategyQuery q;
   q.isScan = spec.isScan;
   q.input = dtypeName(spec.input);
   q.output = dtypeName(spec.output);
   q.segmentSize = spec.segmentSize;
   q.arch = arch;
-  return mlir::tcu::stringifyVariant(mlir::tcu::selectStrategy(q).variant)
-      .str();
+  if (!spec.variant.empty())
+    q.variant = mlir::tcu::symbolizeVariant(spec.variant);
+  mlir::tcu::StrategyChoice c = mlir::tcu::selectStrategy(q);
+  variant = mlir::tcu::stringifyVariant(c.variant).str();
+  tilesPerWarp = spec.tilesPerWarp > 0 ? spec.tilesPerWarp
+                 : gpu                 ? c.tilesPerWarp
+                                       : 1;
 }

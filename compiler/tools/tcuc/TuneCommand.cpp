@@ -11,6 +11,7 @@
 
 #include "Commands.h"
 
+#include "tcuc/Spec.h"
 #include "tcuc/Strategy/CostModel.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -71,7 +72,7 @@ bool toMeasurement(ArrayRef<std::string> f, ArrayRef<int> at, Measurement &m,
   auto field = [&](int k) -> StringRef { return f[at[k]]; };
   if (!field(2).starts_with("tcuc:") || field(4).empty())
     return false;
-  SmallVector<StringRef> op, types;
+  SmallVector<StringRef> op;
   field(0).split(op, ' '); // "scan f16->f32"
   if (op.size() != 2 || op[1].split("->").second.empty()) {
     error = "op '" + field(0).str() + "' is not 'OP IN->OUT'";
@@ -85,8 +86,12 @@ bool toMeasurement(ArrayRef<std::string> f, ArrayRef<int> at, Measurement &m,
   m.output = op[1].split("->").second.str();
   m.variant = name.str();
   m.tilesPerWarp = 1;
-  if (!tiles.empty() && tiles.getAsInteger(10, m.tilesPerWarp)) {
-    error = "variant '" + field(3).str() + "' is not NAME or NAME:TILES";
+  if ((!tiles.empty() && tiles.getAsInteger(10, m.tilesPerWarp)) ||
+      !symbolizeVariant(m.variant) || m.tilesPerWarp < 1 ||
+      m.tilesPerWarp > tcuc::kMaxTilesPerWarp) {
+    error = "variant '" + field(3).str() +
+            "' is not VARIANT or VARIANT:TILES (a tcu variant, tiles 1.." +
+            std::to_string(tcuc::kMaxTilesPerWarp) + ")";
     return false;
   }
   if (!to_float(field(4), m.ms) || !(m.ms > 0)) {

@@ -78,9 +78,6 @@ static LogicalResult verifyBufferTile(Operation *op, MemRefType buffer,
 }
 
 LogicalResult LoadTileOp::verify() {
-  if (getLineOrderFree() && getTileOrderFree())
-    return emitOpError("sets both line_order_free and tile_order_free; "
-                       "tile_order_free already implies the former");
   return verifyBufferTile(*this, cast<MemRefType>(getSource().getType()),
                           getResult().getType(), /*isStore=*/false);
 }

@@ -30,6 +30,9 @@ size_t dtypeBytes(DType t);
 /// True for F16, BF16 and F32.
 bool isFloat(DType t);
 
+/// Most tiles a warp may keep in flight (`tiles_per_warp` is 1..8).
+constexpr int kMaxTilesPerWarp = 8;
+
 /// One segmented collective. Segments are consecutive runs of `segmentSize`
 /// elements, the last one possibly short.
 struct KernelSpec {

@@ -12,7 +12,7 @@
 // CHECK: scf.for
 // CHECK: gpu.lane_id
 // Whole tiles load 4 consecutive elements of a segment per vector (the load
-// is line_order_free), unmasked; the rest of the tiles mask each element.
+// is order <line>), unmasked; the rest of the tiles mask each element.
 // CHECK: memref.extract_aligned_pointer_as_index %[[IN]]
 // CHECK: scf.if %{{.*}} -> (f16, f16, f16, f16, f16, f16, f16, f16)
 // CHECK: vector.load %[[IN]][%{{.*}}] {alignment = 8 : i64} : memref<?xf16>, vector<4xf16>
@@ -66,7 +66,7 @@ func.func @grid(%in: memref<?xi8>, %out: memref<?xi32>) {
   return
 }
 
-// Work-efficient 256N: the loop's tiles are summed whole (tile_order_free),
+// Work-efficient 256N: the loop's tiles are summed whole (order <tile>),
 // so each lane of a whole tile loads 8 consecutive elements as one 16-byte
 // vector; a ragged tile masks each element.
 // CHECK-LABEL: gpu.module @seg256n_kernels

@@ -6,7 +6,7 @@
 // CHECK-LABEL: func @seg16
 // CHECK: scf.parallel
 // Each line is one segment, summed whole: its order is free.
-// CHECK: %[[A:.*]] = tcu.load_tile <cols> %{{.*}} stride %c7 line %c7 limit %{{.*}} {line_order_free}
+// CHECK: %[[A:.*]] = tcu.load_tile <cols> %{{.*}} stride %c7 line %c7 limit %{{.*}} order <line>
 // CHECK: %[[P:.*]] = tcu.matrix <P> : vector<16x16xf16>
 // CHECK: %[[V:.*]] = tcu.mma %[[P]], %[[A]], %{{.*}} : vector<16x16xf16>, vector<16x16xf16> into vector<16x16xf32>
 // CHECK: tcu.store_row %[[V]][0]
@@ -19,7 +19,7 @@ func.func @seg16(%in: memref<?xf16>, %out: memref<?xf32>) {
 // Reduction256: V = P·A, then R = V·PT with V split into exact bf16 parts.
 // CHECK-LABEL: func @seg256
 // The tile is summed whole: the order of all its elements is free.
-// CHECK: %[[A:.*]] = tcu.load_tile <rows> %{{.*}} stride %c16 line %c16 limit %{{.*}} {tile_order_free}
+// CHECK: %[[A:.*]] = tcu.load_tile <rows> %{{.*}} stride %c16 line %c16 limit %{{.*}} order <tile>
 // CHECK: %[[P:.*]] = tcu.matrix <P> : vector<16x16xbf16>
 // CHECK: %[[V:.*]] = tcu.mma %[[P]], %[[A]], %{{.*}} : vector<16x16xbf16>
 // CHECK: %[[S:.*]]:3 = tcu.split %[[V]] : vector<16x16xf32> -> vector<16x16xbf16>, vector<16x16xbf16>, vector<16x16xbf16>
@@ -38,7 +38,7 @@ func.func @seg256(%in: memref<?xbf16>, %out: memref<?xf32>) {
 // CHECK-LABEL: func @seg256n
 // CHECK: scf.parallel
 // CHECK: %[[V:.*]] = scf.for %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<16x16xf32>)
-// CHECK: %[[A:.*]] = tcu.load_tile <rows> %{{.*}} {tile_order_free} : memref<?xf32> -> vector<16x16xf32>
+// CHECK: %[[A:.*]] = tcu.load_tile <rows> %{{.*}} order <tile> : memref<?xf32> -> vector<16x16xf32>
 // CHECK: %[[AS:.*]]:3 = tcu.split %[[A]]
 // CHECK: %[[P:.*]] = tcu.matrix <P> : vector<16x16xbf16>
 // CHECK: tcu.mma %[[P]], %[[AS]]#2, %[[ACC]]

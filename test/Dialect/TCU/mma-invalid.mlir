@@ -41,9 +41,10 @@ func.func @load_type(%m: memref<?xf16>, %i: index) {
 
 // -----
 
-func.func @load_two_orders(%m: memref<?xf16>, %i: index) {
-  // expected-error @+1 {{'tcu.load_tile' op sets both line_order_free and tile_order_free}}
-  %t = tcu.load_tile <rows> %m[%i] stride %i line %i limit %i {line_order_free, tile_order_free} : memref<?xf16> -> vector<16x16xf16>
+func.func @load_unknown_order(%m: memref<?xf16>, %i: index) {
+  // expected-error @+2 {{expected ::mlir::tcu::ElementOrder to be one of: fixed, line, tile}}
+  // expected-error @+1 {{failed to parse TCU_ElementOrderAttr parameter 'value'}}
+  %t = tcu.load_tile <rows> %m[%i] stride %i line %i limit %i order <sideways> : memref<?xf16> -> vector<16x16xf16>
   return
 }
 

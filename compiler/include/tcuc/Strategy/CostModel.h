@@ -44,11 +44,13 @@ struct StrategyChoice {
 };
 
 /// One row of a tuned table: the fastest (variant, tiles per warp) measured
-/// for an op, element types and power-of-two segment size on `arch`.
+/// for an op, element types and power-of-two segment size on `arch`. The
+/// strings are views: of literals for the built-in table (so it needs no
+/// start-up work), of the text or measurements a table was made from.
 struct TunedRow {
-  std::string arch, op, input, output;
+  llvm::StringRef arch, op, input, output;
   int64_t segment = 0;
-  std::string variant;
+  llvm::StringRef variant;
   int64_t tilesPerWarp = 1;
 };
 
@@ -67,7 +69,8 @@ struct Measurement {
   double ms = 0;
 };
 
-/// The tuned table of `arch` from `measurements`: per (op, types, segment),
+/// The tuned table of `arch` from `measurements` (rows view both): per (op,
+/// types, segment),
 /// the fastest configuration; configurations within 1% of it count as a
 /// tie (run-to-run noise is about that), broken toward the simpler variant
 /// (fewer kernels, less scratch), then fewer tiles per warp. Sorted by op,
@@ -77,13 +80,14 @@ std::vector<TunedRow> tuneTable(llvm::ArrayRef<Measurement> measurements,
 
 /// A row as a TunedTables.inc line: TCUC_TUNED("sm_90", ..., 2).
 std::string formatTunedRow(const TunedRow &row);
-/// Parses TunedTables.inc text (comment lines and TCUC_TUNED rows); false
-/// with `error` naming the line for anything else, or a row with an unknown
-/// variant, a segment < 1 or tiles outside 1..8.
+/// Parses TunedTables.inc text (comment lines and TCUC_TUNED rows) into rows
+/// that view `text`; false with `error` naming the line for anything else,
+/// or a row with an unknown variant, a segment < 1 or tiles outside 1..8.
 bool parseTunedTable(llvm::StringRef text, std::vector<TunedRow> &rows,
                      std::string &error);
 
-/// "f16", "bf16", "f32", "i8", "i32", or "" for other types.
+/// The type as MLIR spells it: "f16", "bf16", "f32", "i8", "i32" (the
+/// table's names), or another that no row names.
 std::string elementTypeName(Type type);
 
 } // namespace mlir::tcu

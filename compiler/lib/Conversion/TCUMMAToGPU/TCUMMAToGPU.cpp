@@ -178,23 +178,14 @@ void maskedStore(OpBuilder &b, Location loc, Value valid, Value x, Value dest,
                           addr);
 }
 
-/// How much of a tile's element order a load must keep (tcu.load_tile's
-/// line_order_free and tile_order_free).
-enum class Order { Fixed, LineFree, TileFree };
-
-Order orderOf(LoadTileOp op) {
-  if (op.getTileOrderFree())
-    return Order::TileFree;
-  return op.getLineOrderFree() ? Order::LineFree : Order::Fixed;
-}
-
 /// Slot s of a tile access: the element (row, col) lies on line `row`
 /// (`rows` layout) or line `col` (`cols`), at position col or row. Freedoms
-/// of `order` let a lane's elements be consecutive in memory:
-/// - LineFree permutes the positions within each line: in `rows`, the
+/// of `order` (tcu.load_tile's) let a lane's elements be consecutive in
+/// memory:
+/// - Line permutes the positions within each line: in `rows`, the
 ///   lane's columns {2t, 2t+1, 2t+8, 2t+9} of a row become positions
 ///   4t..4t+3; in `cols`, its rows {g, g+8} of a column become 2g, 2g+1;
-/// - TileFree ignores the layout: lane L's slot s is element L * 8 + s of
+/// - Tile ignores the layout: lane L's slot s is element L * 8 + s of
 ///   the 256 in line order (line 2g + t / 2, position 8 (t % 2) + s).
 /// Each is a bijection on the tile's 16 x 16 (line, position) pairs.
 struct SlotAddress {
@@ -203,7 +194,7 @@ struct SlotAddress {
 SlotAddress slotAddress(OpBuilder &b, Location loc, const LanePosition &lane,
                         int s, TileLayout layout, Value base, Value stride,
                         Value lineLength, Value limit,
-                        Order order = Order::Fixed) {
+                        ElementOrder order = ElementOrder::Fixed) {
   auto c = [&](int64_t v) { return constIndex(b, loc, v); };
   auto add = [&](Value x, Value y) {
     return arith::AddIOp::create(b, loc, x, y);
@@ -212,16 +203,16 @@ SlotAddress slotAddress(OpBuilder &b, Location loc, const LanePosition &lane,
     return arith::MulIOp::create(b, loc, x, c(k));
   };
   Value line, j;
-  if (order == Order::TileFree) {
+  if (order == ElementOrder::Tile) {
     line = add(mul(lane.g, 2), arith::DivUIOp::create(b, loc, lane.t, c(2)));
     j = add(mul(arith::RemUIOp::create(b, loc, lane.t, c(2)), 8), c(s));
   } else {
     Value row = lane.row(b, loc, s), col = lane.col(b, loc, s);
     line = layout == TileLayout::Rows ? row : col;
     j = layout == TileLayout::Rows ? col : row;
-    if (order == Order::LineFree && layout == TileLayout::Rows)
+    if (order == ElementOrder::Line && layout == TileLayout::Rows)
       j = add(mul(lane.t, 4), c((s & 1) + 2 * (s >> 2)));
-    else if (order == Order::LineFree)
+    else if (order == ElementOrder::Line)
       j = add(mul(lane.g, 2), c((s >> 1) & 1));
   }
   Value addr = add(base, add(arith::MulIOp::create(b, loc, line, stride), j));
@@ -233,10 +224,11 @@ SlotAddress slotAddress(OpBuilder &b, Location loc, const LanePosition &lane,
 
 /// Slots holding consecutive positions of one line, in position order: the
 /// accesses a whole tile can make as one vector each.
-SmallVector<SmallVector<int, 8>, 8> slotGroups(TileLayout layout, Order order) {
-  if (order == Order::TileFree)
+SmallVector<SmallVector<int, 8>, 8> slotGroups(TileLayout layout,
+                                               ElementOrder order) {
+  if (order == ElementOrder::Tile)
     return {{0, 1, 2, 3, 4, 5, 6, 7}};
-  bool lineFree = order == Order::LineFree;
+  bool lineFree = order == ElementOrder::Line;
   if (layout == TileLayout::Rows && lineFree)
     return {{0, 1, 4, 5}, {2, 3, 6, 7}};
   if (layout == TileLayout::Rows)
@@ -287,7 +279,7 @@ struct LowerLoadTile : OpConversionPattern<LoadTileOp> {
     LanePosition lane = getLanePosition(rewriter, loc);
     Value src = adaptor.getSource();
     Type elt = cast<MemRefType>(src.getType()).getElementType();
-    Order order = orderOf(op);
+    ElementOrder order = op.getOrder();
     auto address = [&](OpBuilder &b, int s) {
       return slotAddress(b, loc, lane, s, op.getLayout(), adaptor.getBase(),
                          adaptor.getStride(), adaptor.getLineLength(),
@@ -354,7 +346,7 @@ struct LowerStoreTile : OpConversionPattern<StoreTileOp> {
     };
     // As for loads: whole tiles store each group of consecutive elements
     // as one vector, unmasked; the rest per element.
-    auto groups = slotGroups(TileLayout::Rows, Order::Fixed);
+    auto groups = slotGroups(TileLayout::Rows, ElementOrder::Fixed);
     int64_t width = groups.front().size();
     Value whole =
         isWholeTile(rewriter, loc, dest, adaptor.getBase(), adaptor.getStride(),

@@ -75,7 +75,7 @@ Value mlir::tcu::detail::reduceTiles(TileBuilder &tb, Value src, Value base,
         for (auto [t, limit] : llvm::zip(tiles, limits))
           loaded.push_back(
               tb.loadTile(TileLayout::Rows, src, tb.add(base, tb.mul(t, T * T)),
-                          tb.idx(T), tb.idx(T), limit, ElementOrder::TileFree));
+                          tb.idx(T), tb.idx(T), limit, ElementOrder::Tile));
         Value v = carried[0];
         for (Value a : loaded)
           v = tb.mulConst(MatrixKind::P, a, v);
@@ -135,7 +135,7 @@ static void reduceSeg16(TileBuilder &tb, const Collective &c) {
   tb.parallel(tb.ceilDiv(c.numSegments, T), [&](Value g) {
     // A line is a segment, summed whole: order free within it.
     Value a = tb.loadTile(TileLayout::Cols, c.input, tb.mul(g, T * s),
-                          tb.idx(s), tb.idx(s), c.n, ElementOrder::LineFree);
+                          tb.idx(s), tb.idx(s), c.n, ElementOrder::Line);
     Value v = tb.mulConst(MatrixKind::P, a, tb.zeroAccLike(a));
     tb.storeRow(v, 0, c.output, tb.mul(g, T), c.numSegments);
   });
@@ -148,7 +148,7 @@ static void reduceSeg256(TileBuilder &tb, const Collective &c) {
     Value base = tb.mul(seg, c.segmentSize);
     // The tile is summed whole: any order.
     Value a = tb.loadTile(TileLayout::Rows, c.input, base, tb.idx(T), tb.idx(T),
-                          segmentEnd(tb, c, base), ElementOrder::TileFree);
+                          segmentEnd(tb, c, base), ElementOrder::Tile);
     Value v = tb.mulConst(MatrixKind::P, a, tb.zeroAccLike(a));
     storeTotal(tb, v, c.output, seg);
   });
@@ -175,18 +175,17 @@ static void reduceStrided(TileBuilder &tb, const Collective &c, Value group,
   int64_t steps = (length + T - 1) / T;
   Value groupBase = tb.add(tb.mul(group, T * s), tb.idx(offset));
   Type elt = cast<MemRefType>(c.input.getType()).getElementType();
-  Value v = tb.forLoop(tb.idx(0), tb.idx(steps), tb.idx(1), {tb.zeroAcc(elt)},
-                       [&](Value j, ValueRange carried) -> SmallVector<Value> {
-                         Value jT = tb.mul(j, T);
-                         Value lineLength = arith::SubIOp::create(
-                             tb.builder(), tb.location(), tb.idx(length), jT);
-                         // Lines are segments: order free within each.
-                         Value a = tb.loadTile(TileLayout::Cols, c.input,
-                                               tb.add(groupBase, jT), tb.idx(s),
-                                               lineLength, c.n,
-                                               ElementOrder::LineFree);
-                         return {tb.mulConst(MatrixKind::P, a, carried[0])};
-                       })[0];
+  Value v = tb.forLoop(
+      tb.idx(0), tb.idx(steps), tb.idx(1), {tb.zeroAcc(elt)},
+      [&](Value j, ValueRange carried) -> SmallVector<Value> {
+        Value jT = tb.mul(j, T);
+        Value lineLength = arith::SubIOp::create(tb.builder(), tb.location(),
+                                                 tb.idx(length), jT);
+        // Lines are segments: order free within each.
+        Value a = tb.loadTile(TileLayout::Cols, c.input, tb.add(groupBase, jT),
+                              tb.idx(s), lineLength, c.n, ElementOrder::Line);
+        return {tb.mulConst(MatrixKind::P, a, carried[0])};
+      })[0];
   tb.storeRow(v, 0, c.output, tb.mul(group, T), c.numSegments, accumulate);
 }
 

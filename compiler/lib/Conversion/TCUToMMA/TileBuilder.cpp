@@ -112,10 +112,8 @@ Value TileBuilder::loadTile(TileLayout layout, Value src, Value base,
                             Value stride, Value lineLength, Value limit,
                             ElementOrder order) {
   Type elt = cast<MemRefType>(src.getType()).getElementType();
-  return LoadTileOp::create(
-      b, loc, tileType(elt), layout, src, base, stride, lineLength, limit,
-      /*line_order_free=*/order == ElementOrder::LineFree,
-      /*tile_order_free=*/order == ElementOrder::TileFree);
+  return LoadTileOp::create(b, loc, tileType(elt), layout, src, base, stride,
+                            lineLength, limit, order);
 }
 
 void TileBuilder::storeTile(Value tile, Value dest, Value base, Value stride,

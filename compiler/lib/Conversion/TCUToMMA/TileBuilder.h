@@ -17,11 +17,6 @@
 
 namespace mlir::tcu::detail {
 
-/// What a tile's consumer depends on of the order of its elements: all of
-/// it, only which elements each line holds (a per-line sum), or only which
-/// elements the tile holds (one total).
-enum class ElementOrder { Fixed, LineFree, TileFree };
-
 /// The operands every variant emitter gets: one collective, already checked.
 struct Collective {
   Value input, output;
@@ -62,7 +57,7 @@ public:
   Value mulByConst(Value data, MatrixKind k, Value acc);
 
   /// `order`: how much of the element order the consumer depends on (see
-  /// tcu.load_tile's line_order_free and tile_order_free).
+  /// tcu.load_tile).
   Value loadTile(TileLayout layout, Value src, Value base, Value stride,
                  Value lineLength, Value limit,
                  ElementOrder order = ElementOrder::Fixed);

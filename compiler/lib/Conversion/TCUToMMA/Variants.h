@@ -21,10 +21,11 @@ constexpr int64_t kBlockWarps = 16;
 constexpr int64_t kGridChunk = 4096;
 /// Chunks of one segment, at most: a longer segment takes longer chunks,
 /// so the partials (scratch memory) stay within 65536 per segment whatever
-/// the segment length. A lower cap measured slower: 8192 chunks of 32768
-/// for the whole array of 2^28 (one wave over the H100's warp slots, with
-/// its tail) ran at 0.78-0.91 of the read ceiling, 65536 chunks of 4096 at
-/// 0.86 with 1 tile per warp (H100, 2026-11-22).
+/// the segment length. A cap of 8192 measured slower on the whole array of
+/// 2^28 (8192 chunks of 32768): 0.78 of the read ceiling at 1 tile per
+/// warp, where 65536 chunks of 4096 ran at 0.86 (H100, 2026-11-22). One
+/// wave of long chunks over the warp slots, with its tail, is a guess at
+/// why, not a measurement.
 constexpr int64_t kMaxGridChunks = 65536;
 
 void emitReduce(TileBuilder &tb, const Collective &c, Variant variant);

@@ -130,4 +130,24 @@ def TCU_TileLayoutAttr : EnumAttr<TCU_Dialect, TCU_TileLayout, "layout"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
+def TCU_ElementOrder : I32EnumAttr<"ElementOrder",
+    "what a tile's consumer depends on of its elements' order", [
+      I32EnumAttrCase<"Fixed", 0, "fixed">,
+      I32EnumAttrCase<"Line", 1, "line">,
+      I32EnumAttrCase<"Tile", 2, "tile">
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tcu";
+}
+
+def TCU_ElementOrderAttr : EnumAttr<TCU_Dialect, TCU_ElementOrder, "order"> {
+  let summary = "how much of a loaded tile's element order matters";
+  let description = [{
+    `fixed`: every element at its position. `line`: only which elements each
+    line holds (the consumer sums each line). `tile`: only which elements the
+    tile holds (the consumer sums the whole tile).
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
 #endif // TCUC_DIALECT_TCU_TCUBASE_TD

@@ -88,31 +88,32 @@ def TCU_LoadTileOp : TCU_Op<"load_tile"> {
     it becomes tile column `i`. No memory outside the selected elements is
     read, so partial tiles at segment or buffer ends are safe.
 
-    With `line_order_free`, the consumer depends only on which elements each
-    line holds, not on their order within it (a sum over each line, or over
-    the whole tile): a backend may place a line's elements at any of the
-    line's 16 positions. The CPU backend keeps the order; the GPU backend
-    uses the freedom to give each lane consecutive elements (wider loads).
-
-    With `tile_order_free` (stronger: the consumer sums the whole tile into
-    one total), a backend may place any element at any of the tile's 256
-    positions; the GPU backend gives each lane 8 consecutive elements of
-    one line (16-byte loads for f16). At most one of the two is set.
+    `order` says what the consumer depends on of the elements' order, so
+    what a backend may permute: `line` (the consumer sums each line; a
+    line's elements may take any of its 16 positions) or `tile` (it sums the
+    whole tile; any element may take any of the 256 positions). The CPU
+    backend keeps the order; the GPU backend uses the freedom for wider
+    loads: 4 consecutive elements of a line per lane (`line`, `rows`), or 8
+    (`tile`: 16 bytes for f16). The default, `fixed`, is not printed.
 
     ```mlir
     %A = tcu.load_tile <cols> %in[%base] stride %c16 line %c16 limit %n
         : memref<?xf16> -> vector<16x16xf16>
+    %B = tcu.load_tile <rows> %in[%base] stride %c16 line %c16 limit %n
+        order <tile> : memref<?xf16> -> vector<16x16xf16>
     ```
   }];
   let arguments = (ins TCU_TileLayoutAttr:$layout,
                    Arg<AnyMemRef, "the buffer read", [MemRead]>:$source,
                    Index:$base, Index:$stride, Index:$line_length,
-                   Index:$limit, UnitAttr:$line_order_free,
-                   UnitAttr:$tile_order_free);
+                   Index:$limit,
+                   DefaultValuedAttr<TCU_ElementOrderAttr,
+                                     "::mlir::tcu::ElementOrder::Fixed">:$order);
   let results = (outs TCU_Tile:$result);
   let assemblyFormat = [{
     $layout $source `[` $base `]` `stride` $stride `line` $line_length
-    `limit` $limit attr-dict `:` type($source) `->` type($result)
+    `limit` $limit (`order` $order^)? attr-dict `:` type($source) `->`
+    type($result)
   }];
   let hasVerifier = 1;
 }
