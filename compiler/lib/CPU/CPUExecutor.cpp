@@ -15,9 +15,12 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/ExecutionEngine/Orc/Core.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstring>
 #include <mutex>
 
 using namespace mlir;
@@ -32,6 +35,26 @@ struct MemRef1D {
   int64_t stride;
 };
 using KernelFn = void (*)(MemRef1D *, MemRef1D *);
+
+/// f32 -> bf16, rounding to nearest even (NaN stays a quiet NaN), for
+/// `__truncsfbf2`. LLVM's x86 backend without AVX-512 builds bf16 vectors
+/// (the masked loads of bf16 tiles) through f32 and calls that helper, which
+/// GCC 12's libgcc (Debian 12) lacks, so the JIT could not resolve it. A bf16
+/// result comes back in the low 16 bits of the register a float uses (xmm0
+/// on x86-64, s0 on AArch64), so a float carrying those bits is the value.
+float truncF32ToBF16(float x) {
+  uint32_t bits;
+  std::memcpy(&bits, &x, sizeof(bits));
+  uint32_t half;
+  if ((bits & 0x7fffffffu) > 0x7f800000u)
+    half = (bits >> 16) | 0x0040u;
+  else
+    half = (bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16;
+  float out;
+  uint32_t outBits = half;
+  std::memcpy(&out, &outBits, sizeof(out));
+  return out;
+}
 } // namespace
 
 struct tcuc::CPUKernel::Impl {
@@ -86,6 +109,13 @@ tcuc::CPUKernel::compile(const KernelSpec &spec, std::string &error) {
     errors << "JIT: " << llvm::toString(engine.takeError()) << "\n";
     return nullptr;
   }
+  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    symbols[interner("__truncsfbf2")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&truncF32ToBF16),
+        llvm::JITSymbolFlags::Exported};
+    return symbols;
+  });
   auto symbol = (*engine)->lookup("_mlir_ciface_tcuc_kernel");
   if (!symbol) {
     errors << "JIT: " << llvm::toString(symbol.takeError()) << "\n";
