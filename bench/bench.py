@@ -38,7 +38,8 @@ OPS = [
 ]
 REDUCE_VARIANTS = ["seg16", "seg256", "seg256n", "seg16n_strided",
                    "seg16n_coalesced", "block", "grid"]
-SCAN_VARIANTS = ["seg16", "seg256", "seg256n", "seg16n", "block", "grid"]
+SCAN_VARIANTS = ["seg16", "seg256", "seg256n", "seg16n", "block", "grid",
+                 "lookback"]
 DEFAULT_N = 1 << 28
 BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i8": 1, "i32": 4}
 
@@ -48,10 +49,21 @@ def segments(n):
     return [1 << k for k in range(4, 25)] + [n]
 
 
-# Variants whose warps stream runs of tiles, and the tiles per warp tried
-# for the two the cost model picks among them (seg256n, grid).
-STREAMING_TRIED = ["seg256n", "grid"]
+# Tiles per warp tried besides 1: for the streaming variants the cost model
+# picks among from 512 up (seg256n, grid), and for the variants that give a
+# warp one tile per segment or per step (seg16, seg256, the strided ones) at
+# the sizes they serve.
 TILES_TRIED = [2, 4]
+
+
+def tiles_tried(v, seg):
+    if v in ("grid", "lookback") or (v == "seg256n" and seg >= 512):
+        return TILES_TRIED
+    if v in ("seg16", "seg256"):
+        return TILES_TRIED
+    if v in ("seg16n_strided", "seg16n") and 32 <= seg <= 256:
+        return TILES_TRIED
+    return []
 
 
 def variants(op, seg):
@@ -64,10 +76,19 @@ def variants(op, seg):
             continue
         if v == "seg256" and seg > 256:
             continue
+        if v == "lookback" and seg <= 4096:
+            continue  # one chunk a segment: seg256n
         out.append(v + ":1")
-        if v in STREAMING_TRIED and (v == "grid" or seg >= 512):
-            out += [f"{v}:{k}" for k in TILES_TRIED]
+        out += [f"{v}:{k}" for k in tiles_tried(v, seg)]
     return out
+
+
+def selected(v, only):
+    """Whether strategy `v` passes the --only filter (variant names, or
+    name:tiles; "default" for the compiler's choice)."""
+    if not only:
+        return True
+    return (v or "default") in only or v.split(":")[0] in only
 
 
 def fill(args):
@@ -226,6 +247,9 @@ def run(args):
         for seg in segments(n):
             if args.max_segment and seg > args.max_segment and seg != n:
                 continue
+            if args.segments and ("whole" if seg == n else str(seg)) \
+                    not in args.segments:
+                continue
             nout = (n + seg - 1) // seg if op == "reduce" else n
             moved = n * BYTES[din] + nout * BYTES[dout]
             ceiling = read_gbs if op == "reduce" else copy_gbs
@@ -273,6 +297,8 @@ def run(args):
 
             # tcuc: every variant; "" is the default (the cost model's pick).
             for v in variants(op, seg):
+                if not selected(v, args.only):
+                    continue
                 scratch = ctypes.c_uint64(0)
                 kernels = ctypes.c_int(0)
                 if tcuc.tcuc_prepare(op.encode(), seg, din.encode(),
@@ -299,6 +325,10 @@ def run(args):
                 record("tcuc" if not v else "tcuc:" + v, v or "default", fn,
                        dict(scratch=str(scratch.value),
                             note=f"{kernels.value} kernel(s)"))
+
+            if args.no_peers:
+                del ref
+                continue
 
             # CUB.
             def cubcall(f, *a):
@@ -471,6 +501,13 @@ def main():
     r.add_argument("--ops", nargs="*", help="only these operations")
     r.add_argument("--max-segment", type=int,
                    help="skip segments above this (not the whole array)")
+    r.add_argument("--segments", nargs="*",
+                   help="only these segment sizes ('whole' for the array)")
+    r.add_argument("--only", nargs="*",
+                   help="only these tcuc strategies: variant names, "
+                        "name:tiles, or 'default'")
+    r.add_argument("--no-peers", action="store_true",
+                   help="time tcuc only (no CUB, PyTorch, Triton)")
     args = p.parse_args()
     if args.cmd == "fill":
         return fill(args)

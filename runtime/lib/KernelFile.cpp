@@ -256,13 +256,12 @@ Status tcuc::parseKernelFile(std::string_view text, KernelFile &file) {
     } else if (field == "scratch") {
       size_t space = value.find(' ');
       std::string_view typeName = value.substr(0, space);
-      std::optional<DType> type = parseDType(typeName);
-      if (!type)
+      if (!scratchElementBytes(typeName))
         return fail("bad scratch element type " + quoted(typeName));
       if (space == std::string_view::npos)
         return fail("scratch line has no size expression");
       ScratchBuffer buf;
-      buf.type = *type;
+      buf.type = std::string(typeName);
       if (Status s = SizeExpr::parse(value.substr(space + 1), buf.count); !s)
         return fail(s.message());
       result.scratch.push_back(std::move(buf));
@@ -307,6 +306,13 @@ Status tcuc::checkKernelFile(const KernelFile &file, const KernelSpec &spec,
   return Status::success();
 }
 
+size_t tcuc::scratchElementBytes(std::string_view name) {
+  if (name == "i64")
+    return 8;
+  std::optional<DType> t = parseDType(name);
+  return t ? dtypeBytes(*t) : 0;
+}
+
 std::string tcuc::formatKernelFileHeader(const KernelFile &file) {
   std::string h = std::string(kKernelFileMagic) + "\n";
   h += "// tcuc.spec: " + file.specKey + "\n";
@@ -314,8 +320,7 @@ std::string tcuc::formatKernelFileHeader(const KernelFile &file) {
   h += "// tcuc.version: " + file.version + "\n";
   h += "// tcuc.block: " + std::to_string(file.blockSize) + "\n";
   for (const ScratchBuffer &b : file.scratch)
-    h += std::string("// tcuc.scratch: ") + dtypeName(b.type) + " " +
-         b.count.text() + "\n";
+    h += "// tcuc.scratch: " + b.type + " " + b.count.text() + "\n";
   for (const std::string &k : file.kernels)
     h += "// tcuc.kernel: " + k + "\n";
   return h;

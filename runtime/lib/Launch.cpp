@@ -92,7 +92,8 @@ static Status layoutScratch(const KernelFile &file, int64_t n, int64_t *counts,
       return s.withContext("scratch buffer " + std::to_string(i));
     count = std::max<int64_t>(count, 0);
     uint64_t bytes = 0;
-    if (__builtin_mul_overflow(uint64_t(count), dtypeBytes(buf.type), &bytes) ||
+    if (__builtin_mul_overflow(uint64_t(count), scratchElementBytes(buf.type),
+                               &bytes) ||
         bytes > (uint64_t(1) << 48))
       return Status::error("scratch buffer " + std::to_string(i) + " of " +
                            std::to_string(count) + " elements is too large");

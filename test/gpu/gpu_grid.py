@@ -30,6 +30,7 @@ LARGE = [
     ("scan", "seg256", "f16", "exclusive", 256),
     ("scan", "seg16n", "f16", "inclusive", 100),
     ("scan", "grid", "f32", "inclusive", 1 << 20),
+    ("scan", "lookback", "f16", "inclusive", 1 << 20),
 ]
 
 
@@ -37,7 +38,16 @@ LARGE = [
 # group's overrun must touch nothing) in every streaming variant.
 STREAMING = [("reduce", "seg256n"), ("reduce", "seg16n_coalesced"),
              ("reduce", "block"), ("reduce", "grid"), ("scan", "seg256n"),
-             ("scan", "block"), ("scan", "grid")]
+             ("scan", "block"), ("scan", "grid"), ("scan", "lookback")]
+# The same for the variants where a warp takes several segments (seg16,
+# seg256) or several steps of its 16 segments (the strided ones) at once,
+# with the segment sizes each serves. On 1000003 elements no count of
+# tiles, segments or steps is a multiple of 3 or 4, apart from 1000's 63
+# steps (3 divides them; 4 does not).
+ONE_TILE = [("reduce", "seg16", (7, 16)), ("reduce", "seg256", (48, 256)),
+            ("reduce", "seg16n_strided", (100, 1000)),
+            ("scan", "seg16", (7, 16)), ("scan", "seg256", (48, 256)),
+            ("scan", "seg16n", (100, 1000))]
 
 
 def spec_args(op, variant, dtype, mode, segment, out_dtype=None):
@@ -68,6 +78,20 @@ def grid(large):
                 for segment, n in ((1000, 1000003), (70001, 3 * 70001 + 17)):
                     yield (spec_args(op, variant, dtype, mode, segment) +
                            ["--tiles-per-warp", str(tiles)]), n
+    for op, variant, sizes in ONE_TILE:
+        modes = ("reduce",) if op == "reduce" else ("inclusive", "exclusive")
+        for tiles in (3, 4):
+            for dtype, mode in zip(("f16", "i8"), modes * 2):
+                for segment in sizes:
+                    yield (spec_args(op, variant, dtype, mode, segment) +
+                           ["--tiles-per-warp", str(tiles)]), 1000003
+    # Look-back scans over many chunks of one segment: the whole input as
+    # one segment (thousands of chunks chained), tiles 1 and 8.
+    for tiles in (1, 8):
+        for dtype, mode in (("f16", "inclusive"), ("i8", "exclusive"),
+                            ("f32", "inclusive")):
+            yield (spec_args("scan", "lookback", dtype, mode, 4000037) +
+                   ["--tiles-per-warp", str(tiles)]), 4000037
     if large:
         for op, variant, dtype, mode, segment in (
                 LARGE if large is True else [LARGE[i] for i in large]):

@@ -2,11 +2,11 @@
 
 #include "tcuc/GPU/KernelCompiler.h"
 
-#include "tcuc/Pipelines/KernelSource.h"
 #include "tcuc/Conversion/Passes.h"
 #include "tcuc/DiskCache.h"
 #include "tcuc/InitAll.h"
 #include "tcuc/KernelFile.h"
+#include "tcuc/Pipelines/KernelSource.h"
 #include "tcuc/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -43,14 +43,13 @@ LogicalResult readPlan(gpu::GPUModuleOp module, tcuc::KernelFile &file,
     std::string type;
     llvm::raw_string_ostream(type) << cast<TypeAttr>(pair[0]).getValue();
     tcuc::ScratchBuffer buffer;
-    auto dtype = tcuc::parseDType(type);
     tcuc::Status parsed = tcuc::SizeExpr::parse(
         cast<StringAttr>(pair[1]).getValue().str(), buffer.count);
-    if (!dtype || !parsed) {
+    if (!tcuc::scratchElementBytes(type) || !parsed) {
       error = "unusable scratch buffer " + type + ": " + parsed.message();
       return failure();
     }
-    buffer.type = *dtype;
+    buffer.type = type;
     file.scratch.push_back(std::move(buffer));
   }
   return success();

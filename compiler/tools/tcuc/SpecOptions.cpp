@@ -40,9 +40,10 @@ cl::opt<std::string>
             cl::cat(tcucCategory));
 cl::opt<int64_t> tilesPerWarp(
     "tiles-per-warp",
-    cl::desc("Tiles a warp loads before multiplying them (1..8) in the "
-             "streaming variants (seg256n, seg16n_coalesced, block, grid); "
-             "0 = the cost model's choice"),
+    cl::desc("Tiles a warp loads before multiplying them (1..8): of a "
+             "segment's run (seg256n, seg16n_coalesced, block, grid), of "
+             "several segments (seg16, seg256) or steps (seg16n_strided, "
+             "seg16n); 0 = the cost model's choice"),
     cl::init(0), cl::sub(runCommand), cl::sub(compileCommand),
     cl::cat(tcucCategory));
 } // namespace

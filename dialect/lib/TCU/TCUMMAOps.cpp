@@ -63,6 +63,15 @@ LogicalResult SplitOp::verify() {
   return success();
 }
 
+LogicalResult RowSumsOp::verify() {
+  Type t = getSource().getType().getElementType();
+  if (!t.isF32() && !t.isSignlessInteger(32))
+    return emitOpError() << "sums accumulator tiles: element type must be "
+                            "f32 or i32, got "
+                         << t;
+  return success();
+}
+
 static LogicalResult verifyBufferTile(Operation *op, MemRefType buffer,
                                       VectorType tile, bool isStore) {
   if (buffer.getRank() != 1 || !buffer.isLastDimUnitStride())

@@ -63,6 +63,11 @@ bool mlir::tcu::isVariantApplicable(Variant variant, bool isScan,
   case Variant::Block:
   case Variant::Grid:
     return true;
+  case Variant::Lookback:
+    if (!isScan)
+      return fail("variant 'lookback' is a scan variant (reductions use "
+                  "'grid')");
+    return true;
   }
   return fail("unknown variant");
 }

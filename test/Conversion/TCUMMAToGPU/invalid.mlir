@@ -39,20 +39,3 @@ func.func @unknown_size(%in: memref<?xf32>, %m: memref<?xindex>) {
   return
 }
 
-// -----
-
-func.func @transposed_rhs(%in: memref<?xf16>, %out: memref<?xf32>) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c16 = arith.constant 16 : index
-  scf.parallel (%i) = (%c0) to (%c1) step (%c1) {
-    %P = tcu.matrix <P> : vector<16x16xf16>
-    %z = arith.constant dense<0.0> : vector<16x16xf32>
-    %x = arith.constant dense<1.0> : vector<16x16xf16>
-    // expected-error @below {{right operand must be a constant matrix or loaded data}}
-    %v = tcu.mma %P, %x, %z : vector<16x16xf16>, vector<16x16xf16> into vector<16x16xf32>
-    tcu.store_row %v[0], %out[%c0] limit %c16 : vector<16x16xf32> -> memref<?xf32>
-    scf.reduce
-  }
-  return
-}

@@ -16,17 +16,15 @@ func.func @seg16(%in: memref<?xf16>, %out: memref<?xf32>) {
   return
 }
 
-// Reduction256: V = P·A, then R = V·PT with V split into exact bf16 parts.
+// Reduction256: V = P·A, then R = V·PT as f32 row sums of V (no split
+// products).
 // CHECK-LABEL: func @seg256
 // The tile is summed whole: the order of all its elements is free.
 // CHECK: %[[A:.*]] = tcu.load_tile <rows> %{{.*}} stride %c16 line %c16 limit %{{.*}} order <tile>
 // CHECK: %[[P:.*]] = tcu.matrix <P> : vector<16x16xbf16>
 // CHECK: %[[V:.*]] = tcu.mma %[[P]], %[[A]], %{{.*}} : vector<16x16xbf16>
-// CHECK: %[[S:.*]]:3 = tcu.split %[[V]] : vector<16x16xf32> -> vector<16x16xbf16>, vector<16x16xbf16>, vector<16x16xbf16>
-// CHECK: %[[PT:.*]] = tcu.matrix <PT> : vector<16x16xbf16>
-// CHECK: %[[R0:.*]] = tcu.mma %[[S]]#2, %[[PT]]
-// CHECK: %[[R1:.*]] = tcu.mma %[[S]]#1, %[[PT]], %[[R0]]
-// CHECK: %[[R:.*]] = tcu.mma %[[S]]#0, %[[PT]], %[[R1]]
+// CHECK-NOT: tcu.split
+// CHECK: %[[R:.*]] = tcu.row_sums %[[V]] : vector<16x16xf32>
 // CHECK: tcu.store_row %[[R]][0]
 func.func @seg256(%in: memref<?xbf16>, %out: memref<?xf32>) {
   tcu.segmented_reduce <add> %in into %out segment_size 200 {variant = #tcu.variant<seg256>} : memref<?xbf16> -> memref<?xf32>
@@ -43,8 +41,7 @@ func.func @seg256(%in: memref<?xbf16>, %out: memref<?xf32>) {
 // CHECK: %[[P:.*]] = tcu.matrix <P> : vector<16x16xbf16>
 // CHECK: tcu.mma %[[P]], %[[AS]]#2, %[[ACC]]
 // CHECK: scf.yield
-// CHECK: tcu.split %[[V]]
-// CHECK: tcu.matrix <PT>
+// CHECK: tcu.row_sums %[[V]]
 func.func @seg256n(%in: memref<?xf32>, %out: memref<?xf32>) {
   tcu.segmented_reduce <add> %in into %out segment_size 1000 {variant = #tcu.variant<seg256n>} : memref<?xf32> -> memref<?xf32>
   return
@@ -64,11 +61,11 @@ func.func @seg16n_strided(%in: memref<?xf16>, %out: memref<?xf32>) {
   return
 }
 
-// Coalesced 16N: whole 256-chunks coalesced (rows, P·A then ·PT), then the
-// remainder strided and added on (accumulate).
+// Coalesced 16N: whole 256-chunks coalesced (rows, P·A then ·PT as row
+// sums), then the remainder strided and added on (accumulate).
 // CHECK-LABEL: func @seg16n_coalesced
 // CHECK: tcu.load_tile <rows>
-// CHECK: tcu.matrix <PT>
+// CHECK: tcu.row_sums
 // CHECK: tcu.store_row
 // CHECK: tcu.load_tile <cols> %{{.*}} stride %c1000
 // CHECK: tcu.store_row {{.*}} {accumulate}
@@ -78,7 +75,7 @@ func.func @seg16n_coalesced(%in: memref<?xf16>, %out: memref<?xf32>) {
 }
 
 // Block level: 16 warps' partial rows go to a block-local tile, then
-// P·T·PT reduces them.
+// P·T (i32 partials: split into five digits) and its row sums reduce them.
 // CHECK-LABEL: func @block
 // CHECK: memref.alloc() : memref<256xi32>
 // CHECK: tcu.matrix <P> : vector<16x16xi8>
@@ -86,6 +83,7 @@ func.func @seg16n_coalesced(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: %[[T:.*]] = tcu.load_tile <rows> %{{.*}} : memref<256xi32> -> vector<16x16xi32>
 // CHECK: tcu.split %[[T]] : vector<16x16xi32> -> vector<16x16xi8>, vector<16x16xi8>, vector<16x16xi8>, vector<16x16xi8>, vector<16x16xi8>
 // CHECK: arith.shli
+// CHECK: tcu.row_sums
 func.func @block(%in: memref<?xi8>, %out: memref<?xi32>) {
   tcu.segmented_reduce <add> %in into %out segment_size 5000 {variant = #tcu.variant<block>} : memref<?xi8> -> memref<?xi32>
   return

@@ -21,16 +21,14 @@ func.func @seg16_exclusive(%in: memref<?xf16>, %out: memref<?xf32>) {
   return
 }
 
-// Scan256: R = A·U + (L·A)·Ones, with L·A (f32) split before ·Ones.
+// Scan256: R = A·U + (L·A)·Ones; L·A is f32, so ·Ones is row_sums (f32
+// adds, no split products).
 // CHECK-LABEL: func @seg256
 // CHECK: %[[A:.*]] = tcu.load_tile <rows>
 // CHECK: %[[L:.*]] = tcu.matrix <L> : vector<16x16xf16>
 // CHECK: %[[LA:.*]] = tcu.mma %[[L]], %[[A]], %{{.*}}
-// CHECK: %[[S:.*]]:3 = tcu.split %[[LA]]
-// CHECK: %[[ONES:.*]] = tcu.matrix <Ones> : vector<16x16xbf16>
-// CHECK: %[[Y0:.*]] = tcu.mma %[[S]]#2, %[[ONES]]
-// CHECK: %[[Y1:.*]] = tcu.mma %[[S]]#1, %[[ONES]], %[[Y0]]
-// CHECK: %[[Y:.*]] = tcu.mma %[[S]]#0, %[[ONES]], %[[Y1]]
+// CHECK-NOT: tcu.split
+// CHECK: %[[Y:.*]] = tcu.row_sums %[[LA]] : vector<16x16xf32>
 // CHECK: %[[U:.*]] = tcu.matrix <U> : vector<16x16xf16>
 // CHECK: %[[R:.*]] = tcu.mma %[[A]], %[[U]], %[[Y]]
 // CHECK: tcu.store_tile %[[R]]
@@ -39,16 +37,20 @@ func.func @seg256(%in: memref<?xf16>, %out: memref<?xf32>) {
   return
 }
 
-// Scan256N: the carry S enters as the accumulator of (L·A)·Ones, and the
-// next carry is S + (Ones·A)·Ones.
+// Scan256N: the carry S is added to (L·A)·Ones, and the next carry is
+// R[15][15] (an inclusive scan's last element: S plus the tile's total)
+// everywhere.
 // CHECK-LABEL: func @seg256n
 // CHECK: scf.for %{{.*}} iter_args(%[[S:.*]] = %{{.*}}) -> (vector<16x16xf32>)
 // CHECK: tcu.matrix <L>
-// CHECK: tcu.mma %{{.*}}, %{{.*}}, %[[S]]
+// CHECK: %[[Y:.*]] = tcu.row_sums
+// CHECK: %[[X:.*]] = arith.addf %[[Y]], %[[S]]
 // CHECK: tcu.matrix <U>
-// CHECK: tcu.store_tile
-// CHECK: tcu.mma %{{.*}}, %{{.*}}, %[[S]]
-// CHECK: scf.yield
+// CHECK: %[[R:.*]] = tcu.mma %{{.*}}, %{{.*}}, %[[X]]
+// CHECK: %[[LAST:.*]] = vector.extract %[[R]][15, 15]
+// CHECK: %[[NEXT:.*]] = vector.broadcast %[[LAST]]
+// CHECK: tcu.store_tile %[[R]]
+// CHECK: scf.yield %[[NEXT]]
 func.func @seg256n(%in: memref<?xbf16>, %out: memref<?xbf16>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 1000 : memref<?xbf16> -> memref<?xbf16>
   return
@@ -68,14 +70,14 @@ func.func @seg16n(%in: memref<?xi8>, %out: memref<?xi32>) {
   return
 }
 
-// Block level: warp totals (P·A, ·PT), their exclusive prefix with one
-// product T·Ustrict, then each warp scans its run from its prefix. 20 tiles
-// need 10 warps of 2: only the 10 totals they wrote are read (the rest of
-// the scratch is never written).
+// Block level: warp totals (P·A, ·PT as row sums), their exclusive prefix
+// with one product T·Ustrict, then each warp scans its run from its prefix.
+// 20 tiles need 10 warps of 2: only the 10 totals they wrote are read (the
+// rest of the scratch is never written).
 // CHECK-LABEL: func @block
 // CHECK: %[[TOTALS:.*]] = memref.alloc() : memref<16xf32>
 // CHECK: tcu.matrix <P>
-// CHECK: tcu.matrix <PT>
+// CHECK: tcu.row_sums
 // CHECK: tcu.load_tile <rows> %[[TOTALS]][%c0] stride %c16 line %c16 limit %c10
 // CHECK: tcu.matrix <Ustrict> : vector<16x16xbf16>
 // CHECK: memref.load
@@ -99,5 +101,53 @@ func.func @block(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: tcu.matrix <U> : vector<16x16xf16>
 func.func @grid(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 5000 {variant = #tcu.variant<grid>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// An exclusive scan's next carry adds the tile's last element, which
+// A·Ustrict leaves out of R[15][15].
+// CHECK-LABEL: func @seg256n_exclusive
+// CHECK: %[[A:.*]] = tcu.load_tile <rows>
+// CHECK: %[[R:.*]] = tcu.mma %[[A]], %{{.*}}, %{{.*}} : vector<16x16xi8>, vector<16x16xi8> into vector<16x16xi32>
+// CHECK-DAG: %[[LAST:.*]] = vector.extract %[[R]][15, 15]
+// CHECK-DAG: %[[A15:.*]] = vector.extract %[[A]][15, 15] : i8 from vector<16x16xi8>
+// CHECK: %[[WIDE:.*]] = arith.extsi %[[A15]] : i8 to i32
+// CHECK: %[[TOTAL:.*]] = arith.addi %[[LAST]], %[[WIDE]]
+// CHECK: vector.broadcast %[[TOTAL]]
+func.func @seg256n_exclusive(%in: memref<?xi8>, %out: memref<?xi32>) {
+  tcu.segmented_scan <add> exclusive %in into %out segment_size 1000 {variant = #tcu.variant<seg256n>} : memref<?xi8> -> memref<?xi32>
+  return
+}
+
+// Single pass with decoupled look-back: a zeroed state buffer, chunks of
+// 8192 claimed by ticket, each reduced to its total (P·A, row sums), the
+// total published and the earlier chunks' sum taken from tcu.lookback, then
+// the chunk scanned again from that carry.
+// CHECK-LABEL: func @lookback
+// CHECK: %[[STATE:.*]] = memref.alloc(%{{.*}}) : memref<?xi64>
+// CHECK: vector.store %{{.*}}, %[[STATE]]
+// CHECK: scf.parallel
+// CHECK: %[[Q:.*]] = tcu.ticket %[[STATE]][%c0]
+// CHECK: tcu.matrix <P>
+// CHECK: %[[SUMS:.*]] = tcu.row_sums
+// CHECK: %[[TOTAL:.*]] = vector.extract %[[SUMS]][0, 0]
+// CHECK: %[[BEFORE:.*]] = tcu.lookback %[[STATE]][%{{.*}}] first %{{.*}}, %[[TOTAL]] : memref<?xi64>, f32
+// CHECK: %[[CARRY:.*]] = vector.broadcast %[[BEFORE]]
+// CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %[[CARRY]])
+// CHECK: tcu.matrix <U>
+// CHECK: tcu.store_tile
+// CHECK: memref.dealloc %[[STATE]]
+func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 100000 {variant = #tcu.variant<lookback>, tiles_per_warp = 2} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// A segment no longer than one chunk needs no look-back.
+// CHECK-LABEL: func @lookback_one_chunk
+// CHECK-NOT: tcu.ticket
+// CHECK-NOT: tcu.lookback
+// CHECK: return
+func.func @lookback_one_chunk(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 8000 {variant = #tcu.variant<lookback>, tiles_per_warp = 4} : memref<?xf16> -> memref<?xf32>
   return
 }

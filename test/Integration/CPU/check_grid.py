@@ -16,7 +16,8 @@ LIMITS = {"seg16": 16, "seg256": 256}
 VARIANTS = {
     "reduce": ["seg16", "seg256", "seg256n", "seg16n_strided",
                "seg16n_coalesced", "block", "grid"],
-    "scan": ["seg16", "seg256", "seg256n", "seg16n", "block", "grid"],
+    "scan": ["seg16", "seg256", "seg256n", "seg16n", "block", "grid",
+             "lookback"],
 }
 DTYPES = ["f16", "bf16", "f32", "i8"]
 
@@ -41,7 +42,7 @@ def main():
     p.add_argument("--variant", required=True)
     p.add_argument("--dtypes", default="f16,bf16,f32,i8")
     p.add_argument("--tiles-per-warp", type=int,
-                   help="tiles in flight per warp (streaming variants)")
+                   help="tiles in flight per warp")
     p.add_argument("--sizes", help="only these of the odd segment sizes")
     p.add_argument("--n", type=int, default=N, help="elements per run")
     args = p.parse_args()

@@ -4,8 +4,11 @@
 //  1. outline: every top-level scf.parallel becomes a gpu.func kernel
 //     (KernelOutlining.cpp), the host function a launch plan;
 //  2. data used as the right operand of a product is re-expressed as its
-//     transpose (a `rows` tile loaded as `cols`), because the mma.sync B
-//     fragment of X is the A-layout fragment of X^T (LaneFragments.h);
+//     transpose, because the mma.sync B fragment of X is the A-layout
+//     fragment of X^T (LaneFragments.h): a 16-bit tile whose elements keep
+//     their places, or one a loop carries, is transposed in registers
+//     (movmatrix), other loads are loaded again in the other layout (`rows`
+//     as `cols`);
 //  3. tiles become per-lane fragments (vector<16x16xT> -> vector<8xT>):
 //     tcu.mma -> mma.sync.m16n8k16, loads/stores -> per-lane masked scalar
 //     accesses that never touch masked-off addresses, tcu.split -> the same
@@ -13,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GPUPatterns.h"
 #include "KernelOutlining.h"
 #include "LaneFragments.h"
 
@@ -44,41 +48,69 @@ namespace {
 /// factor (set by the transposition step, consumed by the lowering).
 constexpr StringLiteral kRhsTransposedAttr = "tcuc.rhs_transposed";
 
-bool isTile(Type t) {
-  auto v = dyn_cast<VectorType>(t);
-  return v && v.getShape() == ArrayRef<int64_t>{kTileSize, kTileSize};
-}
-
 //===----------------------------------------------------------------------===//
 // Step 2: right operands as transposes
 //===----------------------------------------------------------------------===//
 
-/// The transpose of `v`, built next to its definition: a tile load with the
-/// other layout, or tcu.split of such a load (split is elementwise).
+/// Whether a tile of `elt` can be transposed in registers (movmatrix moves
+/// 16-bit elements; i8 travels as f16, exactly).
+bool transposesInRegisters(Type elt) {
+  return elt.isF16() || elt.isBF16() || elt.isSignlessInteger(8);
+}
+
+/// vector.transpose of the tile `v`, right after its definition (at the
+/// start of its block for a block argument: a tile carried by a loop).
+Value registerTranspose(Value v) {
+  OpBuilder b(v.getContext());
+  if (Operation *def = v.getDefiningOp())
+    b.setInsertionPointAfter(def);
+  else
+    b.setInsertionPointToStart(cast<BlockArgument>(v).getOwner());
+  return vector::TransposeOp::create(b, v.getLoc(), v, ArrayRef<int64_t>{1, 0});
+}
+
+/// The transpose of `v`, built next to its definition:
+/// - a 16-bit tile load whose elements keep their places: a
+///   vector.transpose of it (movmatrix in registers: the load itself is
+///   4-byte pairs, where a `cols` load would be one 2-byte load per
+///   element);
+/// - any other tile load: the load with the other layout (its element
+///   order is free, or 32-bit elements would need two movmatrix a pair);
+/// - tcu.split of such a load: the split of the transposed load (split is
+///   elementwise); a split of anything else: its parts transposed;
+/// - any other 16-bit or i8 tile (a tile a loop carries): a
+///   vector.transpose.
 FailureOr<Value> transposed(Value v, DenseMap<Value, Value> &memo) {
   if (Value t = memo.lookup(v))
     return t;
   Operation *def = v.getDefiningOp();
+  Type elt = cast<VectorType>(v.getType()).getElementType();
   OpBuilder b(v.getContext());
   if (auto load = dyn_cast_or_null<LoadTileOp>(def)) {
+    if (load.getOrder() == ElementOrder::Fixed && (elt.isF16() || elt.isBF16()))
+      return memo[v] = registerTranspose(v);
     b.setInsertionPointAfter(load);
     auto flipped = cast<LoadTileOp>(b.clone(*load));
     flipped.setLayout(load.getLayout() == TileLayout::Rows ? TileLayout::Cols
                                                            : TileLayout::Rows);
-    memo[v] = flipped.getResult();
-    return flipped.getResult();
+    return memo[v] = flipped.getResult();
   }
   if (auto split = dyn_cast_or_null<SplitOp>(def)) {
-    FailureOr<Value> source = transposed(split.getSource(), memo);
-    if (failed(source))
-      return failure();
-    b.setInsertionPointAfter(split);
-    auto parts =
-        SplitOp::create(b, split.getLoc(), split.getResultTypes(), *source);
-    for (auto [orig, part] : llvm::zip(split.getResults(), parts.getResults()))
-      memo[orig] = part;
-    return memo.lookup(v);
+    if (isa_and_nonnull<LoadTileOp>(split.getSource().getDefiningOp())) {
+      FailureOr<Value> source = transposed(split.getSource(), memo);
+      if (failed(source))
+        return failure();
+      b.setInsertionPointAfter(split);
+      auto parts =
+          SplitOp::create(b, split.getLoc(), split.getResultTypes(), *source);
+      for (auto [orig, part] :
+           llvm::zip(split.getResults(), parts.getResults()))
+        memo[orig] = part;
+      return memo.lookup(v);
+    }
   }
+  if (transposesInRegisters(elt))
+    return memo[v] = registerTranspose(v);
   return failure();
 }
 
@@ -89,8 +121,9 @@ LogicalResult transposeRightOperands(Operation *root) {
       return WalkResult::advance();
     FailureOr<Value> t = transposed(mma.getRhs(), memo);
     if (failed(t)) {
-      mma.emitOpError("right operand must be a constant matrix or loaded "
-                      "data (possibly split) to lower to mma.sync");
+      mma.emitOpError("right operand must be a constant matrix, loaded "
+                      "data (possibly split) or a 16-bit or i8 tile to lower "
+                      "to mma.sync");
       return WalkResult::interrupt();
     }
     mma.getRhsMutable().assign(*t);
@@ -514,7 +547,8 @@ struct ConvertTCUMMAToGPUPass
     });
     ConversionTarget target(*ctx);
     target.addIllegalOp<MatrixOp, MMAOp, SplitOp, LoadTileOp, StoreTileOp,
-                        StoreRowOp, SegmentedReduceOp, SegmentedScanOp>();
+                        StoreRowOp, RowSumsOp, TicketOp, LookbackOp,
+                        SegmentedReduceOp, SegmentedScanOp>();
     target.markUnknownOpDynamicallyLegal(
         [&](Operation *op) { return types.isLegal(op); });
     RewritePatternSet patterns(ctx);
@@ -533,4 +567,11 @@ void mlir::tcu::populateTCUMMAToGPUPatterns(TypeConverter &types,
   patterns.add<LowerLoadTile, LowerStoreTile, LowerStoreRow, LowerMatrix,
                LowerMMA, LowerSplit, LowerElementwise>(types,
                                                        patterns.getContext());
+  populateFragmentPatterns(types, patterns);
+  populateLookbackPatterns(types, patterns);
+}
+
+bool gpu_lowering::isTile(Type t) {
+  auto v = dyn_cast<VectorType>(t);
+  return v && v.getShape() == ArrayRef<int64_t>{kTileSize, kTileSize};
 }

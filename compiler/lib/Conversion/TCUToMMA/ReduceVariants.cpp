@@ -2,7 +2,8 @@
 //
 // Notation (docs/algorithms.md): a tile A is 16x16; P has ones in row 0, so
 // P·A puts the column sums of A in row 0, and V·PT sums row 0 of V into
-// V[0][0]. `tb.mulConst(P, A, V)` emits `V + P·A` as tcu.mma.
+// V[0][0]; that last step is tcu.row_sums (f32/i32 adds, DESIGN §4), not a
+// split product. `tb.mulConst(P, A, V)` emits `V + P·A` as tcu.mma.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::tcu;
@@ -61,6 +63,18 @@ ValueRange mlir::tcu::detail::forTileGroups(TileBuilder &tb, Value first,
       });
 }
 
+void mlir::tcu::detail::parallelGroups(
+    TileBuilder &tb, Value count, int64_t perWarp,
+    function_ref<void(ArrayRef<Value>)> body) {
+  tb.parallel(tb.ceilDiv(count, perWarp), [&](Value g) {
+    SmallVector<Value> items;
+    Value first = tb.mul(g, perWarp);
+    for (int64_t i = 0; i < perWarp; ++i)
+      items.push_back(i == 0 ? first : tb.add(first, tb.idx(i)));
+    body(items);
+  });
+}
+
 Value mlir::tcu::detail::reduceTiles(TileBuilder &tb, Value src, Value base,
                                      Value first, Value count, Value step,
                                      Value end, int64_t inFlight) {
@@ -84,9 +98,12 @@ Value mlir::tcu::detail::reduceTiles(TileBuilder &tb, Value src, Value base,
 }
 
 void mlir::tcu::detail::storeTotal(TileBuilder &tb, Value v, Value dest,
-                                   Value index, bool accumulate) {
-  Value r = tb.mulByConst(v, MatrixKind::PT, tb.zeroAccLike(v));
-  tb.storeRow(r, 0, dest, index, tb.add(index, tb.idx(1)), accumulate);
+                                   Value index, bool accumulate, Value limit) {
+  // (V·PT)[0][0] is the sum of row 0 of V: tcu.row_sums gives it with f32
+  // (i32) adds instead of a split into three (five) products.
+  Value r = tb.rowSums(v);
+  tb.storeRow(r, 0, dest, index, limit ? limit : tb.add(index, tb.idx(1)),
+              accumulate);
 }
 
 Value mlir::tcu::detail::segmentEnd(TileBuilder &tb, const Collective &c,
@@ -127,35 +144,107 @@ std::pair<Value, Value> mlir::tcu::detail::gridChunkRange(TileBuilder &tb,
   return {base, end};
 }
 
+void mlir::tcu::detail::forChainedChunks(TileBuilder &tb, const Collective &c,
+                                         int64_t length,
+                                         ChainedChunkBody body) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  int64_t s = c.segmentSize;
+  int64_t chunks = (s + length - 1) / length;
+  auto chunkAt = [&](Value seg, Value chunk) {
+    Value segBase = tb.mul(seg, s);
+    Value base = tb.add(segBase, tb.mul(chunk, length));
+    Value end =
+        tb.min(tb.add(base, tb.idx(length)), segmentEnd(tb, c, segBase));
+    return ChainedChunk{seg, base, end};
+  };
+  if (chunks == 1) {
+    tb.parallel(c.numSegments, [&](Value seg) {
+      body(chunkAt(seg, tb.idx(0)), [](Value) { return Value(); });
+    });
+    return;
+  }
+  Value items = tb.mul(c.numSegments, chunks);
+  // 16 words per zeroing iteration, so the buffer is a multiple of 16.
+  constexpr int64_t kZeroWidth = 16;
+  Value groups = tb.ceilDiv(tb.add(items, tb.idx(1)), kZeroWidth);
+  Type i64 = b.getI64Type();
+  Value state = memref::AllocOp::create(
+      b, loc, MemRefType::get({ShapedType::kDynamic}, i64),
+      ValueRange{tb.mul(groups, kZeroWidth)});
+  auto zerosType = VectorType::get({kZeroWidth}, i64);
+  Value zeros = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(zerosType, b.getI64IntegerAttr(0)));
+  tb.parallel(groups, [&](Value g) {
+    vector::StoreOp::create(b, loc, zeros, state,
+                            ValueRange{tb.mul(g, kZeroWidth)});
+  });
+  tb.parallel(items, [&](Value) {
+    // The chunk is the ticket, not the loop index: a chunk only waits on
+    // chunks claimed before it, by warps that are running.
+    Value q = TicketOp::create(b, loc, b.getIndexType(), state, tb.idx(0));
+    Value seg = arith::DivUIOp::create(b, loc, q, tb.idx(chunks));
+    Value chunk = arith::RemUIOp::create(b, loc, q, tb.idx(chunks));
+    Value word = tb.add(q, tb.idx(1));
+    Value first = tb.add(tb.mul(seg, chunks), tb.idx(1));
+    body(chunkAt(seg, chunk), [&](Value total) -> Value {
+      return LookbackOp::create(b, loc, total.getType(), state, word, first,
+                                total);
+    });
+  });
+  memref::DeallocOp::create(b, loc, state);
+}
+
 /// Reduction16 (segment_size <= 16): one tile holds 16 segments, column j =
 /// segment j (column-major load, line length = segment size); V = P·A and
-/// row 0 of V is the 16 segment sums.
+/// row 0 of V is the 16 segment sums. A warp takes tiles_per_warp groups of
+/// 16 segments and loads all their tiles first.
 static void reduceSeg16(TileBuilder &tb, const Collective &c) {
   int64_t s = c.segmentSize;
-  tb.parallel(tb.ceilDiv(c.numSegments, T), [&](Value g) {
-    // A line is a segment, summed whole: order free within it.
-    Value a = tb.loadTile(TileLayout::Cols, c.input, tb.mul(g, T * s),
-                          tb.idx(s), tb.idx(s), c.n, ElementOrder::Line);
-    Value v = tb.mulConst(MatrixKind::P, a, tb.zeroAccLike(a));
-    tb.storeRow(v, 0, c.output, tb.mul(g, T), c.numSegments);
-  });
+  parallelGroups(tb, tb.ceilDiv(c.numSegments, T), c.tilesPerWarp,
+                 [&](ArrayRef<Value> groups) {
+                   // A line is a segment, summed whole: order free within
+                   // it. A group past the end loads and stores nothing
+                   // (limits n and numSegments).
+                   SmallVector<Value> loaded;
+                   for (Value g : groups)
+                     loaded.push_back(tb.loadTile(
+                         TileLayout::Cols, c.input, tb.mul(g, T * s), tb.idx(s),
+                         tb.idx(s), c.n, ElementOrder::Line));
+                   for (auto [g, a] : llvm::zip(groups, loaded)) {
+                     Value v = tb.mulConst(MatrixKind::P, a, tb.zeroAccLike(a));
+                     tb.storeRow(v, 0, c.output, tb.mul(g, T), c.numSegments);
+                   }
+                 });
 }
 
 /// Reduction256 (segment_size <= 256): the segment is one row-major tile;
-/// V = P·A, R = V·PT, R[0][0] is the sum.
+/// V = P·A, R = V·PT (as row_sums), R[0][0] is the sum. A warp takes
+/// tiles_per_warp segments and loads all their tiles first.
 static void reduceSeg256(TileBuilder &tb, const Collective &c) {
-  tb.parallel(c.numSegments, [&](Value seg) {
-    Value base = tb.mul(seg, c.segmentSize);
-    // The tile is summed whole: any order.
-    Value a = tb.loadTile(TileLayout::Rows, c.input, base, tb.idx(T), tb.idx(T),
-                          segmentEnd(tb, c, base), ElementOrder::Tile);
-    Value v = tb.mulConst(MatrixKind::P, a, tb.zeroAccLike(a));
-    storeTotal(tb, v, c.output, seg);
+  int64_t k = c.tilesPerWarp;
+  parallelGroups(tb, c.numSegments, k, [&](ArrayRef<Value> segs) {
+    // The tile is summed whole: any order. A segment past the end starts
+    // at or past n, so its load selects nothing.
+    SmallVector<Value> loaded;
+    for (Value seg : segs) {
+      Value base = tb.mul(seg, c.segmentSize);
+      loaded.push_back(tb.loadTile(TileLayout::Rows, c.input, base, tb.idx(T),
+                                   tb.idx(T), segmentEnd(tb, c, base),
+                                   ElementOrder::Tile));
+    }
+    for (auto [seg, a] : llvm::zip(segs, loaded)) {
+      Value v = tb.mulConst(MatrixKind::P, a, tb.zeroAccLike(a));
+      // Only a group of several can run past the last segment.
+      Value limit =
+          k > 1 ? tb.min(tb.add(seg, tb.idx(1)), c.numSegments) : Value();
+      storeTotal(tb, v, c.output, seg, /*accumulate=*/false, limit);
+    }
   });
 }
 
 /// Work-efficient Reduction256N: V += P·A_i over the segment's tiles, then a
-/// single R = V·PT.
+/// single R = V·PT (as row_sums).
 static void reduceSeg256N(TileBuilder &tb, const Collective &c) {
   int64_t tiles = tilesPerSegment(c);
   tb.parallel(c.numSegments, [&](Value seg) {
@@ -168,23 +257,33 @@ static void reduceSeg256N(TileBuilder &tb, const Collective &c) {
 
 /// Strided Reduction16N over the part [offset, offset + length) of each
 /// segment: a tile holds 16 segments as columns (leading dimension =
-/// segment size), 16 elements of each per step; V += P·A_j.
+/// segment size), 16 elements of each per step; V += P·A_j, with
+/// tiles_per_warp steps loaded before they are multiplied.
 static void reduceStrided(TileBuilder &tb, const Collective &c, Value group,
                           int64_t offset, int64_t length, bool accumulate) {
   int64_t s = c.segmentSize;
   int64_t steps = (length + T - 1) / T;
   Value groupBase = tb.add(tb.mul(group, T * s), tb.idx(offset));
   Type elt = cast<MemRefType>(c.input.getType()).getElementType();
-  Value v = tb.forLoop(
-      tb.idx(0), tb.idx(steps), tb.idx(1), {tb.zeroAcc(elt)},
-      [&](Value j, ValueRange carried) -> SmallVector<Value> {
-        Value jT = tb.mul(j, T);
-        Value lineLength = arith::SubIOp::create(tb.builder(), tb.location(),
-                                                 tb.idx(length), jT);
-        // Lines are segments: order free within each.
-        Value a = tb.loadTile(TileLayout::Cols, c.input, tb.add(groupBase, jT),
-                              tb.idx(s), lineLength, c.n, ElementOrder::Line);
-        return {tb.mulConst(MatrixKind::P, a, carried[0])};
+  Value v = forTileGroups(
+      tb, tb.idx(0), tb.idx(steps), tb.idx(1), c.tilesPerWarp, c.n,
+      {tb.zeroAcc(elt)},
+      [&](ArrayRef<Value> js, ArrayRef<Value> limits,
+          ValueRange carried) -> SmallVector<Value> {
+        SmallVector<Value> loaded;
+        for (auto [j, limit] : llvm::zip(js, limits)) {
+          Value jT = tb.mul(j, T);
+          Value lineLength = arith::SubIOp::create(tb.builder(), tb.location(),
+                                                   tb.idx(length), jT);
+          // Lines are segments: order free within each.
+          loaded.push_back(tb.loadTile(TileLayout::Cols, c.input,
+                                       tb.add(groupBase, jT), tb.idx(s),
+                                       lineLength, limit, ElementOrder::Line));
+        }
+        Value v = carried[0];
+        for (Value a : loaded)
+          v = tb.mulConst(MatrixKind::P, a, v);
+        return {v};
       })[0];
   tb.storeRow(v, 0, c.output, tb.mul(group, T), c.numSegments, accumulate);
 }
@@ -223,7 +322,7 @@ static void reduceSeg16NCoalesced(TileBuilder &tb, const Collective &c) {
 
 /// Block level: kBlockWarps warps share a segment, warp w taking tiles
 /// w, w + 16, ...; each leaves row 0 of its V_w as row w of a partials tile
-/// (block shared memory), and one more product pair P·T·PT sums them.
+/// (block shared memory), and P·T then ·PT (row_sums) sums them.
 static void reduceBlock(TileBuilder &tb, const Collective &c) {
   int64_t tiles = tilesPerSegment(c);
   // Warps that own at least one tile: warp w takes tiles w, w + 16, ...
@@ -306,6 +405,7 @@ void mlir::tcu::detail::emitReduce(TileBuilder &tb, const Collective &c,
   case Variant::Grid:
     return reduceGrid(tb, c);
   case Variant::Seg16N:
+  case Variant::Lookback:
     break;
   }
   llvm_unreachable("variant checked by the verifier");

@@ -3,8 +3,9 @@
 // Notation (docs/algorithms.md): a tile A is 16x16, row-major (row i holds
 // elements 16i..16i+15). A·U is each row's inclusive scan (A·Ustrict the
 // exclusive one); L·A holds, in row i, the column sums of the rows above i,
-// and (L·A)·Ones broadcasts their total along row i. A carry tile S holds
-// the sum of everything before the tile in every element.
+// and (L·A)·Ones broadcasts their total along row i (tcu.row_sums: f32/i32
+// adds on the accumulator, DESIGN §4). A carry tile S holds the sum of
+// everything before the tile in every element.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +20,12 @@ using namespace mlir::tcu::detail;
 
 static constexpr int64_t T = kTileSize;
 
+int64_t mlir::tcu::detail::lookbackChunkLength() {
+  // Measured on the H100 (2026-11-23) at 2048, 4096 and 8192 elements:
+  // 8192 fastest (f16->f32 scan of 2^28: 0.66 of the copy ceiling).
+  return 8192;
+}
+
 static MatrixKind rowScanMatrix(const Collective &c) {
   return c.inclusive ? MatrixKind::U : MatrixKind::Ustrict;
 }
@@ -27,18 +34,38 @@ static Type inputElementType(Value buffer) {
   return cast<MemRefType>(buffer.getType()).getElementType();
 }
 
-/// Scan256 of the loaded tile `a` with carry S: R = A·U + (L·A)·Ones + S,
-/// stored row-major at `base` (nothing at or past `end`). Returns the carry
-/// for the next tile, S + (Ones·A)·Ones (the tile's total added everywhere).
-static Value scanLoadedTile(TileBuilder &tb, const Collective &c, Value a,
-                            Value base, Value end, Value carry) {
+/// Scan256 of the loaded tile `a` with carry S: R = A·U + (L·A)·Ones + S
+/// ((L·A)·Ones is tcu.row_sums of L·A, f32/i32 adds). Returns R and the
+/// carry for the next tile: S plus the tile's total in every element,
+/// which is R[15][15] of an inclusive scan, and R[15][15] + A[15][15] of an
+/// exclusive one (masked-off elements are 0, so this holds for partial
+/// tiles too).
+static std::pair<Value, Value> scanTile(TileBuilder &tb, const Collective &c,
+                                        Value a, Value carry) {
   Type elt = inputElementType(c.input);
   Value above = tb.mulConst(MatrixKind::L, a, tb.zeroAcc(elt));
   Value prefix = tb.mulByConst(above, MatrixKind::Ones, carry);
   Value r = tb.mulByConst(a, rowScanMatrix(c), prefix);
+  Value total = tb.element(r, T - 1, T - 1);
+  if (!c.inclusive) {
+    Value last = tb.element(a, T - 1, T - 1);
+    total =
+        isa<FloatType>(total.getType())
+            ? arith::AddFOp::create(tb.builder(), tb.location(), total, last)
+                  .getResult()
+            : arith::AddIOp::create(tb.builder(), tb.location(), total, last)
+                  .getResult();
+  }
+  return {r, tb.broadcast(total, total.getType())};
+}
+
+/// scanTile, with R stored row-major at `base` (nothing at or past `end`);
+/// returns the next carry.
+static Value scanLoadedTile(TileBuilder &tb, const Collective &c, Value a,
+                            Value base, Value end, Value carry) {
+  auto [r, next] = scanTile(tb, c, a, carry);
   tb.storeTile(r, c.output, base, tb.idx(T), tb.idx(T), end);
-  Value colSums = tb.mulConst(MatrixKind::Ones, a, tb.zeroAcc(elt));
-  return tb.mulByConst(colSums, MatrixKind::Ones, carry);
+  return next;
 }
 
 static Value loadScanTile(TileBuilder &tb, const Collective &c, Value base,
@@ -73,25 +100,42 @@ static Value zeroCarry(TileBuilder &tb, const Collective &c) {
 }
 
 /// Scan16 (segment_size <= 16): row i of a tile is segment i (line length =
-/// segment size); R = A·U scans every row at once.
+/// segment size); R = A·U scans every row at once. A warp takes
+/// tiles_per_warp tiles of 16 segments and loads them all first.
 static void scanSeg16(TileBuilder &tb, const Collective &c) {
   int64_t s = c.segmentSize;
-  tb.parallel(tb.ceilDiv(c.numSegments, T), [&](Value g) {
-    Value base = tb.mul(g, T * s);
-    Value a =
-        tb.loadTile(TileLayout::Rows, c.input, base, tb.idx(s), tb.idx(s), c.n);
-    Value r = tb.mulByConst(a, rowScanMatrix(c), zeroCarry(tb, c));
-    tb.storeTile(r, c.output, base, tb.idx(s), tb.idx(s), c.n);
-  });
+  parallelGroups(
+      tb, tb.ceilDiv(c.numSegments, T), c.tilesPerWarp,
+      [&](ArrayRef<Value> groups) {
+        // A tile past the end starts at or past n: its load and
+        // store (limit n) select nothing.
+        SmallVector<Value> bases, loaded;
+        for (Value g : groups) {
+          bases.push_back(tb.mul(g, T * s));
+          loaded.push_back(tb.loadTile(TileLayout::Rows, c.input, bases.back(),
+                                       tb.idx(s), tb.idx(s), c.n));
+        }
+        for (auto [base, a] : llvm::zip(bases, loaded)) {
+          Value r = tb.mulByConst(a, rowScanMatrix(c), zeroCarry(tb, c));
+          tb.storeTile(r, c.output, base, tb.idx(s), tb.idx(s), c.n);
+        }
+      });
 }
 
-/// Scan256 (segment_size <= 256): one tile, R = A·U + (L·A)·Ones.
+/// Scan256 (segment_size <= 256): one tile, R = A·U + (L·A)·Ones. A warp
+/// takes tiles_per_warp segments and loads them all first.
 static void scanSeg256(TileBuilder &tb, const Collective &c) {
-  tb.parallel(c.numSegments, [&](Value seg) {
-    Value base = tb.mul(seg, c.segmentSize);
-    Value end = segmentEnd(tb, c, base);
-    scanLoadedTile(tb, c, loadScanTile(tb, c, base, end), base, end,
-                   zeroCarry(tb, c));
+  parallelGroups(tb, c.numSegments, c.tilesPerWarp, [&](ArrayRef<Value> segs) {
+    // A segment past the end starts at or past n: its end (n) selects
+    // nothing.
+    SmallVector<Value> bases, ends, loaded;
+    for (Value seg : segs) {
+      bases.push_back(tb.mul(seg, c.segmentSize));
+      ends.push_back(segmentEnd(tb, c, bases.back()));
+      loaded.push_back(loadScanTile(tb, c, bases.back(), ends.back()));
+    }
+    for (auto [base, end, a] : llvm::zip(bases, ends, loaded))
+      scanLoadedTile(tb, c, a, base, end, zeroCarry(tb, c));
   });
 }
 
@@ -107,24 +151,37 @@ static void scanSeg256N(TileBuilder &tb, const Collective &c) {
 
 /// Strided Scan16N: row i of a tile is 16 elements of segment i (leading
 /// dimension = segment size); R = A·U + S, and the carry S += A·Ones (every
-/// column of A·Ones is the row's total) moves along the segments.
+/// column of A·Ones is the row's total) moves along the segments. A warp
+/// loads tiles_per_warp steps before it scans the first of them.
 static void scanSeg16N(TileBuilder &tb, const Collective &c) {
   int64_t s = c.segmentSize;
   int64_t steps = (s + T - 1) / T;
   tb.parallel(tb.ceilDiv(c.numSegments, T), [&](Value g) {
     Value groupBase = tb.mul(g, T * s);
-    tb.forLoop(tb.idx(0), tb.idx(steps), tb.idx(1), {zeroCarry(tb, c)},
-               [&](Value j, ValueRange carried) -> SmallVector<Value> {
-                 Value jT = tb.mul(j, T);
-                 Value base = tb.add(groupBase, jT);
-                 Value lineLength = arith::SubIOp::create(
-                     tb.builder(), tb.location(), tb.idx(s), jT);
-                 Value a = tb.loadTile(TileLayout::Rows, c.input, base,
-                                       tb.idx(s), lineLength, c.n);
-                 Value r = tb.mulByConst(a, rowScanMatrix(c), carried[0]);
-                 tb.storeTile(r, c.output, base, tb.idx(s), lineLength, c.n);
-                 return {tb.mulByConst(a, MatrixKind::Ones, carried[0])};
-               });
+    forTileGroups(tb, tb.idx(0), tb.idx(steps), tb.idx(1), c.tilesPerWarp, c.n,
+                  {zeroCarry(tb, c)},
+                  [&](ArrayRef<Value> js, ArrayRef<Value> limits,
+                      ValueRange carried) -> SmallVector<Value> {
+                    SmallVector<Value> bases, lineLengths, loaded;
+                    for (auto [j, limit] : llvm::zip(js, limits)) {
+                      Value jT = tb.mul(j, T);
+                      bases.push_back(tb.add(groupBase, jT));
+                      lineLengths.push_back(arith::SubIOp::create(
+                          tb.builder(), tb.location(), tb.idx(s), jT));
+                      loaded.push_back(tb.loadTile(TileLayout::Rows, c.input,
+                                                   bases.back(), tb.idx(s),
+                                                   lineLengths.back(), limit));
+                    }
+                    Value carry = carried[0];
+                    for (auto [base, lineLength, limit, a] :
+                         llvm::zip(bases, lineLengths, limits, loaded)) {
+                      Value r = tb.mulByConst(a, rowScanMatrix(c), carry);
+                      tb.storeTile(r, c.output, base, tb.idx(s), lineLength,
+                                   limit);
+                      carry = tb.mulByConst(a, MatrixKind::Ones, carry);
+                    }
+                    return {carry};
+                  });
   });
 }
 
@@ -223,6 +280,30 @@ static void scanGrid(TileBuilder &tb, const Collective &c) {
   memref::DeallocOp::create(b, loc, prefix);
 }
 
+/// Single pass with decoupled look-back: a segment is cut into chunks of
+/// lookbackChunkLength elements, one warp each (forChainedChunks). The warp
+/// reduces its chunk (V = sum of P·A, then V·PT), publishes the total, gets
+/// the sum of its segment's earlier chunks from tcu.lookback, and scans the
+/// chunk again from that carry (seg256n), tiles_per_warp tiles in flight.
+/// The second read of a chunk follows the first by about one look-back, so
+/// it is meant to come from L2: device memory sees one read and one write,
+/// where the grid variant reads the input twice from it.
+static void scanLookback(TileBuilder &tb, const Collective &c) {
+  Type acc = TileBuilder::accumulatorFor(inputElementType(c.input));
+  int64_t length = std::min(lookbackChunkLength(), c.segmentSize);
+  int64_t tiles = (length + T * T - 1) / (T * T);
+  forChainedChunks(
+      tb, c, length,
+      [&](const ChainedChunk &chunk, function_ref<Value(Value)> prefix) {
+        Value carry = zeroCarry(tb, c);
+        Value v = reduceTiles(tb, c.input, chunk.base, tb.idx(0), tb.idx(tiles),
+                              tb.idx(1), chunk.end, c.tilesPerWarp);
+        if (Value before = prefix(tb.element(tb.rowSums(v), 0, 0)))
+          carry = tb.broadcast(before, acc);
+        scanTiles(tb, c, chunk.base, tb.idx(tiles), chunk.end, carry);
+      });
+}
+
 void mlir::tcu::detail::emitScan(TileBuilder &tb, const Collective &c,
                                  Variant variant) {
   switch (variant) {
@@ -238,6 +319,8 @@ void mlir::tcu::detail::emitScan(TileBuilder &tb, const Collective &c,
     return scanBlock(tb, c);
   case Variant::Grid:
     return scanGrid(tb, c);
+  case Variant::Lookback:
+    return scanLookback(tb, c);
   case Variant::Seg16NStrided:
   case Variant::Seg16NCoalesced:
     break;

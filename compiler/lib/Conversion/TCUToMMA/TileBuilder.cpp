@@ -6,6 +6,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::tcu;
@@ -80,6 +81,22 @@ Value TileBuilder::product(MatrixKind k, Value data, Value acc,
   if (elt.isF16() || elt.isBF16() || elt.isSignlessInteger(8))
     return mma(data, acc);
 
+  // An accumulator times Ones only sums rows. Plain additions do that
+  // exactly (i32, modulo 2^32) or with one f32 rounding per add, as the
+  // accumulation of the split products does, for a fraction of the
+  // instructions (DESIGN §4: small steps on f32 intermediates may be f32
+  // adds).
+  if (k == MatrixKind::Ones && !constOnLeft) {
+    Value sums = rowSums(data);
+    // A zero accumulator adds nothing (canonicalization keeps x + 0.0,
+    // which differs from x only for -0.0).
+    if (matchPattern(acc, m_AnyZeroFloat()) || matchPattern(acc, m_Zero()))
+      return sums;
+    if (isa<FloatType>(elt))
+      return arith::AddFOp::create(b, loc, sums, acc);
+    return arith::AddIOp::create(b, loc, sums, acc);
+  }
+
   if (elt.isF32()) {
     // x == hi + mid + lo exactly; add the small parts first.
     Type bf16 = b.getBF16Type();
@@ -126,6 +143,22 @@ void TileBuilder::storeRow(Value tile, int64_t row, Value dest, Value base,
   StoreRowOp::create(b, loc, tile, dest, base, limit, row, accumulate);
 }
 
+Value TileBuilder::rowSums(Value x) {
+  return RowSumsOp::create(b, loc, x.getType(), x);
+}
+
+Value TileBuilder::element(Value tile, int64_t row, int64_t col) {
+  Value x =
+      vector::ExtractOp::create(b, loc, tile, ArrayRef<int64_t>{row, col});
+  Type elt = x.getType();
+  Type acc = accumulatorFor(elt);
+  if (elt == acc)
+    return x;
+  if (isa<FloatType>(elt))
+    return arith::ExtFOp::create(b, loc, acc, x);
+  return arith::ExtSIOp::create(b, loc, acc, x);
+}
+
 Value TileBuilder::broadcast(Value scalar, Type accType) {
   return vector::BroadcastOp::create(b, loc, tileType(accType), scalar);
 }
@@ -145,13 +178,13 @@ TileBuilder::forLoop(Value lb, Value ub, Value step, ValueRange init,
   return loop.getResults();
 }
 
-void TileBuilder::parallel(Value ub, function_ref<void(Value)> body) {
-  scf::ParallelOp::create(b, loc, ValueRange{idx(0)}, ValueRange{ub},
-                          ValueRange{idx(1)},
-                          [&](OpBuilder &nested, Location, ValueRange ivs) {
-                            OpBuilder::InsertionGuard guard(b);
-                            b.setInsertionPoint(nested.getInsertionBlock(),
-                                                nested.getInsertionPoint());
-                            body(ivs[0]);
-                          });
+Operation *TileBuilder::parallel(Value ub, function_ref<void(Value)> body) {
+  return scf::ParallelOp::create(
+      b, loc, ValueRange{idx(0)}, ValueRange{ub}, ValueRange{idx(1)},
+      [&](OpBuilder &nested, Location, ValueRange ivs) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nested.getInsertionBlock(),
+                            nested.getInsertionPoint());
+        body(ivs[0]);
+      });
 }

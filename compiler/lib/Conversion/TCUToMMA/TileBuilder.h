@@ -52,7 +52,8 @@ public:
   Value zeroAccLike(Value tile);
 
   /// `k · data + acc` (mulConst) or `data · k + acc` (mulByConst). An f32
-  /// or i32 `data` tile is split into exact operand parts first.
+  /// or i32 `data` tile is split into exact operand parts first, except
+  /// `data · Ones`, which is tcu.row_sums (plain f32/i32 additions).
   Value mulConst(MatrixKind k, Value data, Value acc);
   Value mulByConst(Value data, MatrixKind k, Value acc);
 
@@ -66,6 +67,13 @@ public:
   void storeRow(Value tile, int64_t row, Value dest, Value base, Value limit,
                 bool accumulate = false);
 
+  /// Every element of row i = the sum of row i of the accumulator tile `x`
+  /// (tcu.row_sums: x·Ones without a split).
+  Value rowSums(Value x);
+  /// Element (row, col) of `tile`, widened exactly to its accumulator type
+  /// (f16/bf16 -> f32, i8 -> i32).
+  Value element(Value tile, int64_t row, int64_t col);
+
   /// The accumulator tile with every element set to `scalar`.
   Value broadcast(Value scalar, Type accType);
 
@@ -74,8 +82,8 @@ public:
   ValueRange forLoop(Value lb, Value ub, Value step, ValueRange init,
                      function_ref<SmallVector<Value>(Value, ValueRange)> body);
   /// Independent iterations in [0, ub): an scf.parallel (a grid of blocks or
-  /// warps on the GPU).
-  void parallel(Value ub, function_ref<void(Value)> body);
+  /// warps on the GPU). Returns the loop.
+  Operation *parallel(Value ub, function_ref<void(Value)> body);
 
 private:
   Value product(MatrixKind k, Value data, Value acc, bool constOnLeft);

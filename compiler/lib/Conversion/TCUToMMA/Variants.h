@@ -28,6 +28,11 @@ constexpr int64_t kGridChunk = 4096;
 /// why, not a measurement.
 constexpr int64_t kMaxGridChunks = 65536;
 
+/// Elements per chunk of the look-back scan: the longer, the fewer
+/// look-backs; the shorter, the more likely a chunk's second read still
+/// finds it in L2.
+int64_t lookbackChunkLength();
+
 void emitReduce(TileBuilder &tb, const Collective &c, Variant variant);
 void emitScan(TileBuilder &tb, const Collective &c, Variant variant);
 
@@ -43,14 +48,23 @@ using TileGroupBody = function_ref<SmallVector<Value>(
 ValueRange forTileGroups(TileBuilder &tb, Value first, Value count, Value step,
                          int64_t inFlight, Value end, ValueRange init,
                          TileGroupBody body);
+/// Independent items [0, count) taken `perWarp` at a time by one parallel
+/// iteration (one warp on the GPU): body gets the indices g*perWarp + i,
+/// i < perWarp, so a warp can issue every item's loads before it computes
+/// any of them. The last group may run past `count`: the body masks those
+/// items (their loads and stores have limits that select nothing).
+void parallelGroups(TileBuilder &tb, Value count, int64_t perWarp,
+                    function_ref<void(ArrayRef<Value> items)> body);
 /// V = sum of P·A_t over the tiles t = first, first + step, ... < count of
 /// 256 consecutive elements from `base`, reading nothing at or past `end`;
 /// `inFlight` tiles are loaded before they are multiplied.
 Value reduceTiles(TileBuilder &tb, Value src, Value base, Value first,
                   Value count, Value step, Value end, int64_t inFlight);
-/// dest[index] (+)= (V·PT)[0][0], the sum of row 0 of V.
+/// dest[index] (+)= (V·PT)[0][0], the sum of row 0 of V (tcu.row_sums);
+/// nothing if index is at or past `limit` (default: index + 1, always
+/// stored).
 void storeTotal(TileBuilder &tb, Value v, Value dest, Value index,
-                bool accumulate = false);
+                bool accumulate = false, Value limit = nullptr);
 /// The end of the segment starting at `segBase`, clipped to the input.
 Value segmentEnd(TileBuilder &tb, const Collective &c, Value segBase);
 /// Number of 256-element tiles a segment spans.
@@ -67,6 +81,24 @@ Variant partialsVariant(int64_t chunks);
 /// [base, end) of grid partial `p`: chunk p % chunks of segment p / chunks.
 std::pair<Value, Value> gridChunkRange(TileBuilder &tb, const Collective &c,
                                        Value p);
+
+/// One chunk of a look-back variant: elements [base, end) of segment `seg`.
+struct ChainedChunk {
+  Value seg, base, end;
+};
+/// `prefix(total)` publishes the chunk's total (f32/i32) and returns the
+/// sum of the totals of the segment's earlier chunks, or a null Value when
+/// every segment is one chunk (nothing comes before).
+using ChainedChunkBody = function_ref<void(
+    const ChainedChunk &chunk, function_ref<Value(Value total)> prefix)>;
+/// The single-pass decoupled look-back frame (Merrill & Garland): every
+/// segment cut into chunks of `length` elements, one work item each. With
+/// several chunks a segment, items take their chunk from tcu.ticket, in
+/// order, and `prefix` is tcu.lookback on a state buffer (word 0 counts
+/// tickets, word 1 + q is chunk q's) that a loop of its own zeroes first
+/// (a kernel of its own on the GPU) and that is freed after.
+void forChainedChunks(TileBuilder &tb, const Collective &c, int64_t length,
+                      ChainedChunkBody body);
 
 } // namespace mlir::tcu::detail
 

@@ -156,4 +156,94 @@ def TCU_StoreRowOp : TCU_Op<"store_row"> {
   let hasVerifier = 1;
 }
 
+def TCU_RowSumsOp : TCU_Op<"row_sums", [Pure, AllTypesMatch<["source", "result"]>]> {
+  let summary = "x·Ones in accumulator arithmetic: each row's sum in every column";
+  let description = [{
+    `result[i][j] = sum_k source[i][k]` for every `j`: the product of an
+    accumulator tile (f32 or i32) with the all-ones matrix, computed with
+    f32 additions (i32: wrapping additions, exact modulo 2^32) instead of a
+    split Tensor Core product (three bf16 or five i8 products on top of the
+    split itself). DESIGN §4 allows the small steps on f32 intermediates to
+    be plain f32 additions; the products over the data (P·A, A·U, L·A) stay
+    on the Tensor Core.
+
+    The order of the f32 additions is not specified: the GPU adds the four
+    elements a lane holds of a row, then across the row's four lanes; the
+    CPU reduces each row in vector order.
+
+    ```mlir
+    %X = tcu.row_sums %LA : vector<16x16xf32>
+    ```
+  }];
+  let arguments = (ins TCU_Tile:$source);
+  let results = (outs TCU_Tile:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source)";
+  let hasVerifier = 1;
+}
+
+def TCU_TicketOp : TCU_Op<"ticket"> {
+  let summary = "claims the next work-item number (atomic fetch-and-add)";
+  let description = [{
+    Returns `counter[index]` and adds 1 to it, atomically: every ticket a
+    kernel draws is different, and numbers are handed out in the order the
+    draws happen. Work items that wait on earlier items (`tcu.lookback`)
+    take their number from a ticket instead of their loop index: an item
+    then only waits on items whose tickets were drawn before its own, by
+    warps that are already running, so the wait ends whatever order the
+    hardware runs warps in. On the GPU one lane of the warp draws the ticket
+    and shares it with the others. The counter must be 0 before the first
+    draw.
+
+    ```mlir
+    %item = tcu.ticket %state[%c0] : memref<?xi64>
+    ```
+  }];
+  let arguments = (ins Arg<MemRefRankOf<[I64], [1]>, "the counter",
+                           [MemRead, MemWrite]>:$counter,
+                   Index:$index);
+  let results = (outs Index:$ticket);
+  let assemblyFormat = [{
+    $counter `[` $index `]` attr-dict `:` type($counter)
+  }];
+}
+
+def TCU_LookbackOp : TCU_Op<"lookback", [AllTypesMatch<["aggregate", "prefix"]>]> {
+  let summary = "decoupled look-back: publishes an item's aggregate, returns the sum of its predecessors'";
+  let description = [{
+    The single-pass prefix of Merrill and Garland ("Single-pass Parallel
+    Prefix Scan with Decoupled Look-back", 2016). Items `first`, `first+1`,
+    ... of one chain (the chunks of a segment) each contribute an
+    `aggregate`; item `item` gets `prefix`, the sum of the aggregates of
+    items `first .. item-1` (0 for `first`).
+
+    `state[i]` is item i's word: 0 (nothing published yet), `1 << 32 | v`
+    (its aggregate) or `2 << 32 | v` (its inclusive prefix), `v` the 32 bits
+    of the f32 or i32 value, so a value and its flag are read and written
+    together. The op publishes the aggregate, walks back over the
+    predecessors, adding aggregates until it meets an inclusive prefix and
+    waiting on words that are still 0, then publishes its own inclusive
+    prefix. The GPU looks at 32 predecessors at a time, one per lane.
+
+    Requirements: `state` is 0 at the items before the kernel runs, and
+    items are claimed through `tcu.ticket` in increasing order (so every
+    item waited on is held by a running warp). f32 prefixes are summed in
+    f32 in an order that depends on timing, so results may differ in the
+    last bits from run to run; i32 ones are exact modulo 2^32.
+
+    ```mlir
+    %prefix = tcu.lookback %state[%item] first %first, %total
+        : memref<?xi64>, f32
+    ```
+  }];
+  let arguments = (ins Arg<MemRefRankOf<[I64], [1]>, "the items' words",
+                           [MemRead, MemWrite]>:$state,
+                   Index:$item, Index:$first,
+                   AnyTypeOf<[F32, I32]>:$aggregate);
+  let results = (outs AnyTypeOf<[F32, I32]>:$prefix);
+  let assemblyFormat = [{
+    $state `[` $item `]` `first` $first `,` $aggregate attr-dict `:`
+    type($state) `,` type($aggregate)
+  }];
+}
+
 #endif // TCUC_DIALECT_TCU_TCUMMAOPS_TD

@@ -6,7 +6,7 @@
 include "tcuc/Dialect/TCU/TCUBase.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
-// Tiles one warp keeps in flight in the streaming variants.
+// Tiles one warp keeps in flight (loads issued before any product).
 def TCU_TilesPerWarpAttr : ConfinedAttr<I64Attr, [IntMinValue<1>,
                                                   IntMaxValue<8>]>;
 
@@ -64,10 +64,13 @@ def TCU_SegmentedReduceOp : TCU_SegmentedCollectiveOp<"segmented_reduce"> {
     `seg16n_strided`, `seg16n_coalesced`, `block` and `grid`.
 
     The optional `tiles_per_warp` (1..8, default 1) is how many tiles a warp
-    loads before it multiplies any of them, in the variants that stream a
-    run of tiles (seg256n, seg16n_coalesced, block, grid): more loads in
-    flight per warp, more registers. `tcu-select-strategy` sets it with the
-    variant. It does not change the result.
+    loads before it multiplies any of them: more loads in flight per warp,
+    more registers. In the variants that stream a run of tiles (seg256n,
+    seg16n_coalesced, block, grid) they are k tiles of the run;
+    seg16 and seg256 give a warp k tiles of segments (16 per tile in seg16,
+    one in seg256); seg16n_strided loads k steps of its 16 segments at
+    once. `tcu-select-strategy` sets it with the variant. It does not change
+    the result.
 
     Example:
 
@@ -108,8 +111,10 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan"> {
     `i8` inputs accumulate and store `i32`.
 
     The optional `variant` accepts `seg16` (segment_size <= 16), `seg256`
-    (<= 256), `seg256n`, `seg16n`, `block` and `grid`, and `tiles_per_warp`
-    as `tcu.segmented_reduce` does (seg256n, block, grid).
+    (<= 256), `seg256n`, `seg16n`, `block`, `grid` and `lookback`, and
+    `tiles_per_warp` as `tcu.segmented_reduce` does (in seg16n: k steps of
+    its 16 segments loaded at once, scanned in order; in lookback: tiles in
+    flight while a chunk is reduced and scanned).
 
     Example:
 

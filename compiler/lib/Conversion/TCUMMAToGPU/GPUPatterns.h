@@ -1,0 +1,33 @@
+//===- GPUPatterns.h - the conversion patterns of the GPU backend -*- C++ -*-=//
+//
+// convert-tcu-mma-to-gpu's patterns, by family: tiles and products
+// (TCUMMAToGPU.cpp), operations across the lanes of a fragment
+// (FragmentOps.cpp), and the single-pass look-back (LookbackOps.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCUC_CONVERSION_TCUMMATOGPU_GPUPATTERNS_H
+#define TCUC_CONVERSION_TCUMMATOGPU_GPUPATTERNS_H
+
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::tcu::gpu_lowering {
+
+/// Whether `t` is a 16x16 tile (which the conversion turns into a fragment).
+bool isTile(Type t);
+
+/// tcu.row_sums (lane sums, then shuffles across the row's four lanes),
+/// vector.extract of one tile element (a shuffle from the lane holding it)
+/// and vector.transpose of a 16-bit tile (movmatrix, in registers).
+void populateFragmentPatterns(const TypeConverter &types,
+                              RewritePatternSet &patterns);
+
+/// tcu.ticket (one lane's atomic add, shared by shuffle) and tcu.lookback
+/// (relaxed 64-bit loads and stores of the state words, a warp-wide window
+/// of 32 predecessors).
+void populateLookbackPatterns(const TypeConverter &types,
+                              RewritePatternSet &patterns);
+
+} // namespace mlir::tcu::gpu_lowering
+
+#endif // TCUC_CONVERSION_TCUMMATOGPU_GPUPATTERNS_H
