@@ -38,8 +38,7 @@ OPS = [
 ]
 REDUCE_VARIANTS = ["seg16", "seg256", "seg256n", "seg16n_strided",
                    "seg16n_coalesced", "block", "grid"]
-SCAN_VARIANTS = ["seg16", "seg256", "seg256n", "seg16n", "block", "grid",
-                 "lookback"]
+SCAN_VARIANTS = ["seg16", "seg256", "seg256n", "seg16n", "block", "grid"]
 DEFAULT_N = 1 << 28
 BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i8": 1, "i32": 4}
 
@@ -57,7 +56,7 @@ TILES_TRIED = [2, 4]
 
 
 def tiles_tried(v, seg):
-    if v in ("grid", "lookback") or (v == "seg256n" and seg >= 512):
+    if v == "grid" or (v == "seg256n" and seg >= 512):
         return TILES_TRIED
     if v in ("seg16", "seg256"):
         return TILES_TRIED
@@ -76,8 +75,6 @@ def variants(op, seg):
             continue
         if v == "seg256" and seg > 256:
             continue
-        if v == "lookback" and seg <= 4096:
-            continue  # one chunk a segment: seg256n
         out.append(v + ":1")
         out += [f"{v}:{k}" for k in tiles_tried(v, seg)]
     return out

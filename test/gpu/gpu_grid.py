@@ -30,7 +30,6 @@ LARGE = [
     ("scan", "seg256", "f16", "exclusive", 256),
     ("scan", "seg16n", "f16", "inclusive", 100),
     ("scan", "grid", "f32", "inclusive", 1 << 20),
-    ("scan", "lookback", "f16", "inclusive", 1 << 20),
 ]
 
 
@@ -38,7 +37,7 @@ LARGE = [
 # group's overrun must touch nothing) in every streaming variant.
 STREAMING = [("reduce", "seg256n"), ("reduce", "seg16n_coalesced"),
              ("reduce", "block"), ("reduce", "grid"), ("scan", "seg256n"),
-             ("scan", "block"), ("scan", "grid"), ("scan", "lookback")]
+             ("scan", "block"), ("scan", "grid")]
 # The same for the variants where a warp takes several segments (seg16,
 # seg256) or several steps of its 16 segments (the strided ones) at once,
 # with the segment sizes each serves. On 1000003 elements no count of
@@ -85,13 +84,6 @@ def grid(large):
                 for segment in sizes:
                     yield (spec_args(op, variant, dtype, mode, segment) +
                            ["--tiles-per-warp", str(tiles)]), 1000003
-    # Look-back scans over many chunks of one segment: the whole input as
-    # one segment (thousands of chunks chained), tiles 1 and 8.
-    for tiles in (1, 8):
-        for dtype, mode in (("f16", "inclusive"), ("i8", "exclusive"),
-                            ("f32", "inclusive")):
-            yield (spec_args("scan", "lookback", dtype, mode, 4000037) +
-                   ["--tiles-per-warp", str(tiles)]), 4000037
     if large:
         for op, variant, dtype, mode, segment in (
                 LARGE if large is True else [LARGE[i] for i in large]):

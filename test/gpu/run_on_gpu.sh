@@ -54,8 +54,7 @@ fi
 if part sanitize; then
   # One kernel of each kind of work: tile loads/stores at ragged ends,
   # per-warp workgroup scratch (block), device scratch and several kernels
-  # (grid), strided lines, a short segment scan, and the look-back chains
-  # (tickets, state words written and read across warps).
+  # (grid), strided lines, and a short segment scan.
   sets=(
     "--op reduce --variant seg16 --dtype f16 --segment 7"
     "--op reduce --variant seg16n_coalesced --dtype bf16 --segment 1000"
@@ -65,8 +64,6 @@ if part sanitize; then
     "--op scan --variant seg16n --dtype f32 --segment 1000"
     "--op scan --variant block --dtype f16 --segment 4097"
     "--op scan --variant grid --dtype i8 --segment 4097 --exclusive"
-    "--op scan --variant lookback --dtype f16 --segment 70001 --tiles-per-warp 3"
-    "--op reduce --variant lookback --dtype i8 --segment 70001 --tiles-per-warp 3"
   )
   for tool in memcheck racecheck initcheck; do
     bad=0

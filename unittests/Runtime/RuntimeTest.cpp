@@ -354,25 +354,17 @@ TEST(KernelFile, ParsesGoodFile) {
 }
 
 TEST(KernelFile, ScratchTypesAndTheirSizes) {
-  // i64 (look-back state words) is a scratch type, not a data type.
-  EXPECT_EQ(scratchElementBytes("i64"), 8u);
   EXPECT_EQ(scratchElementBytes("f32"), 4u);
+  EXPECT_EQ(scratchElementBytes("i32"), 4u);
   EXPECT_EQ(scratchElementBytes("i8"), 1u);
   EXPECT_EQ(scratchElementBytes("f64"), 0u);
   EXPECT_EQ(scratchElementBytes(""), 0u);
-  std::string text = kernelFileFor(scanSpec(100000), "sm_90");
-  std::string from = "scratch: f32";
-  text.replace(text.find(from), from.size(), "scratch: i64");
   KernelFile f;
-  ASSERT_TRUE(parseKernelFile(text, f).ok());
-  ASSERT_EQ(f.scratch.size(), 1u);
-  EXPECT_EQ(f.scratch[0].type, "i64");
-  // It round-trips through the one writer, and sizes 8 bytes an element.
-  EXPECT_NE(formatKernelFileHeader(f).find("// tcuc.scratch: i64 n"),
-            std::string::npos);
+  ASSERT_TRUE(parseKernelFile(kernelFileFor(scanSpec(100000), "sm_90"), f)
+                  .ok());
   uint64_t bytes = 0;
   ASSERT_TRUE(scratchBytes(f, 250000, bytes).ok());
-  EXPECT_EQ(bytes, 768u); // 75 words of 8 bytes, padded to 256 bytes
+  EXPECT_EQ(bytes, 512u); // 75 f32, padded to 256 bytes
 }
 
 TEST(KernelFile, HeaderEndsAtFirstOtherLine) {

@@ -25,7 +25,6 @@
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <limits>
 #include <map>
 #include <tuple>
 
@@ -41,18 +40,11 @@ constexpr TunedRow kTunedRows[] = {
 };
 #undef TCUC_TUNED
 
-/// Tie-break order of tuneTable: the simpler variant first. The look-back
-/// variant comes last: its f32 sums depend on timing (the order in which
-/// predecessors are found), so on a tie the reproducible grid wins.
-constexpr Variant kPreference[] = {
-    Variant::Seg16,         Variant::Seg256,  Variant::Seg16N,
-    Variant::Seg16NStrided, Variant::Seg256N, Variant::Seg16NCoalesced,
-    Variant::Block,         Variant::Grid,    Variant::Lookback};
-
-/// Variants that split one segment over many warps.
-bool splitsSegments(Variant v) {
-  return v == Variant::Grid || v == Variant::Lookback;
-}
+/// Tie-break order of tuneTable: the simpler variant first.
+constexpr Variant kPreference[] = {Variant::Seg16,   Variant::Seg256,
+                                   Variant::Seg16N,  Variant::Seg16NStrided,
+                                   Variant::Seg256N, Variant::Seg16NCoalesced,
+                                   Variant::Block,   Variant::Grid};
 
 int preferenceOf(StringRef variant) {
   std::optional<Variant> v = symbolizeVariant(variant);
@@ -105,10 +97,6 @@ StrategyChoice analytic(const StrategyQuery &q) {
   auto pick = [](Variant v, const char *why) {
     return StrategyChoice{v, 1, std::string("analytic: ") + why};
   };
-  if (q.variant && *q.variant == Variant::Lookback)
-    return StrategyChoice{*q.variant, 2,
-                          "analytic: variant given; 2 tiles in flight (the "
-                          "fastest measured for look-back)"};
   if (q.variant)
     return pick(*q.variant, "variant given; one tile in flight");
   if (q.isScan) {
@@ -160,21 +148,15 @@ StrategyChoice mlir::tcu::selectStrategy(const StrategyQuery &q,
   // A known, small n: too few segments to occupy the GPU one warp each.
   // The 4096-element floor (shorter segments are not worth splitting) is a
   // judgement, not a measurement: the sweep runs n = 2^28 only.
-  if (q.n && !splitsSegments(choice->variant) && q.segmentSize > 4096) {
+  if (q.n && choice->variant != Variant::Grid && q.segmentSize > 4096) {
     int64_t segments = *q.n / q.segmentSize + (*q.n % q.segmentSize != 0);
     if (segments < kWarpSlots && !q.variant) {
-      // The splitting variant the table picks for its longest segments
-      // (the fewest segments it measured), else the grid; with the tiles
-      // of a row of that variant for this segment size, if the table has
-      // one (the other variant's tiles were measured for it).
-      StrategyQuery longest = q;
-      longest.n.reset();
-      longest.segmentSize = std::numeric_limits<int64_t>::max();
-      Variant v = selectStrategy(longest, table).variant;
-      StrategyQuery split = q;
-      split.variant = splitsSegments(v) ? v : Variant::Grid;
-      split.n.reset();
-      StrategyChoice c = selectStrategy(split, table);
+      // The tiles per warp of a grid row for this segment size, if the
+      // table has one (the other variant's tiles were measured for it).
+      StrategyQuery grid = q;
+      grid.variant = Variant::Grid;
+      grid.n.reset();
+      StrategyChoice c = selectStrategy(grid, table);
       c.reason = "n = " + std::to_string(*q.n) + " gives " +
                  std::to_string(segments) +
                  " segments, fewer than the GPU's warp slots";

@@ -63,11 +63,6 @@ bool mlir::tcu::isVariantApplicable(Variant variant, bool isScan,
   case Variant::Block:
   case Variant::Grid:
     return true;
-  case Variant::Lookback:
-    if (!isScan)
-      return fail("variant 'lookback' is a scan variant (reductions use "
-                  "'grid')");
-    return true;
   }
   return fail("unknown variant");
 }

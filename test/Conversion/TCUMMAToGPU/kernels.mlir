@@ -82,31 +82,3 @@ func.func @seg256n(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_reduce <add> %in into %out segment_size 4096 {variant = #tcu.variant<seg256n>} : memref<?xf16> -> memref<?xf32>
   return
 }
-
-// Look-back scan: a kernel that zeroes the state words, then the chunk
-// kernel. Lane 0 draws the ticket (an atomic add) and shares it; the chunk
-// total (row sums: lane adds and shuffles) is published and the
-// predecessors read with relaxed 64-bit accesses, 32 per step, until one
-// with an inclusive prefix (ballot, lowest lane); the scan's L·A takes the
-// tile's transpose from registers (movmatrix, no second load).
-// CHECK-LABEL: gpu.module @lookback_kernels
-// CHECK-SAME: tcuc.kernels = [@lookback_k0, @lookback_k1], tcuc.scratch = {{\[\[}}i64,
-// CHECK: gpu.func @lookback_k0
-// CHECK: vector.store %{{.*}} : memref<?xi64>, vector<16xi64>
-// CHECK: gpu.func @lookback_k1
-// CHECK: nvvm.inline_ptx "atom.relaxed.gpu.add.u64 $0, [$1], $2;"
-// CHECK: gpu.shuffle  idx
-// CHECK: gpu.shuffle  xor
-// CHECK: nvvm.inline_ptx "st.relaxed.gpu.b64 [$0], $1;"
-// CHECK: scf.while
-// CHECK: nvvm.inline_ptx "ld.relaxed.gpu.b64 $0, [$1];"
-// CHECK: nvvm.vote.sync  any
-// CHECK: nvvm.vote.sync  ballot
-// CHECK: llvm.intr.cttz
-// CHECK: nvvm.inline_ptx "st.relaxed.gpu.b64 [$0], $1;"
-// CHECK: nvvm.inline_ptx "movmatrix.sync.aligned.m8n8.trans.b16 $0, $1;"
-// CHECK: gpu.return
-func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
-  tcu.segmented_scan <add> inclusive %in into %out segment_size 100000 {variant = #tcu.variant<lookback>, tiles_per_warp = 2} : memref<?xf16> -> memref<?xf32>
-  return
-}

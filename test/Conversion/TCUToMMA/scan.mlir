@@ -118,36 +118,3 @@ func.func @seg256n_exclusive(%in: memref<?xi8>, %out: memref<?xi32>) {
   tcu.segmented_scan <add> exclusive %in into %out segment_size 1000 {variant = #tcu.variant<seg256n>} : memref<?xi8> -> memref<?xi32>
   return
 }
-
-// Single pass with decoupled look-back: a zeroed state buffer, chunks of
-// 8192 claimed by ticket, each reduced to its total (P·A, row sums), the
-// total published and the earlier chunks' sum taken from tcu.lookback, then
-// the chunk scanned again from that carry.
-// CHECK-LABEL: func @lookback
-// CHECK: %[[STATE:.*]] = memref.alloc(%{{.*}}) : memref<?xi64>
-// CHECK: vector.store %{{.*}}, %[[STATE]]
-// CHECK: scf.parallel
-// CHECK: %[[Q:.*]] = tcu.ticket %[[STATE]][%c0]
-// CHECK: tcu.matrix <P>
-// CHECK: %[[SUMS:.*]] = tcu.row_sums
-// CHECK: %[[TOTAL:.*]] = vector.extract %[[SUMS]][0, 0]
-// CHECK: %[[BEFORE:.*]] = tcu.lookback %[[STATE]][%{{.*}}] first %{{.*}}, %[[TOTAL]] : memref<?xi64>, f32
-// CHECK: %[[CARRY:.*]] = vector.broadcast %[[BEFORE]]
-// CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %[[CARRY]])
-// CHECK: tcu.matrix <U>
-// CHECK: tcu.store_tile
-// CHECK: memref.dealloc %[[STATE]]
-func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
-  tcu.segmented_scan <add> inclusive %in into %out segment_size 100000 {variant = #tcu.variant<lookback>, tiles_per_warp = 2} : memref<?xf16> -> memref<?xf32>
-  return
-}
-
-// A segment no longer than one chunk needs no look-back.
-// CHECK-LABEL: func @lookback_one_chunk
-// CHECK-NOT: tcu.ticket
-// CHECK-NOT: tcu.lookback
-// CHECK: return
-func.func @lookback_one_chunk(%in: memref<?xf16>, %out: memref<?xf32>) {
-  tcu.segmented_scan <add> inclusive %in into %out segment_size 8000 {variant = #tcu.variant<lookback>, tiles_per_warp = 4} : memref<?xf16> -> memref<?xf32>
-  return
-}

@@ -16,8 +16,7 @@ LIMITS = {"seg16": 16, "seg256": 256}
 VARIANTS = {
     "reduce": ["seg16", "seg256", "seg256n", "seg16n_strided",
                "seg16n_coalesced", "block", "grid"],
-    "scan": ["seg16", "seg256", "seg256n", "seg16n", "block", "grid",
-             "lookback"],
+    "scan": ["seg16", "seg256", "seg256n", "seg16n", "block", "grid"],
 }
 DTYPES = ["f16", "bf16", "f32", "i8"]
 

@@ -11,9 +11,6 @@ class TypeConverter;
 namespace arith {
 class ArithDialect;
 }
-namespace cf {
-class ControlFlowDialect;
-}
 namespace gpu {
 class GPUDialect;
 }

@@ -33,15 +33,11 @@ def ConvertTCUMMAToLoops : Pass<"convert-tcu-mma-to-loops", "ModuleOp"> {
     the operand rounding already happened where the IR shows it (loads of
     f16/bf16/i8 data, `tcu.split`). Tile loads and stores become 16 masked
     vector loads/stores each, so nothing outside the masked elements is
-    touched. `tcu.row_sums` is a row reduction; `tcu.ticket` an atomic add;
-    `tcu.lookback` a sequential walk over the predecessors' words (the CPU
-    runs work items in order, so they have all published). The result
-    lowers to LLVM with the upstream passes (see the `tcu-to-cpu`
-    pipeline).
+    touched; `tcu.row_sums` is a row reduction. The result lowers to LLVM
+    with the upstream passes (see the `tcu-to-cpu` pipeline).
   }];
   let dependentDialects = [
-    "::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect",
-    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
     "::mlir::vector::VectorDialect"
   ];
 }

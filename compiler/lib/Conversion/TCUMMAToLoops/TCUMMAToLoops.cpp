@@ -7,9 +7,7 @@
 // - tcu.split: the exact f32 -> 3 x bf16 and i32 -> 5 x i8 decompositions;
 // - tile loads/stores: 16 masked 1-D loads/stores, so masked-off elements
 //   are never touched, whatever their addresses;
-// - tcu.row_sums: a vector reduction per row; tcu.ticket and tcu.lookback:
-//   an atomic add and a sequential walk (the CPU runs work items in order,
-//   so every predecessor has published by the time an item looks back).
+// - tcu.row_sums: a vector reduction per row.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,9 +15,7 @@
 #include "tcuc/Dialect/TCU/TCUOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/PatternMatch.h"
@@ -242,99 +238,6 @@ struct LowerRowSums : OpRewritePattern<RowSumsOp> {
   }
 };
 
-struct LowerTicket : OpRewritePattern<TicketOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(TicketOp op,
-                                PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value one =
-        arith::ConstantOp::create(rewriter, loc, rewriter.getI64IntegerAttr(1));
-    Value old = memref::AtomicRMWOp::create(
-        rewriter, loc, arith::AtomicRMWKind::addi, one, op.getCounter(),
-        ValueRange{op.getIndex()});
-    rewriter.replaceOpWithNewOp<arith::IndexCastOp>(op, rewriter.getIndexType(),
-                                                    old);
-    return success();
-  }
-};
-
-/// tcu.lookback in program order: publish the aggregate, add the
-/// predecessors' values back to the nearest inclusive prefix, publish the
-/// inclusive prefix. A predecessor that has published nothing cannot
-/// happen when items run in ticket order; it aborts rather than spin.
-struct LowerLookback : OpRewritePattern<LookbackOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(LookbackOp op,
-                                PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    using P = arith::CmpIPredicate;
-    Value state = op.getState(), item = op.getItem(), first = op.getFirst(),
-          aggregate = op.getAggregate();
-    Type t = aggregate.getType(), i64 = rewriter.getI64Type(),
-         i32 = rewriter.getI32Type();
-    auto c64 = [&](OpBuilder &b, int64_t v) -> Value {
-      return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
-    };
-    auto add = [&](OpBuilder &b, Value x, Value y) -> Value {
-      if (isa<FloatType>(t))
-        return arith::AddFOp::create(b, loc, x, y);
-      return arith::AddIOp::create(b, loc, x, y);
-    };
-    auto pack = [&](OpBuilder &b, Value flag, Value v) -> Value {
-      if (isa<FloatType>(t))
-        v = arith::BitcastOp::create(b, loc, i32, v);
-      Value low = arith::ExtUIOp::create(b, loc, i64, v);
-      return arith::OrIOp::create(
-          b, loc, low, arith::ShLIOp::create(b, loc, flag, c64(b, 32)));
-    };
-    Value isFirst = arith::CmpIOp::create(rewriter, loc, P::eq, item, first);
-    Value flag = arith::SelectOp::create(rewriter, loc, isFirst,
-                                         c64(rewriter, 2), c64(rewriter, 1));
-    memref::StoreOp::create(rewriter, loc, pack(rewriter, flag, aggregate),
-                            state, item);
-    Value start = arith::SubIOp::create(rewriter, loc, item,
-                                        constIndex(rewriter, loc, 1));
-    Value zero =
-        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(t));
-    auto walk = scf::WhileOp::create(
-        rewriter, loc,
-        TypeRange{rewriter.getIndexType(), t, rewriter.getI1Type()},
-        ValueRange{start, zero, isFirst},
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          Value notDone = arith::XOrIOp::create(
-              b, l, args[2],
-              arith::ConstantOp::create(b, l, b.getBoolAttr(true)));
-          Value more = arith::AndIOp::create(
-              b, l, notDone,
-              arith::CmpIOp::create(b, l, P::sge, args[0], first));
-          scf::ConditionOp::create(b, l, more, args);
-        },
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          Value word = memref::LoadOp::create(b, l, state, args[0]);
-          Value f = arith::ShRUIOp::create(b, l, word, c64(b, 32));
-          cf::AssertOp::create(
-              b, l, arith::CmpIOp::create(b, l, P::ne, f, c64(b, 0)),
-              "tcu.lookback: a predecessor has published nothing (items "
-              "must be claimed in order with tcu.ticket)");
-          Value v = arith::TruncIOp::create(b, l, i32, word);
-          if (isa<FloatType>(t))
-            v = arith::BitcastOp::create(b, l, t, v);
-          Value done = arith::CmpIOp::create(b, l, P::eq, f, c64(b, 2));
-          Value next =
-              arith::SubIOp::create(b, l, args[0], constIndex(b, l, 1));
-          scf::YieldOp::create(b, l,
-                               ValueRange{next, add(b, args[1], v), done});
-        });
-    Value prefix = walk.getResult(1);
-    memref::StoreOp::create(
-        rewriter, loc,
-        pack(rewriter, c64(rewriter, 2), add(rewriter, prefix, aggregate)),
-        state, item);
-    rewriter.replaceOp(op, prefix);
-    return success();
-  }
-};
-
 struct ConvertTCUMMAToLoopsPass
     : tcu::impl::ConvertTCUMMAToLoopsBase<ConvertTCUMMAToLoopsPass> {
   void runOnOperation() override {
@@ -345,8 +248,7 @@ struct ConvertTCUMMAToLoopsPass
     // Anything of the mma form left over would silently never execute.
     WalkResult left = getOperation()->walk([](Operation *op) {
       if (isa<MatrixOp, MMAOp, SplitOp, LoadTileOp, StoreTileOp, StoreRowOp,
-              RowSumsOp, TicketOp, LookbackOp, SegmentedReduceOp,
-              SegmentedScanOp>(op)) {
+              RowSumsOp, SegmentedReduceOp, SegmentedScanOp>(op)) {
         op->emitError("not lowered by convert-tcu-mma-to-loops (run "
                       "convert-tcu-to-mma first)");
         return WalkResult::interrupt();
@@ -362,6 +264,5 @@ struct ConvertTCUMMAToLoopsPass
 
 void mlir::tcu::populateTCUMMAToLoopsPatterns(RewritePatternSet &patterns) {
   patterns.add<LowerMatrix, LowerMMA, LowerSplit, LowerLoadTile, LowerStoreTile,
-               LowerStoreRow, LowerRowSums, LowerTicket, LowerLookback>(
-      patterns.getContext());
+               LowerStoreRow, LowerRowSums>(patterns.getContext());
 }

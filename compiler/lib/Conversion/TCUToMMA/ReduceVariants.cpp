@@ -12,7 +12,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::tcu;
@@ -142,57 +141,6 @@ std::pair<Value, Value> mlir::tcu::detail::gridChunkRange(TileBuilder &tb,
   Value base = tb.add(segBase, tb.mul(chunk, length));
   Value end = tb.min(tb.add(base, tb.idx(length)), segmentEnd(tb, c, segBase));
   return {base, end};
-}
-
-void mlir::tcu::detail::forChainedChunks(TileBuilder &tb, const Collective &c,
-                                         int64_t length,
-                                         ChainedChunkBody body) {
-  OpBuilder &b = tb.builder();
-  Location loc = tb.location();
-  int64_t s = c.segmentSize;
-  int64_t chunks = (s + length - 1) / length;
-  auto chunkAt = [&](Value seg, Value chunk) {
-    Value segBase = tb.mul(seg, s);
-    Value base = tb.add(segBase, tb.mul(chunk, length));
-    Value end =
-        tb.min(tb.add(base, tb.idx(length)), segmentEnd(tb, c, segBase));
-    return ChainedChunk{seg, base, end};
-  };
-  if (chunks == 1) {
-    tb.parallel(c.numSegments, [&](Value seg) {
-      body(chunkAt(seg, tb.idx(0)), [](Value) { return Value(); });
-    });
-    return;
-  }
-  Value items = tb.mul(c.numSegments, chunks);
-  // 16 words per zeroing iteration, so the buffer is a multiple of 16.
-  constexpr int64_t kZeroWidth = 16;
-  Value groups = tb.ceilDiv(tb.add(items, tb.idx(1)), kZeroWidth);
-  Type i64 = b.getI64Type();
-  Value state = memref::AllocOp::create(
-      b, loc, MemRefType::get({ShapedType::kDynamic}, i64),
-      ValueRange{tb.mul(groups, kZeroWidth)});
-  auto zerosType = VectorType::get({kZeroWidth}, i64);
-  Value zeros = arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(zerosType, b.getI64IntegerAttr(0)));
-  tb.parallel(groups, [&](Value g) {
-    vector::StoreOp::create(b, loc, zeros, state,
-                            ValueRange{tb.mul(g, kZeroWidth)});
-  });
-  tb.parallel(items, [&](Value) {
-    // The chunk is the ticket, not the loop index: a chunk only waits on
-    // chunks claimed before it, by warps that are running.
-    Value q = TicketOp::create(b, loc, b.getIndexType(), state, tb.idx(0));
-    Value seg = arith::DivUIOp::create(b, loc, q, tb.idx(chunks));
-    Value chunk = arith::RemUIOp::create(b, loc, q, tb.idx(chunks));
-    Value word = tb.add(q, tb.idx(1));
-    Value first = tb.add(tb.mul(seg, chunks), tb.idx(1));
-    body(chunkAt(seg, chunk), [&](Value total) -> Value {
-      return LookbackOp::create(b, loc, total.getType(), state, word, first,
-                                total);
-    });
-  });
-  memref::DeallocOp::create(b, loc, state);
 }
 
 /// Reduction16 (segment_size <= 16): one tile holds 16 segments, column j =
@@ -405,7 +353,6 @@ void mlir::tcu::detail::emitReduce(TileBuilder &tb, const Collective &c,
   case Variant::Grid:
     return reduceGrid(tb, c);
   case Variant::Seg16N:
-  case Variant::Lookback:
     break;
   }
   llvm_unreachable("variant checked by the verifier");

@@ -20,12 +20,6 @@ using namespace mlir::tcu::detail;
 
 static constexpr int64_t T = kTileSize;
 
-int64_t mlir::tcu::detail::lookbackChunkLength() {
-  // Measured on the H100 (2026-11-23) at 2048, 4096 and 8192 elements:
-  // 8192 fastest (f16->f32 scan of 2^28: 0.66 of the copy ceiling).
-  return 8192;
-}
-
 static MatrixKind rowScanMatrix(const Collective &c) {
   return c.inclusive ? MatrixKind::U : MatrixKind::Ustrict;
 }
@@ -280,30 +274,6 @@ static void scanGrid(TileBuilder &tb, const Collective &c) {
   memref::DeallocOp::create(b, loc, prefix);
 }
 
-/// Single pass with decoupled look-back: a segment is cut into chunks of
-/// lookbackChunkLength elements, one warp each (forChainedChunks). The warp
-/// reduces its chunk (V = sum of P·A, then V·PT), publishes the total, gets
-/// the sum of its segment's earlier chunks from tcu.lookback, and scans the
-/// chunk again from that carry (seg256n), tiles_per_warp tiles in flight.
-/// The second read of a chunk follows the first by about one look-back, so
-/// it is meant to come from L2: device memory sees one read and one write,
-/// where the grid variant reads the input twice from it.
-static void scanLookback(TileBuilder &tb, const Collective &c) {
-  Type acc = TileBuilder::accumulatorFor(inputElementType(c.input));
-  int64_t length = std::min(lookbackChunkLength(), c.segmentSize);
-  int64_t tiles = (length + T * T - 1) / (T * T);
-  forChainedChunks(
-      tb, c, length,
-      [&](const ChainedChunk &chunk, function_ref<Value(Value)> prefix) {
-        Value carry = zeroCarry(tb, c);
-        Value v = reduceTiles(tb, c.input, chunk.base, tb.idx(0), tb.idx(tiles),
-                              tb.idx(1), chunk.end, c.tilesPerWarp);
-        if (Value before = prefix(tb.element(tb.rowSums(v), 0, 0)))
-          carry = tb.broadcast(before, acc);
-        scanTiles(tb, c, chunk.base, tb.idx(tiles), chunk.end, carry);
-      });
-}
-
 void mlir::tcu::detail::emitScan(TileBuilder &tb, const Collective &c,
                                  Variant variant) {
   switch (variant) {
@@ -319,8 +289,7 @@ void mlir::tcu::detail::emitScan(TileBuilder &tb, const Collective &c,
     return scanBlock(tb, c);
   case Variant::Grid:
     return scanGrid(tb, c);
-  case Variant::Lookback:
-    return scanLookback(tb, c);
+
   case Variant::Seg16NStrided:
   case Variant::Seg16NCoalesced:
     break;

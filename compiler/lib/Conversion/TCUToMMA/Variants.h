@@ -28,11 +28,6 @@ constexpr int64_t kGridChunk = 4096;
 /// why, not a measurement.
 constexpr int64_t kMaxGridChunks = 65536;
 
-/// Elements per chunk of the look-back scan: the longer, the fewer
-/// look-backs; the shorter, the more likely a chunk's second read still
-/// finds it in L2.
-int64_t lookbackChunkLength();
-
 void emitReduce(TileBuilder &tb, const Collective &c, Variant variant);
 void emitScan(TileBuilder &tb, const Collective &c, Variant variant);
 
@@ -81,24 +76,6 @@ Variant partialsVariant(int64_t chunks);
 /// [base, end) of grid partial `p`: chunk p % chunks of segment p / chunks.
 std::pair<Value, Value> gridChunkRange(TileBuilder &tb, const Collective &c,
                                        Value p);
-
-/// One chunk of a look-back variant: elements [base, end) of segment `seg`.
-struct ChainedChunk {
-  Value seg, base, end;
-};
-/// `prefix(total)` publishes the chunk's total (f32/i32) and returns the
-/// sum of the totals of the segment's earlier chunks, or a null Value when
-/// every segment is one chunk (nothing comes before).
-using ChainedChunkBody = function_ref<void(
-    const ChainedChunk &chunk, function_ref<Value(Value total)> prefix)>;
-/// The single-pass decoupled look-back frame (Merrill & Garland): every
-/// segment cut into chunks of `length` elements, one work item each. With
-/// several chunks a segment, items take their chunk from tcu.ticket, in
-/// order, and `prefix` is tcu.lookback on a state buffer (word 0 counts
-/// tickets, word 1 + q is chunk q's) that a loop of its own zeroes first
-/// (a kernel of its own on the GPU) and that is freed after.
-void forChainedChunks(TileBuilder &tb, const Collective &c, int64_t length,
-                      ChainedChunkBody body);
 
 } // namespace mlir::tcu::detail
 
