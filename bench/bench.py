@@ -23,6 +23,7 @@ import concurrent.futures as cf
 import csv
 import ctypes
 import datetime
+import json
 import math
 import os
 import subprocess
@@ -65,7 +66,15 @@ def tiles_tried(v, seg):
     return []
 
 
-def variants(op, seg):
+# One-warp-per-segment variants leave most of the GPU idle below this many
+# segments (132 SMs x 64 warp slots is 8448): measured at 0.006-0.33 of the
+# ceiling from 256 segments down in the sweeps of 2026-11-22, and such a
+# call takes up to a second, so the sweep skips them there. (At 2048
+# segments seg256n still won the scans of 2026-11-22.)
+MIN_SEGMENTS_ONE_WARP = 1024
+
+
+def variants(op, seg, n=DEFAULT_N):
     """Strategies to try for (op, segment), as the C interface takes them:
     "" is the compiler's choice, "name:k" a variant with k tiles per warp."""
     names = REDUCE_VARIANTS if op == "reduce" else SCAN_VARIANTS
@@ -74,6 +83,8 @@ def variants(op, seg):
         if v == "seg16" and seg > 16:
             continue
         if v == "seg256" and seg > 256:
+            continue
+        if v in ("seg256n", "block") and n // seg < MIN_SEGMENTS_ONE_WARP:
             continue
         out.append(v + ":1")
         out += [f"{v}:{k}" for k in tiles_tried(v, seg)]
@@ -92,7 +103,7 @@ def fill(args):
     jobs = []
     for _, op, din, dout in OPS:
         for seg in segments(args.n):
-            for v in variants(op, seg):
+            for v in variants(op, seg, args.n):
                 cmd = [args.tcuc, "compile", "--op", op, "--segment", str(seg),
                        "--dtype", din, "--out-dtype", dout, "--arch", args.arch,
                        "--cache-dir", args.cache_dir, "-o", os.devnull]
@@ -293,7 +304,7 @@ def run(args):
                     f"{gbs:7.0f} GB/s {gbs / ceiling:6.1%}  err {err:.1e}")
 
             # tcuc: every variant; "" is the default (the cost model's pick).
-            for v in variants(op, seg):
+            for v in variants(op, seg, n):
                 if not selected(v, args.only):
                     continue
                 scratch = ctypes.c_uint64(0)
@@ -369,22 +380,56 @@ def run(args):
                     xs[i % 2], ys[i % 2], seg))
             del ref
 
-    write_results(args, rows, props, torch, triton, read_gbs, copy_gbs, n)
+    meta = dict(device=props.name, sms=props.multi_processor_count,
+                date=datetime.date.today().isoformat(),
+                torch=torch.__version__, triton=triton.__version__,
+                cuda=torch.version.cuda, n=n, read_gbs=read_gbs,
+                copy_gbs=copy_gbs,
+                ops=[o for o, *_ in OPS if not args.ops or o in args.ops])
+    with open(os.path.join(args.out, "meta.json"), "w") as f:
+        json.dump(meta, f, indent=1)
+    write_results(args.out, rows, [meta])
 
 
-def write_results(args, rows, props, torch, triton, read_gbs, copy_gbs, n):
-    fields = ["op", "segment", "lib", "variant", "ms", "gbs", "gelems",
-              "frac", "err", "scratch", "note"]
-    with open(os.path.join(args.out, "results.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=fields)
+FIELDS = ["op", "segment", "lib", "variant", "ms", "gbs", "gelems", "frac",
+          "err", "scratch", "note"]
+
+
+def report(args):
+    """results.md, results.csv and the plot from the results of several
+    runs (one directory each, with results.csv and meta.json): a sweep split
+    over several device calls, each with the ceilings of its own run. A
+    row (op, segment, lib) of a later directory replaces an earlier one."""
+    rows, metas, index = [], [], {}
+    for d in args.dirs:
+        with open(os.path.join(d, "meta.json")) as f:
+            metas.append(json.load(f))
+        with open(os.path.join(d, "results.csv")) as f:
+            for r in csv.DictReader(f):
+                key = (r["op"], r["segment"], r["lib"])
+                if key in index:
+                    rows[index[key]] = r
+                else:
+                    index[key] = len(rows)
+                    rows.append(r)
+    os.makedirs(args.out, exist_ok=True)
+    write_results(args.out, rows, metas)
+    return 0
+
+
+def write_results(out, rows, metas):
+    with open(os.path.join(out, "results.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=FIELDS)
         w.writeheader()
         w.writerows(rows)
-    date = datetime.date.today().isoformat()
-    head = (f"Device: {props.name} ({props.multi_processor_count} SMs). "
-            f"Date: {date}. torch {torch.__version__}, triton "
-            f"{triton.__version__}, CUDA {torch.version.cuda}. "
-            f"n = {n} elements. Read ceiling {read_gbs:.0f} GB/s, copy "
-            f"ceiling {copy_gbs:.0f} GB/s (measured in this run).")
+    m = metas[0]
+    runs = "; ".join(
+        f"{', '.join(x['ops'])}: read ceiling {x['read_gbs']:.0f} GB/s, "
+        f"copy ceiling {x['copy_gbs']:.0f} GB/s" for x in metas)
+    head = (f"Device: {m['device']} ({m['sms']} SMs). Date: {m['date']}. "
+            f"torch {m['torch']}, triton {m['triton']}, CUDA {m['cuda']}. "
+            f"n = {m['n']} elements. Ceilings measured in the same run as "
+            f"the rows they divide ({runs}).")
     md = ["# tcuc benchmark results", "", head, "",
           "GB/s counts every byte read and written; `frac` is that over the "
           "read ceiling (reduce) or the copy ceiling (scans). `tcuc` is the "
@@ -427,12 +472,12 @@ def write_results(args, rows, props, torch, triton, read_gbs, copy_gbs, n):
                     else "no") if d and best else "-")
                 + f" | {d['scratch'] if d else '-'} |")
         md.append("")
-    with open(os.path.join(args.out, "results.md"), "w") as f:
+    with open(os.path.join(out, "results.md"), "w") as f:
         f.write("\n".join(md) + "\n")
-    plot(args, rows, read_gbs, copy_gbs, head)
+    plot(out, rows, metas, head)
 
 
-def plot(args, rows, read_gbs, copy_gbs, head):
+def plot(out, rows, metas, head):
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -458,7 +503,8 @@ def plot(args, rows, read_gbs, copy_gbs, head):
                               default=math.nan))
             ax.plot(xs, ys, marker="o", label=lib,
                     linestyle="--" if lib == "tcuc best" else "-")
-        c = read_gbs if op == "reduce" else copy_gbs
+        m = next((x for x in metas if opname in x["ops"]), metas[0])
+        c = m["read_gbs"] if op == "reduce" else m["copy_gbs"]
         ax.axhline(c, color="k", linestyle=":",
                    label=("read" if op == "reduce" else "copy") + " ceiling")
         ax.set_xticks(xs)
@@ -473,7 +519,7 @@ def plot(args, rows, read_gbs, copy_gbs, head):
         ax.legend(fontsize=7)
     fig.suptitle(head, fontsize=8, wrap=True)
     fig.tight_layout()
-    fig.savefig(os.path.join(args.out, "throughput.png"), dpi=110)
+    fig.savefig(os.path.join(out, "throughput.png"), dpi=110)
 
 
 def main():
@@ -505,9 +551,15 @@ def main():
                         "name:tiles, or 'default'")
     r.add_argument("--no-peers", action="store_true",
                    help="time tcuc only (no CUB, PyTorch, Triton)")
+    m = sub.add_parser("report", help="results.md, results.csv and the plot "
+                       "from several runs' directories")
+    m.add_argument("dirs", nargs="+")
+    m.add_argument("--out", required=True)
     args = p.parse_args()
     if args.cmd == "fill":
         return fill(args)
+    if args.cmd == "report":
+        return report(args)
     os.makedirs(args.out, exist_ok=True)
     t = time.time()
     run(args)

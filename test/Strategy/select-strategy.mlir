@@ -10,20 +10,20 @@
 // H100, bench/results) for the swept types, bf16 as f16, an analytic rule
 // for types the table lacks, grid for few segments of a static n, and an
 // explicit variant kept. Each choice comes with the tiles per warp of its
-// row (1 where the variant streams no run of tiles).
+// row.
 
 // CHECK-LABEL: func.func @reduce_f16
 func.func @reduce_f16(%a: memref<?xf16>, %b: memref<?xf32>) {
   // CHECK: segment_size 16 {tiles_per_warp = 1 : i64, variant = #tcu.variant<seg16>}
   tcu.segmented_reduce <add> %a into %b segment_size 16 : memref<?xf16> -> memref<?xf32>
   // A segment between rows takes the next larger row (128).
-  // CHECK: segment_size 100 {tiles_per_warp = 1 : i64, variant = #tcu.variant<seg16n_strided>}
+  // CHECK: segment_size 100 {tiles_per_warp = 4 : i64, variant = #tcu.variant<seg16n_strided>}
   tcu.segmented_reduce <add> %a into %b segment_size 100 : memref<?xf16> -> memref<?xf32>
   // CHECK: segment_size 256 {tiles_per_warp = 1 : i64, variant = #tcu.variant<seg256>}
   tcu.segmented_reduce <add> %a into %b segment_size 256 : memref<?xf16> -> memref<?xf32>
   // CHECK: segment_size 1000 {tiles_per_warp = 4 : i64, variant = #tcu.variant<seg256n>}
   tcu.segmented_reduce <add> %a into %b segment_size 1000 : memref<?xf16> -> memref<?xf32>
-  // CHECK: segment_size 65536 {tiles_per_warp = 2 : i64, variant = #tcu.variant<grid>}
+  // CHECK: segment_size 65536 {tiles_per_warp = 4 : i64, variant = #tcu.variant<grid>}
   tcu.segmented_reduce <add> %a into %b segment_size 65536 : memref<?xf16> -> memref<?xf32>
   // Tiles per warp given: kept, the variant chosen.
   // CHECK: segment_size 1000 {tiles_per_warp = 3 : i64, variant = #tcu.variant<seg256n>}
@@ -40,18 +40,18 @@ func.func @reduce_f16(%a: memref<?xf16>, %b: memref<?xf32>) {
 // CHECK-LABEL: func.func @scans
 func.func @scans(%h: memref<?xf16>, %f: memref<?xf32>, %bh: memref<?xbf16>,
                  %c: memref<?xi8>, %i: memref<?xi32>) {
-  // CHECK: segment_size 64 {tiles_per_warp = 1 : i64, variant = #tcu.variant<seg16n>}
+  // CHECK: segment_size 64 {tiles_per_warp = 4 : i64, variant = #tcu.variant<seg16n>}
   tcu.segmented_scan <add> inclusive %h into %f segment_size 64 : memref<?xf16> -> memref<?xf32>
-  // CHECK: segment_size 256 {tiles_per_warp = 1 : i64, variant = #tcu.variant<seg256>}
+  // CHECK: segment_size 256 {tiles_per_warp = 4 : i64, variant = #tcu.variant<seg256>}
   tcu.segmented_scan <add> inclusive %h into %f segment_size 256 : memref<?xf16> -> memref<?xf32>
   // CHECK: segment_size 4096 {tiles_per_warp = 1 : i64, variant = #tcu.variant<seg256n>}
   tcu.segmented_scan <add> exclusive %h into %f segment_size 4096 : memref<?xf16> -> memref<?xf32>
   // CHECK: segment_size 1048576 {tiles_per_warp = 1 : i64, variant = #tcu.variant<grid>}
   tcu.segmented_scan <add> inclusive %h into %f segment_size 1048576 : memref<?xf16> -> memref<?xf32>
   // bf16 uses the f16 rows.
-  // CHECK: segment_size 256 {tiles_per_warp = 1 : i64, variant = #tcu.variant<seg256>}
+  // CHECK: segment_size 256 {tiles_per_warp = 4 : i64, variant = #tcu.variant<seg256>}
   tcu.segmented_scan <add> inclusive %bh into %f segment_size 256 : memref<?xbf16> -> memref<?xf32>
-  // CHECK: segment_size 1000 {tiles_per_warp = 1 : i64, variant = #tcu.variant<seg16n>}
+  // CHECK: segment_size 1000 {tiles_per_warp = 1 : i64, variant = #tcu.variant<seg256n>}
   tcu.segmented_scan <add> inclusive %c into %i segment_size 1000 : memref<?xi8> -> memref<?xi32>
   // f32 input has no table rows: the analytic rule.
   // CHECK: segment_size 100 {tiles_per_warp = 1 : i64, variant = #tcu.variant<seg256>}
@@ -66,7 +66,8 @@ func.func @scans(%h: memref<?xf16>, %f: memref<?xf32>, %bh: memref<?xbf16>,
 // CHECK-LABEL: func.func @static_n
 func.func @static_n(%a: memref<1000000xf16>, %b: memref<125xf32>, %c: memref<1000xf32>) {
   // The table says seg256n for 8000, but 125 segments cannot occupy the GPU
-  // a warp each. The 8192 row measured seg256n, not grid: 1 tile per warp.
+  // a warp each: the row with as few segments at n = 2^28 (2^22) chose the
+  // grid. The 8192 row measured seg256n, not grid: 1 tile per warp.
   // CHECK: segment_size 8000 {tiles_per_warp = 1 : i64, variant = #tcu.variant<grid>}
   tcu.segmented_reduce <add> %a into %b segment_size 8000 : memref<1000000xf16> -> memref<125xf32>
   // Segments too short to be worth splitting keep the table's choice.
@@ -76,6 +77,6 @@ func.func @static_n(%a: memref<1000000xf16>, %b: memref<125xf32>, %c: memref<100
 }
 
 // EXPLAIN: remark: variant seg16, 1 tile(s) per warp: tuned sm_90 table, reduce f16->f32 segment row 16 (no sm_80 table)
-// EXPLAIN: remark: variant seg16n_strided, 1 tile(s) per warp: tuned sm_90 table, reduce f16->f32 segment row 128 (no sm_80 table)
+// EXPLAIN: remark: variant seg16n_strided, 4 tile(s) per warp: tuned sm_90 table, reduce f16->f32 segment row 128 (no sm_80 table)
 // EXPLAIN: remark: variant seg256, 1 tile(s) per warp: analytic: segment <= 256: one tile per segment
-// EXPLAIN: remark: variant grid, 1 tile(s) per warp: n = 1000000 gives 125 segments, fewer than the GPU's warp slots
+// EXPLAIN: remark: variant grid, 1 tile(s) per warp: n = 1000000 gives 125 segments; the table's row with as few (segment 2147483 at n = 2^28) chose grid

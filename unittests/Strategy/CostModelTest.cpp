@@ -106,6 +106,20 @@ TEST(CostModel, FewSegmentsOfAStaticNUseTheGrid) {
   EXPECT_EQ(selectStrategy(q).variant, Variant::Seg256N);
 }
 
+// With as many segments as a row where one warp a segment still won (a
+// scan of 2^28 in segments of 2^18: 1024 segments), a static n keeps it;
+// where that row chose the grid (i8, same count), so does the query.
+TEST(CostModel, StaticNFollowsTheRowWithAsManySegments) {
+  StrategyQuery q = query(true, "f16", "f32", 8000);
+  q.n = 8000 * 1024;
+  EXPECT_EQ(selectStrategy(q).variant, Variant::Seg256N)
+      << selectStrategy(q).reason;
+  q = query(true, "i8", "i32", 8000);
+  q.n = 8000 * 1024;
+  EXPECT_EQ(selectStrategy(q).variant, Variant::Grid)
+      << selectStrategy(q).reason;
+}
+
 } // namespace
 
 namespace {

@@ -54,9 +54,9 @@ int preferenceOf(StringRef variant) {
   return int(std::size(kPreference));
 }
 
-/// Warp slots of an H100-class GPU (132 SMs x 64 warps); below this many
-/// segments one-warp-per-segment variants leave the GPU idle.
-constexpr int64_t kWarpSlots = 132 * 64;
+/// The element count the tuned tables were measured at (bench/, n = 2^28):
+/// at that n a row's segment size also stands for a number of segments.
+constexpr int64_t kTableN = int64_t(1) << 28;
 
 /// Table element types for a query's: bf16 behaves as f16 (same width, same
 /// mma), other combinations have no row.
@@ -145,22 +145,33 @@ StrategyChoice mlir::tcu::selectStrategy(const StrategyQuery &q,
       choice->reason += " (no " + q.arch + " table)";
   if (!choice)
     choice = analytic(q);
-  // A known, small n: too few segments to occupy the GPU one warp each.
-  // The 4096-element floor (shorter segments are not worth splitting) is a
-  // judgement, not a measurement: the sweep runs n = 2^28 only.
-  if (q.n && choice->variant != Variant::Grid && q.segmentSize > 4096) {
-    int64_t segments = *q.n / q.segmentSize + (*q.n % q.segmentSize != 0);
-    if (segments < kWarpSlots && !q.variant) {
-      // The tiles per warp of a grid row for this segment size, if the
-      // table has one (the other variant's tiles were measured for it).
-      StrategyQuery grid = q;
-      grid.variant = Variant::Grid;
-      grid.n.reset();
-      StrategyChoice c = selectStrategy(grid, table);
-      c.reason = "n = " + std::to_string(*q.n) + " gives " +
-                 std::to_string(segments) +
-                 " segments, fewer than the GPU's warp slots";
-      return c;
+  // A known n with fewer segments than the table's row had at kTableN:
+  // whether one warp a segment still keeps the GPU busy is what the row
+  // with as few segments measured. Where that row chose the grid, so does
+  // this query. The 4096-element floor (shorter segments are not worth
+  // splitting) is a judgement, not a measurement.
+  if (q.n && !q.variant && choice->variant != Variant::Grid &&
+      q.segmentSize > 4096) {
+    int64_t segments = std::max<int64_t>(1, *q.n / q.segmentSize +
+                                                (*q.n % q.segmentSize != 0));
+    int64_t likeSegments = kTableN / segments;
+    if (likeSegments > q.segmentSize) {
+      StrategyQuery like = q;
+      like.n.reset();
+      like.segmentSize = likeSegments;
+      if (selectStrategy(like, table).variant == Variant::Grid) {
+        // The tiles per warp of a grid row for this segment size, if the
+        // table has one (the other variant's tiles were measured for it).
+        StrategyQuery grid = q;
+        grid.variant = Variant::Grid;
+        grid.n.reset();
+        StrategyChoice c = selectStrategy(grid, table);
+        c.reason = "n = " + std::to_string(*q.n) + " gives " +
+                   std::to_string(segments) +
+                   " segments; the table's row with as few (segment " +
+                   std::to_string(likeSegments) + " at n = 2^28) chose grid";
+        return c;
+      }
     }
   }
   return *choice;
