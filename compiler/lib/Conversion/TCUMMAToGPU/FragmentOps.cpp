@@ -80,18 +80,17 @@ struct LowerTileExtract : OpConversionPattern<vector::ExtractOp> {
     if (op.hasDynamicPosition() || pos.size() != 2)
       return rewriter.notifyMatchFailure(op, "not one element at a constant "
                                              "position");
-    int64_t r = pos[0], c = pos[1];
-    int32_t owner = static_cast<int32_t>(4 * (r % 8) + (c % 8) / 2);
-    int64_t s = (c & 1) | ((r / 8) << 1) | ((c / 8) << 2);
+    LaneSlot at =
+        laneSlotOf(static_cast<int>(pos[0]), static_cast<int>(pos[1]));
     Location loc = op.getLoc();
-    Value x = slotOf(rewriter, loc, adaptor.getSource(), s);
+    Value x = slotOf(rewriter, loc, adaptor.getSource(), at.slot);
     Type elt = x.getType();
     Value wide = x;
     if (elt.isF16() || elt.isBF16())
       wide = arith::ExtFOp::create(rewriter, loc, rewriter.getF32Type(), x);
     else if (elt.isSignlessInteger(8))
       wide = arith::ExtSIOp::create(rewriter, loc, rewriter.getI32Type(), x);
-    Value shared = gpu::ShuffleOp::create(rewriter, loc, wide, owner,
+    Value shared = gpu::ShuffleOp::create(rewriter, loc, wide, at.lane,
                                           /*width=*/32, gpu::ShuffleMode::IDX)
                        .getShuffleResult();
     if (shared.getType() != elt)

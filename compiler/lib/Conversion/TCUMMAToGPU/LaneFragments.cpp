@@ -19,6 +19,13 @@ int gpu_lowering::slotCol(int lane, int s) {
   return 2 * (lane % 4) + (s & 1) + 8 * (s >> 2);
 }
 
+LaneSlot gpu_lowering::laneSlotOf(int row, int col) {
+  LaneSlot at{4 * (row % 8) + (col % 8) / 2,
+              (col & 1) | ((row / 8) << 1) | ((col / 8) << 2)};
+  assert(slotRow(at.lane, at.slot) == row && slotCol(at.lane, at.slot) == col);
+  return at;
+}
+
 VectorType gpu_lowering::fragmentType(Type elementType) {
   return VectorType::get({kSlots}, elementType);
 }

@@ -33,6 +33,12 @@ constexpr int64_t kSlots = 8;
 /// Row and column of slot `s` of lane `lane` (host-side, for tables/tests).
 int slotRow(int lane, int s);
 int slotCol(int lane, int s);
+/// The lane and slot that hold element (row, col): the inverse of
+/// slotRow/slotCol.
+struct LaneSlot {
+  int lane, slot;
+};
+LaneSlot laneSlotOf(int row, int col);
 
 /// The lane's fragment type for a tile of `elementType`: vector<8xT>.
 VectorType fragmentType(Type elementType);
