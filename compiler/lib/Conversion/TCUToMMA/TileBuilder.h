@@ -82,8 +82,8 @@ public:
   ValueRange forLoop(Value lb, Value ub, Value step, ValueRange init,
                      function_ref<SmallVector<Value>(Value, ValueRange)> body);
   /// Independent iterations in [0, ub): an scf.parallel (a grid of blocks or
-  /// warps on the GPU). Returns the loop.
-  Operation *parallel(Value ub, function_ref<void(Value)> body);
+  /// warps on the GPU).
+  void parallel(Value ub, function_ref<void(Value)> body);
 
 private:
   Value product(MatrixKind k, Value data, Value acc, bool constOnLeft);
