@@ -39,7 +39,8 @@ OPS = [
 ]
 REDUCE_VARIANTS = ["seg16", "seg256", "seg256n", "seg16n_strided",
                    "seg16n_coalesced", "block", "grid"]
-SCAN_VARIANTS = ["seg16", "seg256", "seg256n", "seg16n", "block", "grid"]
+SCAN_VARIANTS = ["seg16", "seg256", "seg256n", "seg16n", "block", "grid",
+                 "packed"]
 DEFAULT_N = 1 << 28
 BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i8": 1, "i32": 4}
 
@@ -59,7 +60,7 @@ TILES_TRIED = [2, 4]
 def tiles_tried(v, seg):
     if v == "grid" or (v == "seg256n" and seg >= 512):
         return TILES_TRIED
-    if v in ("seg16", "seg256"):
+    if v in ("seg16", "seg256", "packed"):
         return TILES_TRIED
     if v in ("seg16n_strided", "seg16n") and 32 <= seg <= 256:
         return TILES_TRIED
@@ -84,6 +85,8 @@ def variants(op, seg, n=DEFAULT_N):
             continue
         if v == "seg256" and seg > 256:
             continue
+        if v == "packed" and (seg % 16 or seg > 256):
+            continue
         if v in ("seg256n", "block") and n // seg < MIN_SEGMENTS_ONE_WARP:
             continue
         out.append(v + ":1")
@@ -99,11 +102,26 @@ def selected(v, only):
     return (v or "default") in only or v.split(":")[0] in only
 
 
+def swept(args, opname, seg, n):
+    """Whether the --ops, --max-segment and --segments filters keep
+    (operation, segment)."""
+    if args.ops and opname not in args.ops:
+        return False
+    if args.max_segment and seg > args.max_segment and seg != n:
+        return False
+    return not args.segments or ("whole" if seg == n else str(seg)) \
+        in args.segments
+
+
 def fill(args):
     jobs = []
-    for _, op, din, dout in OPS:
+    for opname, op, din, dout in OPS:
         for seg in segments(args.n):
+            if not swept(args, opname, seg, args.n):
+                continue
             for v in variants(op, seg, args.n):
+                if not selected(v, args.only):
+                    continue
                 cmd = [args.tcuc, "compile", "--op", op, "--segment", str(seg),
                        "--dtype", din, "--out-dtype", dout, "--arch", args.arch,
                        "--cache-dir", args.cache_dir, "-o", os.devnull]
@@ -248,15 +266,10 @@ def run(args):
            "i32": torch.int32}
 
     for opname, op, din, dout in OPS:
-        if args.ops and opname not in args.ops:
-            continue
         xs = x16 if din == "f16" else x8
         ys = outs[tdt[dout]]
         for seg in segments(n):
-            if args.max_segment and seg > args.max_segment and seg != n:
-                continue
-            if args.segments and ("whole" if seg == n else str(seg)) \
-                    not in args.segments:
+            if not swept(args, opname, seg, n):
                 continue
             nout = (n + seg - 1) // seg if op == "reduce" else n
             moved = n * BYTES[din] + nout * BYTES[dout]
@@ -522,6 +535,18 @@ def plot(out, rows, metas, head):
     fig.savefig(os.path.join(out, "throughput.png"), dpi=110)
 
 
+def sweep_filters(p):
+    """The options that narrow a sweep, the same for fill and run."""
+    p.add_argument("--ops", nargs="*", help="only these operations")
+    p.add_argument("--max-segment", type=int,
+                   help="skip segments above this (not the whole array)")
+    p.add_argument("--segments", nargs="*",
+                   help="only these segment sizes ('whole' for the array)")
+    p.add_argument("--only", nargs="*",
+                   help="only these tcuc strategies: variant names, "
+                        "name:tiles, or 'default'")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)
@@ -532,6 +557,7 @@ def main():
     f.add_argument("--arch", default="sm_90")
     f.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     f.add_argument("--n", type=int, default=DEFAULT_N)
+    sweep_filters(f)
     r = sub.add_parser("run", help="run the sweep on the GPU")
     r.add_argument("--cache-dir", required=True)
     r.add_argument("--tcuc-lib", required=True)
@@ -541,14 +567,7 @@ def main():
     r.add_argument("--reps", type=int, default=30)
     r.add_argument("--budget-ms", type=float, default=400,
                    help="fewer repetitions (at least 3) when one call is slow")
-    r.add_argument("--ops", nargs="*", help="only these operations")
-    r.add_argument("--max-segment", type=int,
-                   help="skip segments above this (not the whole array)")
-    r.add_argument("--segments", nargs="*",
-                   help="only these segment sizes ('whole' for the array)")
-    r.add_argument("--only", nargs="*",
-                   help="only these tcuc strategies: variant names, "
-                        "name:tiles, or 'default'")
+    sweep_filters(r)
     r.add_argument("--no-peers", action="store_true",
                    help="time tcuc only (no CUB, PyTorch, Triton)")
     m = sub.add_parser("report", help="results.md, results.csv and the plot "

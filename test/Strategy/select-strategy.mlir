@@ -40,16 +40,25 @@ func.func @reduce_f16(%a: memref<?xf16>, %b: memref<?xf32>) {
 // CHECK-LABEL: func.func @scans
 func.func @scans(%h: memref<?xf16>, %f: memref<?xf32>, %bh: memref<?xbf16>,
                  %c: memref<?xi8>, %i: memref<?xi32>) {
-  // CHECK: segment_size 64 {tiles_per_warp = 4 : i64, variant = #tcu.variant<seg16n>}
+  // CHECK: segment_size 64 {tiles_per_warp = 1 : i64, variant = #tcu.variant<packed>}
   tcu.segmented_scan <add> inclusive %h into %f segment_size 64 : memref<?xf16> -> memref<?xf32>
-  // CHECK: segment_size 256 {tiles_per_warp = 4 : i64, variant = #tcu.variant<seg256>}
+  // Between rows, a multiple of 16: the 64 row's packed.
+  // CHECK: segment_size 48 {tiles_per_warp = 1 : i64, variant = #tcu.variant<packed>}
+  tcu.segmented_scan <add> inclusive %h into %f segment_size 48 : memref<?xf16> -> memref<?xf32>
+  // Packed serves only multiples of 16: the row of the same size after it
+  // (the fastest variant serving every size of the row).
+  // CHECK: segment_size 100 {tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256>}
+  tcu.segmented_scan <add> inclusive %h into %f segment_size 100 : memref<?xf16> -> memref<?xf32>
+  // CHECK: segment_size 7 {tiles_per_warp = 2 : i64, variant = #tcu.variant<seg16>}
+  tcu.segmented_scan <add> inclusive %h into %f segment_size 7 : memref<?xf16> -> memref<?xf32>
+  // CHECK: segment_size 256 {tiles_per_warp = 1 : i64, variant = #tcu.variant<seg256>}
   tcu.segmented_scan <add> inclusive %h into %f segment_size 256 : memref<?xf16> -> memref<?xf32>
   // CHECK: segment_size 4096 {tiles_per_warp = 1 : i64, variant = #tcu.variant<seg256n>}
   tcu.segmented_scan <add> exclusive %h into %f segment_size 4096 : memref<?xf16> -> memref<?xf32>
   // CHECK: segment_size 1048576 {tiles_per_warp = 1 : i64, variant = #tcu.variant<grid>}
   tcu.segmented_scan <add> inclusive %h into %f segment_size 1048576 : memref<?xf16> -> memref<?xf32>
   // bf16 uses the f16 rows.
-  // CHECK: segment_size 256 {tiles_per_warp = 4 : i64, variant = #tcu.variant<seg256>}
+  // CHECK: segment_size 256 {tiles_per_warp = 1 : i64, variant = #tcu.variant<seg256>}
   tcu.segmented_scan <add> inclusive %bh into %f segment_size 256 : memref<?xbf16> -> memref<?xf32>
   // CHECK: segment_size 1000 {tiles_per_warp = 1 : i64, variant = #tcu.variant<seg256n>}
   tcu.segmented_scan <add> inclusive %c into %i segment_size 1000 : memref<?xi8> -> memref<?xi32>

@@ -28,6 +28,7 @@ LARGE = [
     ("reduce", "seg256n", "bf16", "reduce", 1000),
     ("reduce", "grid", "i8", "reduce", 1 << 20),
     ("scan", "seg256", "f16", "exclusive", 256),
+    ("scan", "packed", "f16", "inclusive", 64),
     ("scan", "seg16n", "f16", "inclusive", 100),
     ("scan", "grid", "f32", "inclusive", 1 << 20),
 ]
@@ -39,14 +40,16 @@ STREAMING = [("reduce", "seg256n"), ("reduce", "seg16n_coalesced"),
              ("reduce", "block"), ("reduce", "grid"), ("scan", "seg256n"),
              ("scan", "block"), ("scan", "grid")]
 # The same for the variants where a warp takes several segments (seg16,
-# seg256) or several steps of its 16 segments (the strided ones) at once,
-# with the segment sizes each serves. On 1000003 elements no count of
+# seg256; packed: several tiles of whole segments) or several steps of its
+# 16 segments (the strided ones) at once, with the segment sizes each
+# serves. On 1000003 elements no count of
 # tiles, segments or steps is a multiple of 3 or 4, apart from 1000's 63
 # steps (3 divides them; 4 does not).
 ONE_TILE = [("reduce", "seg16", (7, 16)), ("reduce", "seg256", (48, 256)),
             ("reduce", "seg16n_strided", (100, 1000)),
             ("scan", "seg16", (7, 16)), ("scan", "seg256", (48, 256)),
-            ("scan", "seg16n", (100, 1000))]
+            ("scan", "seg16n", (100, 1000)),
+            ("scan", "packed", (48, 64, 112))]
 
 
 def spec_args(op, variant, dtype, mode, segment, out_dtype=None):

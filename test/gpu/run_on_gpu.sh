@@ -54,7 +54,7 @@ fi
 if part sanitize; then
   # One kernel of each kind of work: tile loads/stores at ragged ends,
   # per-warp workgroup scratch (block), device scratch and several kernels
-  # (grid), strided lines, and a short segment scan.
+  # (grid), strided lines, and short segment scans (one or several a tile).
   sets=(
     "--op reduce --variant seg16 --dtype f16 --segment 7"
     "--op reduce --variant seg16n_coalesced --dtype bf16 --segment 1000"
@@ -64,6 +64,7 @@ if part sanitize; then
     "--op scan --variant seg16n --dtype f32 --segment 1000"
     "--op scan --variant block --dtype f16 --segment 4097"
     "--op scan --variant grid --dtype i8 --segment 4097 --exclusive"
+    "--op scan --variant packed --dtype f16 --segment 48 --exclusive"
   )
   for tool in memcheck racecheck initcheck; do
     bad=0

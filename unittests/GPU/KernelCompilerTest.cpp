@@ -49,6 +49,7 @@ TEST(KernelCompiler, EveryVariantParsesInTheRuntime) {
       {true, 256, "seg256", 1, 0},
       {true, 1000, "seg256n", 1, 0},
       {true, 1000, "seg16n", 1, 0},
+      {true, 64, "packed", 1, 0},
       {true, 5000, "block", 1, 0},
       {true, 5000, "grid", 3, 2},
   };

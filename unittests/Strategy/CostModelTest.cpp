@@ -151,4 +151,45 @@ TEST(CostModel, TableFilesRoundTrip) {
     EXPECT_EQ(error.rfind("line 2: ", 0), 0u) << error;
   }
 }
+
+// A variant that serves only some sizes of its row (packed: multiples of 16)
+// brings a second row of the same size, the fastest variant serving all of
+// them; a lookup takes the first row of its size that serves the query.
+TEST(CostModel, RowsForSomeSizesComeWithAGeneralRow) {
+  std::vector<Measurement> m = {
+      {"scan", "f16", "f32", 16, "seg16", 1, 1.0},
+      {"scan", "f16", "f32", 16, "packed", 1, 1.005}, // a tie: seg16
+      {"scan", "f16", "f32", 64, "packed", 1, 0.5},
+      {"scan", "f16", "f32", 64, "seg256", 1, 0.9},
+      {"scan", "f16", "f32", 64, "seg16n", 2, 0.7},
+      {"scan", "f16", "f32", 256, "packed", 1, 0.5},
+      {"scan", "f16", "f32", 256, "seg256", 2, 0.5},
+  };
+  const std::string arch = "sm_90"; // the rows view it
+  std::vector<TunedRow> rows = tuneTable(m, arch);
+  std::vector<std::string> text;
+  for (const TunedRow &r : rows)
+    text.push_back(formatTunedRow(r));
+  std::vector<std::string> expected = {
+      R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 16, "seg16", 1))",
+      R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 64, "packed", 1))",
+      R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 64, "seg16n", 2))",
+      R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 256, "seg256", 2))",
+  };
+  EXPECT_EQ(text, expected);
+
+  auto pick = [&](int64_t segment) {
+    StrategyChoice c = selectStrategy(query(true, "f16", "f32", segment), rows);
+    EXPECT_EQ(c.reason.rfind("loaded ", 0), 0u) << c.reason;
+    return std::make_pair(c.variant, c.tilesPerWarp);
+  };
+  EXPECT_EQ(pick(48), std::make_pair(Variant::Packed, int64_t(1)));
+  EXPECT_EQ(pick(64), std::make_pair(Variant::Packed, int64_t(1)));
+  EXPECT_EQ(pick(50), std::make_pair(Variant::Seg16N, int64_t(2)));
+  EXPECT_EQ(pick(100), std::make_pair(Variant::Seg256, int64_t(2)));
+  // A fixed variant takes the row that measured it.
+  StrategyQuery q = query(true, "f16", "f32", 64);
+  q.variant = Variant::Seg16N;
+  EXPECT_EQ(selectStrategy(q, rows).tilesPerWarp, 2);
+}
 } // namespace

@@ -41,10 +41,10 @@ constexpr TunedRow kTunedRows[] = {
 #undef TCUC_TUNED
 
 /// Tie-break order of tuneTable: the simpler variant first.
-constexpr Variant kPreference[] = {Variant::Seg16,   Variant::Seg256,
-                                   Variant::Seg16N,  Variant::Seg16NStrided,
-                                   Variant::Seg256N, Variant::Seg16NCoalesced,
-                                   Variant::Block,   Variant::Grid};
+constexpr Variant kPreference[] = {
+    Variant::Seg16,           Variant::Seg256,        Variant::Packed,
+    Variant::Seg16N,          Variant::Seg16NStrided, Variant::Seg256N,
+    Variant::Seg16NCoalesced, Variant::Block,         Variant::Grid};
 
 int preferenceOf(StringRef variant) {
   std::optional<Variant> v = symbolizeVariant(variant);
@@ -67,29 +67,38 @@ std::optional<StrategyChoice> fromTable(const StrategyQuery &q,
                                         ArrayRef<TunedRow> rows) {
   std::string op = q.isScan ? "scan" : "reduce";
   std::string in = tableType(q.input), out = tableType(q.output);
-  const TunedRow *pick = nullptr, *last = nullptr;
+  auto matches = [&](const TunedRow &r) {
+    return arch == r.arch && op == r.op && in == r.input && out == r.output;
+  };
+  // The row size the query falls under: the smallest at least its segment,
+  // else (larger than every row) the largest.
+  int64_t bucket = 0, largest = 0;
   for (const TunedRow &r : rows) {
-    if (arch != r.arch || op != r.op || in != r.input || out != r.output)
+    if (!matches(r))
       continue;
-    last = &r;
-    if (!pick && r.segment >= q.segmentSize)
-      pick = &r;
+    largest = std::max(largest, r.segment);
+    if (r.segment >= q.segmentSize && (!bucket || r.segment < bucket))
+      bucket = r.segment;
   }
-  if (!pick)
-    pick = last; // larger than every row: the largest row's choice
-  if (!pick)
-    return std::nullopt;
-  std::optional<Variant> v = symbolizeVariant(pick->variant);
-  if (!v || !isVariantApplicable(*v, q.isScan, q.segmentSize))
-    return std::nullopt;
-  // A variant fixed by the user takes the row's tiles only if the row
-  // measured that variant.
-  if (q.variant && *q.variant != *v)
-    return std::nullopt;
-  return StrategyChoice{*v, pick->tilesPerWarp,
-                        "tuned " + arch + " table, " + op + " " + in + "->" +
-                            out + " segment row " +
-                            std::to_string(pick->segment)};
+  if (!bucket)
+    bucket = largest;
+  // Of that size's rows, the first whose variant serves the query (a
+  // variant of only some sizes, packed, comes with a row for the others)
+  // and, for a variant fixed by the user, measured that variant.
+  for (const TunedRow &r : rows) {
+    if (!bucket || !matches(r) || r.segment != bucket)
+      continue;
+    std::optional<Variant> v = symbolizeVariant(r.variant);
+    if (!v || !isVariantApplicable(*v, q.isScan, q.segmentSize))
+      continue;
+    if (q.variant && *q.variant != *v)
+      continue;
+    return StrategyChoice{*v, r.tilesPerWarp,
+                          "tuned " + arch + " table, " + op + " " + in + "->" +
+                              out + " segment row " +
+                              std::to_string(r.segment)};
+  }
+  return std::nullopt;
 }
 
 StrategyChoice analytic(const StrategyQuery &q) {
@@ -177,6 +186,14 @@ StrategyChoice mlir::tcu::selectStrategy(const StrategyQuery &q,
   return *choice;
 }
 
+/// Whether `variant` serves every segment size in [lo, hi].
+static bool servesAll(Variant variant, bool isScan, int64_t lo, int64_t hi) {
+  for (int64_t s = lo; s <= hi; ++s)
+    if (!isVariantApplicable(variant, isScan, s))
+      return false;
+  return true;
+}
+
 std::vector<TunedRow> mlir::tcu::tuneTable(ArrayRef<Measurement> measurements,
                                            const std::string &arch) {
   using Key = std::tuple<std::string, std::string, std::string, int64_t>;
@@ -184,23 +201,51 @@ std::vector<TunedRow> mlir::tcu::tuneTable(ArrayRef<Measurement> measurements,
   for (const Measurement &m : measurements)
     if (m.ms > 0)
       cells[{m.op, m.input, m.output, m.segment}].push_back(&m);
-  std::vector<TunedRow> rows;
-  for (auto &[key, timed] : cells) {
-    double fastest = timed.front()->ms;
-    for (const Measurement *m : timed)
-      fastest = std::min(fastest, m->ms);
+  // The fastest of `timed` that `keep` accepts; within 1% a tie, broken
+  // toward the simpler variant, then fewer tiles per warp.
+  auto fastestOf = [](ArrayRef<const Measurement *> timed,
+                      function_ref<bool(const Measurement &)> keep) {
     const Measurement *best = nullptr;
-    for (const Measurement *m : timed) {
-      if (m->ms > 1.01 * fastest)
-        continue;
-      auto rank = [](const Measurement *x) {
-        return std::make_pair(preferenceOf(x->variant), x->tilesPerWarp);
-      };
-      if (!best || rank(m) < rank(best))
+    double fastest = 0;
+    for (const Measurement *m : timed)
+      if (keep(*m) && (fastest == 0 || m->ms < fastest))
+        fastest = m->ms;
+    auto rank = [](const Measurement *x) {
+      return std::make_pair(preferenceOf(x->variant), x->tilesPerWarp);
+    };
+    for (const Measurement *m : timed)
+      if (keep(*m) && m->ms <= 1.01 * fastest &&
+          (!best || rank(m) < rank(best)))
         best = m;
-    }
-    rows.push_back(TunedRow{arch, best->op, best->input, best->output,
-                            best->segment, best->variant, best->tilesPerWarp});
+    return best;
+  };
+  auto rowOf = [&](const Measurement *m) {
+    return TunedRow{arch,       m->op,      m->input,       m->output,
+                    m->segment, m->variant, m->tilesPerWarp};
+  };
+  std::vector<TunedRow> rows;
+  const Measurement *previous = nullptr;
+  for (auto &[key, timed] : cells) {
+    const Measurement *best =
+        fastestOf(timed, [](const Measurement &) { return true; });
+    rows.push_back(rowOf(best));
+    // The row stands for the sizes above the previous row of its op and
+    // types. Where the fastest variant serves only some of them (packed:
+    // multiples of 16), the next row of the same size is the fastest that
+    // serves them all.
+    bool sameGroup = previous && previous->op == best->op &&
+                     previous->input == best->input &&
+                     previous->output == best->output;
+    int64_t lo = sameGroup ? previous->segment + 1 : 1;
+    bool isScan = best->op == "scan";
+    auto servesRow = [&](const Measurement &m) {
+      std::optional<Variant> v = symbolizeVariant(m.variant);
+      return v && servesAll(*v, isScan, lo, m.segment);
+    };
+    if (!servesRow(*best))
+      if (const Measurement *general = fastestOf(timed, servesRow))
+        rows.push_back(rowOf(general));
+    previous = best;
   }
   return rows;
 }

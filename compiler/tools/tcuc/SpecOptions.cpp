@@ -34,16 +34,18 @@ cl::opt<bool> exclusive("exclusive", cl::desc("Exclusive scan"),
 cl::opt<std::string>
     variant("variant",
             cl::desc("Algorithm: seg16, seg256, seg256n, seg16n_strided, "
-                     "seg16n_coalesced (reduce), seg16n (scan), block, grid; "
+                     "seg16n_coalesced (reduce), seg16n, packed (scan), block, "
+                     "grid; "
                      "default by segment size"),
             cl::init(""), cl::sub(runCommand), cl::sub(compileCommand),
             cl::cat(tcucCategory));
 cl::opt<int64_t> tilesPerWarp(
     "tiles-per-warp",
-    cl::desc("Tiles a warp loads before multiplying them (1..8): of a "
-             "segment's run (seg256n, seg16n_coalesced, block, grid), of "
-             "several segments (seg16, seg256) or steps (seg16n_strided, "
-             "seg16n); 0 = the cost model's choice"),
+    cl::desc(
+        "Tiles a warp loads before multiplying them (1..8): of a "
+        "segment's run (seg256n, seg16n_coalesced, block, grid), of "
+        "several segments (seg16, seg256, packed) or steps (seg16n_strided, "
+        "seg16n); 0 = the cost model's choice"),
     cl::init(0), cl::sub(runCommand), cl::sub(compileCommand),
     cl::cat(tcucCategory));
 } // namespace

@@ -18,6 +18,9 @@ LogicalResult MatrixOp::verify() {
     return emitOpError() << "constant matrices are mma operands: element type "
                             "must be f16, bf16 or i8, got "
                          << t;
+  if (getBlock() != kTileSize && getKind() != MatrixKind::L)
+    return emitOpError() << "only L takes a block size, got " << getBlock()
+                         << " for " << stringifyMatrixKind(getKind());
   return success();
 }
 

@@ -63,11 +63,18 @@ bool mlir::tcu::isVariantApplicable(Variant variant, bool isScan,
   case Variant::Block:
   case Variant::Grid:
     return true;
+  case Variant::Packed:
+    if (!isScan)
+      return fail("variant 'packed' is a scan variant");
+    if (segmentSize % kTileSize != 0 || segmentSize > kTileSize * kTileSize)
+      return fail("variant 'packed' needs a segment_size that is a multiple "
+                  "of 16, at most 256");
+    return true;
   }
   return fail("unknown variant");
 }
 
-int mlir::tcu::matrixEntry(MatrixKind kind, int row, int col) {
+int mlir::tcu::matrixEntry(MatrixKind kind, int row, int col, int block) {
   switch (kind) {
   case MatrixKind::P:
     return row == 0;
@@ -78,7 +85,7 @@ int mlir::tcu::matrixEntry(MatrixKind kind, int row, int col) {
   case MatrixKind::Ustrict:
     return row < col;
   case MatrixKind::L:
-    return row > col;
+    return row > col && row / block == col / block;
   case MatrixKind::Ones:
     return 1;
   }

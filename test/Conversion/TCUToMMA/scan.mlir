@@ -118,3 +118,18 @@ func.func @seg256n_exclusive(%in: memref<?xi8>, %out: memref<?xi32>) {
   tcu.segmented_scan <add> exclusive %in into %out segment_size 1000 {variant = #tcu.variant<seg256n>} : memref<?xi8> -> memref<?xi32>
   return
 }
+
+// Packed (segment 64 = 4 rows): four segments a tile, L cut into diagonal
+// blocks of 4 rows so L·A sums only within a segment; a tile is 256
+// consecutive elements (rows of 16, 256 apart).
+// CHECK-LABEL: func @packed
+// CHECK: %[[BASE:.*]] = arith.muli %{{.*}}, %c256
+// CHECK: %[[A:.*]] = tcu.load_tile <rows> %{{.*}}[%[[BASE]]] stride %c16 line %c16
+// CHECK: %[[L:.*]] = tcu.matrix <L> block 4 : vector<16x16xf16>
+// CHECK: %[[LA:.*]] = tcu.mma %[[L]], %[[A]], %{{.*}}
+// CHECK: tcu.row_sums %[[LA]]
+// CHECK: tcu.matrix <U> : vector<16x16xf16>
+func.func @packed(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 64 {variant = #tcu.variant<packed>} : memref<?xf16> -> memref<?xf32>
+  return
+}

@@ -33,6 +33,22 @@ func.func @matrix_type() {
 
 // -----
 
+func.func @matrix_block_kind() {
+  // expected-error @+1 {{'tcu.matrix' op only L takes a block size, got 4 for U}}
+  %m = tcu.matrix <U> block 4 : vector<16x16xf16>
+  return
+}
+
+// -----
+
+func.func @matrix_block_range() {
+  // expected-error @+1 {{attribute 'block' failed to satisfy constraint}}
+  %m = tcu.matrix <L> block 17 : vector<16x16xf16>
+  return
+}
+
+// -----
+
 func.func @load_type(%m: memref<?xf16>, %i: index) {
   // expected-error @+1 {{'tcu.load_tile' op tile element type 'bf16' must match the buffer's 'f16'}}
   %t = tcu.load_tile <rows> %m[%i] stride %i line %i limit %i : memref<?xf16> -> vector<16x16xbf16>

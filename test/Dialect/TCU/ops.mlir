@@ -77,3 +77,16 @@ func.func @scan_f32(%in: memref<?xf32>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 7 : memref<?xf32> -> memref<?xf32>
   return
 }
+
+// The mma form's L with diagonal blocks keeps its block; the default (16)
+// is not printed.
+// CHECK-LABEL: func @matrix_block
+// CHECK: tcu.matrix <L> block 4 : vector<16x16xf16>
+// CHECK: tcu.matrix <L> : vector<16x16xf16>
+// GENERIC-LABEL: sym_name = "matrix_block"
+// GENERIC: "tcu.matrix"() <{block = 4 : i64, kind = #tcu.matrix<L>}>
+func.func @matrix_block() -> (vector<16x16xf16>, vector<16x16xf16>) {
+  %a = tcu.matrix <L> block 4 : vector<16x16xf16>
+  %b = tcu.matrix <L> block 16 : vector<16x16xf16>
+  return %a, %b : vector<16x16xf16>, vector<16x16xf16>
+}

@@ -10,13 +10,18 @@ import sys
 
 ODD_SIZES = [1, 7, 48, 1000, 4097]
 N = 1000003  # around 1e6 and prime: every segment size > 1 leaves a short tail
-LIMITS = {"seg16": 16, "seg256": 256}
+LIMITS = {"seg16": 16, "seg256": 256, "packed": 256}
+# Variants that take only multiples of 16, and the sizes they run instead:
+# one segment a tile (256), 16 (one row each), 3 and 7 rows (rows left
+# over at the tile's end) and 4 rows.
+MULTIPLES_OF_16 = {"packed": [16, 48, 64, 112]}
 
 
 VARIANTS = {
     "reduce": ["seg16", "seg256", "seg256n", "seg16n_strided",
                "seg16n_coalesced", "block", "grid"],
-    "scan": ["seg16", "seg256", "seg256n", "seg16n", "block", "grid"],
+    "scan": ["seg16", "seg256", "seg256n", "seg16n", "block", "grid",
+             "packed"],
 }
 DTYPES = ["f16", "bf16", "f32", "i8"]
 
@@ -25,6 +30,9 @@ def cases(op, variant, odd_sizes=ODD_SIZES, n=N):
     """(segment, n, mode) of the grid for one op and variant: the odd sizes
     on ~1e6 elements, and a segment longer than the whole input."""
     limit = LIMITS.get(variant)
+    if variant in MULTIPLES_OF_16:
+        odd_sizes = [s for s in odd_sizes if s % 16 == 0] or \
+            MULTIPLES_OF_16[variant]
     sizes = [s for s in odd_sizes if limit is None or s <= limit]
     if limit is not None and limit not in sizes:
         sizes.append(limit)

@@ -56,7 +56,9 @@ struct TunedRow {
 
 /// The variant to lower `query` with; always applicable to it. Rows of
 /// `table` (a table loaded at run time) are looked up before the built-in
-/// rows (TunedTables.inc).
+/// rows (TunedTables.inc): the smallest row size at least the query's
+/// segment (else the largest), and of that size's rows the first whose
+/// variant serves the query.
 StrategyChoice selectStrategy(const StrategyQuery &query,
                               llvm::ArrayRef<TunedRow> table = {});
 
@@ -74,7 +76,10 @@ struct Measurement {
 /// the fastest configuration; configurations within 1% of it count as a
 /// tie (run-to-run noise is about that), broken toward the simpler variant
 /// (fewer kernels, less scratch), then fewer tiles per warp. Sorted by op,
-/// types and segment.
+/// types and segment. A row stands for the sizes above the previous row of
+/// its op and types; where its variant serves only some of them (packed:
+/// multiples of 16), a second row of the same size follows with the fastest
+/// variant that serves them all, which selectStrategy takes for the others.
 std::vector<TunedRow> tuneTable(llvm::ArrayRef<Measurement> measurements,
                                 const std::string &arch);
 

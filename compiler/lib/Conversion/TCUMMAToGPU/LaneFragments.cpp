@@ -57,8 +57,8 @@ LanePosition gpu_lowering::getLanePosition(OpBuilder &b, Location loc) {
 }
 
 Value gpu_lowering::buildMatrixFragment(OpBuilder &b, Location loc,
-                                        MatrixKind kind, bool transposed,
-                                        Type elementType) {
+                                        MatrixKind kind, int block,
+                                        bool transposed, Type elementType) {
   Value lane = arith::IndexCastOp::create(
       b, loc, b.getI32Type(), gpu::LaneIdOp::create(b, loc, nullptr));
   Value one =
@@ -74,7 +74,8 @@ Value gpu_lowering::buildMatrixFragment(OpBuilder &b, Location loc,
     uint32_t table = 0;
     for (int l = 0; l < 32; ++l) {
       int r = slotRow(l, s), c = slotCol(l, s);
-      if (transposed ? matrixEntry(kind, c, r) : matrixEntry(kind, r, c))
+      if (transposed ? matrixEntry(kind, c, r, block)
+                     : matrixEntry(kind, r, c, block))
         table |= 1u << l;
     }
     Value bits = arith::ConstantOp::create(

@@ -52,11 +52,12 @@ struct LanePosition {
 };
 LanePosition getLanePosition(OpBuilder &b, Location loc);
 
-/// The lane's fragment of the named matrix `kind` (or of its transpose),
-/// element type `elementType`. Entries come from tcu::matrixEntry through a
-/// 32-bit per-slot table indexed by the lane.
+/// The lane's fragment of the named matrix `kind` (L cut into diagonal
+/// blocks of `block` rows; or its transpose), element type `elementType`.
+/// Entries come from tcu::matrixEntry through a 32-bit per-slot table
+/// indexed by the lane.
 Value buildMatrixFragment(OpBuilder &b, Location loc, MatrixKind kind,
-                          bool transposed, Type elementType);
+                          int block, bool transposed, Type elementType);
 
 /// D = A · B + C on fragments: `lhs` in A layout, `rhsT` the fragment of
 /// B's transpose, `acc` the accumulator fragment. f16 and bf16 operands use

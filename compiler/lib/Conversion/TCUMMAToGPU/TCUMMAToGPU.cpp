@@ -446,9 +446,10 @@ struct LowerMatrix : OpConversionPattern<MatrixOp> {
   LogicalResult
   matchAndRewrite(MatrixOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, buildMatrixFragment(rewriter, op.getLoc(),
-                                               op.getKind(), false,
-                                               op.getType().getElementType()));
+    rewriter.replaceOp(op,
+                       buildMatrixFragment(rewriter, op.getLoc(), op.getKind(),
+                                           op.getBlock(), false,
+                                           op.getType().getElementType()));
     return success();
   }
 };
@@ -461,7 +462,7 @@ struct LowerMMA : OpConversionPattern<MMAOp> {
     Location loc = op.getLoc();
     Value rhsT;
     if (auto m = op.getRhs().getDefiningOp<MatrixOp>())
-      rhsT = buildMatrixFragment(rewriter, loc, m.getKind(), true,
+      rhsT = buildMatrixFragment(rewriter, loc, m.getKind(), m.getBlock(), true,
                                  m.getType().getElementType());
     else if (op->hasAttr(kRhsTransposedAttr))
       rhsT = adaptor.getRhs();

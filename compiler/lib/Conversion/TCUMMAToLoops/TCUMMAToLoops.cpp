@@ -89,7 +89,7 @@ struct LowerMatrix : OpRewritePattern<MatrixOp> {
     SmallVector<Attribute> values;
     for (int r = 0; r < T; ++r)
       for (int c = 0; c < T; ++c) {
-        int v = matrixEntry(op.getKind(), r, c);
+        int v = matrixEntry(op.getKind(), r, c, op.getBlock());
         values.push_back(isa<FloatType>(elt)
                              ? Attribute(rewriter.getFloatAttr(elt, v))
                              : Attribute(rewriter.getIntegerAttr(elt, v)));

@@ -353,6 +353,7 @@ void mlir::tcu::detail::emitReduce(TileBuilder &tb, const Collective &c,
   case Variant::Grid:
     return reduceGrid(tb, c);
   case Variant::Seg16N:
+  case Variant::Packed:
     break;
   }
   llvm_unreachable("variant checked by the verifier");

@@ -35,9 +35,10 @@ static Type inputElementType(Value buffer) {
 /// exclusive one (masked-off elements are 0, so this holds for partial
 /// tiles too).
 static std::pair<Value, Value> scanTile(TileBuilder &tb, const Collective &c,
-                                        Value a, Value carry) {
+                                        Value a, Value carry,
+                                        int64_t block = T) {
   Type elt = inputElementType(c.input);
-  Value above = tb.mulConst(MatrixKind::L, a, tb.zeroAcc(elt));
+  Value above = tb.mulConst(MatrixKind::L, a, tb.zeroAcc(elt), block);
   Value prefix = tb.mulByConst(above, MatrixKind::Ones, carry);
   Value r = tb.mulByConst(a, rowScanMatrix(c), prefix);
   Value total = tb.element(r, T - 1, T - 1);
@@ -131,6 +132,34 @@ static void scanSeg256(TileBuilder &tb, const Collective &c) {
     for (auto [base, end, a] : llvm::zip(bases, ends, loaded))
       scanLoadedTile(tb, c, a, base, end, zeroCarry(tb, c));
   });
+}
+
+/// Packed Scan256 (segment_size = 16m, m <= 16): a tile holds k =
+/// floor(16 / m) whole segments of m rows each (row-major, rows past k·m
+/// masked off), and L is cut into diagonal blocks of m rows, so L·A sums
+/// only the earlier rows of each row's own segment: R = A·U + (L_m·A)·Ones
+/// scans k segments at once. Loads and stores are whole tiles of
+/// consecutive elements (seg16n reads 16-element lines a segment apart).
+static void scanPacked(TileBuilder &tb, const Collective &c) {
+  int64_t rows = c.segmentSize / T;
+  int64_t perTile = T / rows;
+  int64_t span = perTile * c.segmentSize;
+  parallelGroups(
+      tb, tb.ceilDiv(c.numSegments, perTile), c.tilesPerWarp,
+      [&](ArrayRef<Value> groups) {
+        // A tile past the last segment starts at or past n: its
+        // limit selects nothing.
+        SmallVector<Value> bases, ends, loaded;
+        for (Value g : groups) {
+          bases.push_back(tb.mul(g, span));
+          ends.push_back(tb.min(tb.add(bases.back(), tb.idx(span)), c.n));
+          loaded.push_back(loadScanTile(tb, c, bases.back(), ends.back()));
+        }
+        for (auto [base, end, a] : llvm::zip(bases, ends, loaded)) {
+          Value r = scanTile(tb, c, a, zeroCarry(tb, c), rows).first;
+          tb.storeTile(r, c.output, base, tb.idx(T), tb.idx(T), end);
+        }
+      });
 }
 
 /// Scan256N: the segment's tiles in order, R = A·U + (L·A)·Ones + S.
@@ -289,6 +318,8 @@ void mlir::tcu::detail::emitScan(TileBuilder &tb, const Collective &c,
     return scanBlock(tb, c);
   case Variant::Grid:
     return scanGrid(tb, c);
+  case Variant::Packed:
+    return scanPacked(tb, c);
 
   case Variant::Seg16NStrided:
   case Variant::Seg16NCoalesced:

@@ -59,20 +59,21 @@ Value TileBuilder::zeroAccLike(Value tile) {
   return zeroAcc(cast<VectorType>(tile.getType()).getElementType());
 }
 
-Value TileBuilder::mulConst(MatrixKind k, Value data, Value acc) {
-  return product(k, data, acc, /*constOnLeft=*/true);
+Value TileBuilder::mulConst(MatrixKind k, Value data, Value acc,
+                            int64_t block) {
+  return product(k, data, acc, /*constOnLeft=*/true, block);
 }
 Value TileBuilder::mulByConst(Value data, MatrixKind k, Value acc) {
   return product(k, data, acc, /*constOnLeft=*/false);
 }
 
 Value TileBuilder::product(MatrixKind k, Value data, Value acc,
-                           bool constOnLeft) {
+                           bool constOnLeft, int64_t block) {
   auto dataType = cast<VectorType>(data.getType());
   Type elt = dataType.getElementType();
   auto mma = [&](Value part, Value accIn) -> Value {
     Type partElt = cast<VectorType>(part.getType()).getElementType();
-    Value m = MatrixOp::create(b, loc, tileType(partElt), k);
+    Value m = MatrixOp::create(b, loc, tileType(partElt), k, block);
     Type t = accIn.getType();
     return constOnLeft ? MMAOp::create(b, loc, t, m, part, accIn).getResult()
                        : MMAOp::create(b, loc, t, part, m, accIn).getResult();

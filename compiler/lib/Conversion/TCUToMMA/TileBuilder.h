@@ -54,7 +54,8 @@ public:
   /// `k · data + acc` (mulConst) or `data · k + acc` (mulByConst). An f32
   /// or i32 `data` tile is split into exact operand parts first, except
   /// `data · Ones`, which is tcu.row_sums (plain f32/i32 additions).
-  Value mulConst(MatrixKind k, Value data, Value acc);
+  /// `block` cuts L into diagonal blocks of that many rows (tcu.matrix).
+  Value mulConst(MatrixKind k, Value data, Value acc, int64_t block = 16);
   Value mulByConst(Value data, MatrixKind k, Value acc);
 
   /// `order`: how much of the element order the consumer depends on (see
@@ -86,7 +87,8 @@ public:
   void parallel(Value ub, function_ref<void(Value)> body);
 
 private:
-  Value product(MatrixKind k, Value data, Value acc, bool constOnLeft);
+  Value product(MatrixKind k, Value data, Value acc, bool constOnLeft,
+                int64_t block = 16);
 
   OpBuilder &b;
   Location loc;

@@ -66,7 +66,8 @@ def TCU_Variant : I32EnumAttr<"Variant", "algorithm variant of a collective", [
       I32EnumAttrCase<"Seg16NCoalesced", 4, "seg16n_coalesced">,
       I32EnumAttrCase<"Seg16N", 5, "seg16n">,
       I32EnumAttrCase<"Block", 6, "block">,
-      I32EnumAttrCase<"Grid", 7, "grid">
+      I32EnumAttrCase<"Grid", 7, "grid">,
+      I32EnumAttrCase<"Packed", 8, "packed">
     ]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::tcu";
@@ -79,8 +80,9 @@ def TCU_VariantAttr : EnumAttr<TCU_Dialect, TCU_Variant, "variant"> {
     `seg16` (segments of at most 16), `seg256` (at most 256), `seg256n`
     (work-efficient, any size), `seg16n_strided` and `seg16n_coalesced`
     (reductions, any size), `seg16n` (scans, any size), `block` (the warps
-    of a block share a segment) and `grid` (several blocks share a segment;
-    a second pass combines their partials).
+    of a block share a segment), `grid` (several blocks share a segment;
+    a second pass combines their partials) and `packed` (scans of
+    segments of 16m elements, m <= 16: whole segments packed into a tile).
   }];
   let assemblyFormat = "`<` $value `>`";
 }

@@ -24,13 +24,23 @@ def TCU_MatrixOp : TCU_Op<"matrix", [Pure]> {
     Materialises one of the papers' constant matrices as a tile of the
     given element type (f16, bf16 or i8: an mma operand type).
 
+    `block` (L only; 1..16, default 16, not printed) cuts L along its
+    diagonal into blocks of `block` rows: entry (r, c) is 1 when r > c and
+    r / block == c / block. With a tile holding several whole segments of
+    `block` rows each, `L·A` then sums, for each row, the earlier rows of
+    its own segment only.
+
     ```mlir
     %P = tcu.matrix <P> : vector<16x16xf16>
+    %L4 = tcu.matrix <L> block 4 : vector<16x16xf16>
     ```
   }];
-  let arguments = (ins TCU_MatrixKindAttr:$kind);
+  let arguments = (ins TCU_MatrixKindAttr:$kind,
+                   DefaultValuedAttr<ConfinedAttr<I64Attr, [IntMinValue<1>,
+                                                            IntMaxValue<16>]>,
+                                     "16">:$block);
   let results = (outs TCU_Tile:$result);
-  let assemblyFormat = "$kind attr-dict `:` type($result)";
+  let assemblyFormat = "$kind (`block` $block^)? attr-dict `:` type($result)";
   let hasVerifier = 1;
 }
 

@@ -32,8 +32,9 @@ Variant getDefaultVariant(int64_t segmentSize);
 bool isVariantApplicable(Variant variant, bool isScan, int64_t segmentSize,
                          std::string *why = nullptr);
 
-/// Entry (row, col) of a named constant matrix: 0 or 1.
-int matrixEntry(MatrixKind kind, int row, int col);
+/// Entry (row, col) of a named constant matrix: 0 or 1. `block` cuts L
+/// into diagonal blocks of that many rows (tcu.matrix's `block`).
+int matrixEntry(MatrixKind kind, int row, int col, int block = 16);
 
 /// The parts `tcu.split` defines for `source` (a vector of f32 or i32 of any
 /// shape), built with arith ops: three bf16 vectors `hi, mid, lo` for f32,
