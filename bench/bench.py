@@ -38,7 +38,7 @@ OPS = [
     ("scan i8->i32", "scan", "i8", "i32"),
 ]
 REDUCE_VARIANTS = ["seg16", "seg256", "seg256n", "seg16n_strided",
-                   "seg16n_coalesced", "block", "grid"]
+                   "seg16n_coalesced", "block", "grid", "packed"]
 SCAN_VARIANTS = ["seg16", "seg256", "seg256n", "seg16n", "block", "grid",
                  "packed"]
 DEFAULT_N = 1 << 28

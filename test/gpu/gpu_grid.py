@@ -46,6 +46,7 @@ STREAMING = [("reduce", "seg256n"), ("reduce", "seg16n_coalesced"),
 # tiles, segments or steps is a multiple of 3 or 4, apart from 1000's 63
 # steps (3 divides them; 4 does not).
 ONE_TILE = [("reduce", "seg16", (7, 16)), ("reduce", "seg256", (48, 256)),
+            ("reduce", "packed", (48, 64, 112)),
             ("reduce", "seg16n_strided", (100, 1000)),
             ("scan", "seg16", (7, 16)), ("scan", "seg256", (48, 256)),
             ("scan", "seg16n", (100, 1000)),

@@ -45,6 +45,7 @@ TEST(KernelCompiler, EveryVariantParsesInTheRuntime) {
       {false, 1000, "seg16n_coalesced", 1, 0},
       {false, 5000, "block", 1, 0},
       {false, 5000, "grid", 2, 1},
+      {false, 64, "packed", 1, 0},
       {true, 16, "seg16", 1, 0},
       {true, 256, "seg256", 1, 0},
       {true, 1000, "seg256n", 1, 0},

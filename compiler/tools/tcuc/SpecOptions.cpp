@@ -34,7 +34,7 @@ cl::opt<bool> exclusive("exclusive", cl::desc("Exclusive scan"),
 cl::opt<std::string>
     variant("variant",
             cl::desc("Algorithm: seg16, seg256, seg256n, seg16n_strided, "
-                     "seg16n_coalesced (reduce), seg16n, packed (scan), block, "
+                     "seg16n_coalesced (reduce), seg16n (scan), packed, block, "
                      "grid; "
                      "default by segment size"),
             cl::init(""), cl::sub(runCommand), cl::sub(compileCommand),

@@ -18,8 +18,9 @@ LogicalResult MatrixOp::verify() {
     return emitOpError() << "constant matrices are mma operands: element type "
                             "must be f16, bf16 or i8, got "
                          << t;
-  if (getBlock() != kTileSize && getKind() != MatrixKind::L)
-    return emitOpError() << "only L takes a block size, got " << getBlock()
+  if (getBlock() != kTileSize && getKind() != MatrixKind::L &&
+      getKind() != MatrixKind::P)
+    return emitOpError() << "only L and P take a block size, got " << getBlock()
                          << " for " << stringifyMatrixKind(getKind());
   return success();
 }

@@ -64,8 +64,6 @@ bool mlir::tcu::isVariantApplicable(Variant variant, bool isScan,
   case Variant::Grid:
     return true;
   case Variant::Packed:
-    if (!isScan)
-      return fail("variant 'packed' is a scan variant");
     if (segmentSize % kTileSize != 0 || segmentSize > kTileSize * kTileSize)
       return fail("variant 'packed' needs a segment_size that is a multiple "
                   "of 16, at most 256");
@@ -77,7 +75,7 @@ bool mlir::tcu::isVariantApplicable(Variant variant, bool isScan,
 int mlir::tcu::matrixEntry(MatrixKind kind, int row, int col, int block) {
   switch (kind) {
   case MatrixKind::P:
-    return row == 0;
+    return col / block == row;
   case MatrixKind::PT:
     return col == 0;
   case MatrixKind::U:

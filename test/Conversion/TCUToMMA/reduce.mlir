@@ -130,3 +130,20 @@ func.func @defaults(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_reduce <add> %in into %out segment_size 257 : memref<?xf16> -> memref<?xf32>
   return
 }
+
+// Packed (segment 48 = 3 rows): five segments a tile of 240 consecutive
+// elements; P with blocks of 3 columns gives each segment's column sums in
+// its own row, row_sums the totals, and column 0 of the rows is stored
+// (lines of one element, 5 outputs a tile).
+// CHECK-LABEL: func @packed
+// CHECK: %[[BASE:.*]] = arith.muli %{{.*}}, %c240
+// CHECK: %[[A:.*]] = tcu.load_tile <rows> %{{.*}}[%[[BASE]]] stride %c16 line %c16 limit %{{.*}} order <line>
+// CHECK: %[[P:.*]] = tcu.matrix <P> block 3 : vector<16x16xf16>
+// CHECK: %[[V:.*]] = tcu.mma %[[P]], %[[A]], %{{.*}}
+// CHECK: %[[FIRST:.*]] = arith.muli %{{.*}}, %c5
+// CHECK: %[[R:.*]] = tcu.row_sums %[[V]]
+// CHECK: tcu.store_tile %[[R]], %{{.*}}[%[[FIRST]]] stride %c1 line %c1
+func.func @packed(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_reduce <add> %in into %out segment_size 48 {variant = #tcu.variant<packed>} : memref<?xf16> -> memref<?xf32>
+  return
+}

@@ -34,7 +34,7 @@ func.func @matrix_type() {
 // -----
 
 func.func @matrix_block_kind() {
-  // expected-error @+1 {{'tcu.matrix' op only L takes a block size, got 4 for U}}
+  // expected-error @+1 {{'tcu.matrix' op only L and P take a block size, got 4 for U}}
   %m = tcu.matrix <U> block 4 : vector<16x16xf16>
   return
 }

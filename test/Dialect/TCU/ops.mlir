@@ -78,15 +78,17 @@ func.func @scan_f32(%in: memref<?xf32>, %out: memref<?xf32>) {
   return
 }
 
-// The mma form's L with diagonal blocks keeps its block; the default (16)
-// is not printed.
+// The mma form's L with diagonal blocks and P with column blocks keep
+// their block; the default (16) is not printed.
 // CHECK-LABEL: func @matrix_block
 // CHECK: tcu.matrix <L> block 4 : vector<16x16xf16>
 // CHECK: tcu.matrix <L> : vector<16x16xf16>
+// CHECK: tcu.matrix <P> block 2 : vector<16x16xi8>
 // GENERIC-LABEL: sym_name = "matrix_block"
 // GENERIC: "tcu.matrix"() <{block = 4 : i64, kind = #tcu.matrix<L>}>
-func.func @matrix_block() -> (vector<16x16xf16>, vector<16x16xf16>) {
+func.func @matrix_block() -> (vector<16x16xf16>, vector<16x16xf16>, vector<16x16xi8>) {
   %a = tcu.matrix <L> block 4 : vector<16x16xf16>
   %b = tcu.matrix <L> block 16 : vector<16x16xf16>
-  return %a, %b : vector<16x16xf16>, vector<16x16xf16>
+  %c = tcu.matrix <P> block 2 : vector<16x16xi8>
+  return %a, %b, %c : vector<16x16xf16>, vector<16x16xf16>, vector<16x16xi8>
 }

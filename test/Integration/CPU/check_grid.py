@@ -19,7 +19,7 @@ MULTIPLES_OF_16 = {"packed": [16, 48, 64, 112]}
 
 VARIANTS = {
     "reduce": ["seg16", "seg256", "seg256n", "seg16n_strided",
-               "seg16n_coalesced", "block", "grid"],
+               "seg16n_coalesced", "block", "grid", "packed"],
     "scan": ["seg16", "seg256", "seg256n", "seg16n", "block", "grid",
              "packed"],
 }

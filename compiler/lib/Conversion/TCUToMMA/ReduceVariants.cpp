@@ -74,6 +74,27 @@ void mlir::tcu::detail::parallelGroups(
   });
 }
 
+int64_t mlir::tcu::detail::packedRows(const Collective &c) {
+  return c.segmentSize / T;
+}
+
+void mlir::tcu::detail::parallelPackedTiles(
+    TileBuilder &tb, const Collective &c,
+    function_ref<void(ArrayRef<PackedTile>)> body) {
+  int64_t perTile = T / packedRows(c);
+  int64_t span = perTile * c.segmentSize;
+  parallelGroups(
+      tb, tb.ceilDiv(c.numSegments, perTile), c.tilesPerWarp,
+      [&](ArrayRef<Value> groups) {
+        SmallVector<PackedTile> tiles;
+        for (Value g : groups) {
+          Value base = tb.mul(g, span);
+          tiles.push_back({g, base, tb.min(tb.add(base, tb.idx(span)), c.n)});
+        }
+        body(tiles);
+      });
+}
+
 Value mlir::tcu::detail::reduceTiles(TileBuilder &tb, Value src, Value base,
                                      Value first, Value count, Value step,
                                      Value end, int64_t inFlight) {
@@ -187,6 +208,33 @@ static void reduceSeg256(TileBuilder &tb, const Collective &c) {
       Value limit =
           k > 1 ? tb.min(tb.add(seg, tb.idx(1)), c.numSegments) : Value();
       storeTotal(tb, v, c.output, seg, /*accumulate=*/false, limit);
+    }
+  });
+}
+
+/// Packed Reduction256 (segment_size = 16m, m <= 16): a tile holds k =
+/// floor(16 / m) whole segments of m rows each (the 256 consecutive
+/// elements from g·k·S; rows past k·m masked off). P with blocks of m
+/// columns (row i: ones in columns [i·m, (i+1)·m)) gives V = P_m·A, whose
+/// row i holds the column sums of segment i; row_sums puts its total in
+/// every column, and column 0 of rows 0..k-1 is stored (a line of one
+/// element per row). Whole tiles of consecutive elements, where the strided
+/// variants read 16-element lines a segment apart.
+static void reducePacked(TileBuilder &tb, const Collective &c) {
+  int64_t rows = packedRows(c), perTile = T / rows;
+  parallelPackedTiles(tb, c, [&](ArrayRef<PackedTile> tiles) {
+    // A row lies in one segment, summed whole: order free within it. A
+    // tile past the last one loads nothing, and its first segment is at
+    // or past numSegments: it stores nothing.
+    SmallVector<Value> loaded;
+    for (const PackedTile &t : tiles)
+      loaded.push_back(tb.loadTile(TileLayout::Rows, c.input, t.base, tb.idx(T),
+                                   tb.idx(T), t.end, ElementOrder::Line));
+    for (auto [t, a] : llvm::zip(tiles, loaded)) {
+      Value v = tb.mulConst(MatrixKind::P, a, tb.zeroAccLike(a), rows);
+      Value first = tb.mul(t.index, perTile);
+      tb.storeTile(tb.rowSums(v), c.output, first, tb.idx(1), tb.idx(1),
+                   tb.min(tb.add(first, tb.idx(perTile)), c.numSegments));
     }
   });
 }
@@ -352,8 +400,9 @@ void mlir::tcu::detail::emitReduce(TileBuilder &tb, const Collective &c,
     return reduceBlock(tb, c);
   case Variant::Grid:
     return reduceGrid(tb, c);
-  case Variant::Seg16N:
   case Variant::Packed:
+    return reducePacked(tb, c);
+  case Variant::Seg16N:
     break;
   }
   llvm_unreachable("variant checked by the verifier");

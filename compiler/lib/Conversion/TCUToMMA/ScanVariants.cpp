@@ -141,25 +141,15 @@ static void scanSeg256(TileBuilder &tb, const Collective &c) {
 /// scans k segments at once. Loads and stores are whole tiles of
 /// consecutive elements (seg16n reads 16-element lines a segment apart).
 static void scanPacked(TileBuilder &tb, const Collective &c) {
-  int64_t rows = c.segmentSize / T;
-  int64_t perTile = T / rows;
-  int64_t span = perTile * c.segmentSize;
-  parallelGroups(
-      tb, tb.ceilDiv(c.numSegments, perTile), c.tilesPerWarp,
-      [&](ArrayRef<Value> groups) {
-        // A tile past the last segment starts at or past n: its
-        // limit selects nothing.
-        SmallVector<Value> bases, ends, loaded;
-        for (Value g : groups) {
-          bases.push_back(tb.mul(g, span));
-          ends.push_back(tb.min(tb.add(bases.back(), tb.idx(span)), c.n));
-          loaded.push_back(loadScanTile(tb, c, bases.back(), ends.back()));
-        }
-        for (auto [base, end, a] : llvm::zip(bases, ends, loaded)) {
-          Value r = scanTile(tb, c, a, zeroCarry(tb, c), rows).first;
-          tb.storeTile(r, c.output, base, tb.idx(T), tb.idx(T), end);
-        }
-      });
+  parallelPackedTiles(tb, c, [&](ArrayRef<PackedTile> tiles) {
+    SmallVector<Value> loaded;
+    for (const PackedTile &t : tiles)
+      loaded.push_back(loadScanTile(tb, c, t.base, t.end));
+    for (auto [t, a] : llvm::zip(tiles, loaded)) {
+      Value r = scanTile(tb, c, a, zeroCarry(tb, c), packedRows(c)).first;
+      tb.storeTile(r, c.output, t.base, tb.idx(T), tb.idx(T), t.end);
+    }
+  });
 }
 
 /// Scan256N: the segment's tiles in order, R = A·U + (L·A)·Ones + S.

@@ -50,6 +50,18 @@ ValueRange forTileGroups(TileBuilder &tb, Value first, Value count, Value step,
 /// items (their loads and stores have limits that select nothing).
 void parallelGroups(TileBuilder &tb, Value count, int64_t perWarp,
                     function_ref<void(ArrayRef<Value> items)> body);
+/// One packed tile (segment_size = 16m, m <= 16): k = floor(16 / m) whole
+/// segments of m rows each, the span = k·S consecutive elements from
+/// base = tile·span, none at or past end = min(base + span, n).
+struct PackedTile {
+  Value index, base, end;
+};
+/// Rows per segment (m) of the packed variants.
+int64_t packedRows(const Collective &c);
+/// parallelGroups over the packed tiles, `tiles_per_warp` at a time. A tile
+/// past the last segment starts at or past n: its end selects nothing.
+void parallelPackedTiles(TileBuilder &tb, const Collective &c,
+                         function_ref<void(ArrayRef<PackedTile>)> body);
 /// V = sum of P·A_t over the tiles t = first, first + step, ... < count of
 /// 256 consecutive elements from `base`, reading nothing at or past `end`;
 /// `inFlight` tiles are loaded before they are multiplied.

@@ -81,8 +81,8 @@ def TCU_VariantAttr : EnumAttr<TCU_Dialect, TCU_Variant, "variant"> {
     (work-efficient, any size), `seg16n_strided` and `seg16n_coalesced`
     (reductions, any size), `seg16n` (scans, any size), `block` (the warps
     of a block share a segment), `grid` (several blocks share a segment;
-    a second pass combines their partials) and `packed` (scans of
-    segments of 16m elements, m <= 16: whole segments packed into a tile).
+    a second pass combines their partials) and `packed` (segments of 16m
+    elements, m <= 16: whole segments packed into a tile).
   }];
   let assemblyFormat = "`<` $value `>`";
 }

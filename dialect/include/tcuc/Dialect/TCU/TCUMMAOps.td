@@ -24,11 +24,13 @@ def TCU_MatrixOp : TCU_Op<"matrix", [Pure]> {
     Materialises one of the papers' constant matrices as a tile of the
     given element type (f16, bf16 or i8: an mma operand type).
 
-    `block` (L only; 1..16, default 16, not printed) cuts L along its
+    `block` (L and P only; 1..16, default 16, not printed) cuts L along its
     diagonal into blocks of `block` rows: entry (r, c) is 1 when r > c and
     r / block == c / block. With a tile holding several whole segments of
     `block` rows each, `L·A` then sums, for each row, the earlier rows of
-    its own segment only.
+    its own segment only. P's row r gets ones in columns
+    [r·block, (r+1)·block) (entry 1 when c / block == r; block 16 is row 0
+    all ones), so row r of `P·A` holds the column sums of segment r.
 
     ```mlir
     %P = tcu.matrix <P> : vector<16x16xf16>

@@ -61,14 +61,15 @@ def TCU_SegmentedReduceOp : TCU_SegmentedCollectiveOp<"segmented_reduce"> {
     The optional `variant` picks the algorithm (`#tcu.variant<...>`); without
     it `convert-tcu-to-mma` picks one by segment size. Reductions accept
     `seg16` (segment_size <= 16), `seg256` (<= 256), `seg256n`,
-    `seg16n_strided`, `seg16n_coalesced`, `block` and `grid`.
+    `seg16n_strided`, `seg16n_coalesced`, `block`, `grid` and `packed` (a
+    multiple of 16, at most 256).
 
     The optional `tiles_per_warp` (1..8, default 1) is how many tiles a warp
     loads before it multiplies any of them: more loads in flight per warp,
     more registers. In the variants that stream a run of tiles (seg256n,
     seg16n_coalesced, block, grid) they are k tiles of the run;
     seg16 and seg256 give a warp k tiles of segments (16 per tile in seg16,
-    one in seg256); seg16n_strided loads k steps of its 16 segments at
+    one in seg256, 16/m of m rows in packed); seg16n_strided loads k steps of its 16 segments at
     once. `tcu-select-strategy` sets it with the variant. It does not change
     the result.
 
