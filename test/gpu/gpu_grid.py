@@ -28,6 +28,7 @@ LARGE = [
     ("reduce", "seg256n", "bf16", "reduce", 1000),
     ("reduce", "grid", "i8", "reduce", 1 << 20),
     ("scan", "seg256", "f16", "exclusive", 256),
+    ("reduce", "packed", "f16", "reduce", 128),
     ("scan", "packed", "f16", "inclusive", 64),
     ("scan", "seg16n", "f16", "inclusive", 100),
     ("scan", "grid", "f32", "inclusive", 1 << 20),

@@ -60,6 +60,7 @@ if part sanitize; then
     "--op reduce --variant seg16n_coalesced --dtype bf16 --segment 1000"
     "--op reduce --variant block --dtype f32 --segment 4097"
     "--op reduce --variant grid --dtype i8 --segment 5000"
+    "--op reduce --variant packed --dtype f16 --segment 48"
     "--op scan --variant seg256 --dtype bf16 --segment 48 --exclusive"
     "--op scan --variant seg16n --dtype f32 --segment 1000"
     "--op scan --variant block --dtype f16 --segment 4097"
