@@ -21,7 +21,7 @@
 
 namespace tcuc {
 
-/// The version of this tcuc ("0.5.0"), part of every cache key.
+/// The version of this tcuc ("0.5.1"), part of every cache key.
 const char *version();
 
 namespace cache {
