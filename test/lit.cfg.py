@@ -22,11 +22,17 @@ config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(
     ("%tcuc", os.path.join(config.tcuc_tools_dir, "tcuc")))
 
+# mlir-runner's support libraries (printMemref*), beside the LLVM tools.
+_mlir_lib_dir = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")
+config.substitutions.append(("%mlir_runner_libs", ",".join(
+    os.path.join(_mlir_lib_dir, lib)
+    for lib in ("libmlir_c_runner_utils.so", "libmlir_runner_utils.so"))))
+
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.tcuc_tools_dir, config.llvm_tools_dir]
-tools = ["tcuc-opt", "tcuc"]
+tools = ["tcuc-opt", "tcuc", "mlir-runner"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # ptxas (CUDA toolkit) assembles generated PTX when present; a CUDA GPU runs

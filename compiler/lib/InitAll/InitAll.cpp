@@ -3,9 +3,11 @@
 #include "tcuc/InitAll.h"
 
 #include "tcuc/Conversion/Passes.h"
+#include "tcuc/Dialect/TCU/BufferizableOpInterfaceImpl.h"
 #include "tcuc/Dialect/TCU/TCUDialect.h"
 #include "tcuc/Pipelines/Pipelines.h"
 #include "tcuc/Strategy/Passes.h"
+#include "tcuc/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -18,7 +20,16 @@
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -43,7 +54,17 @@ void mlir::tcu::registerTCUCDialects(DialectRegistry &registry) {
   registry.insert<tcu::TCUDialect, arith::ArithDialect, cf::ControlFlowDialect,
                   func::FuncDialect, gpu::GPUDialect, LLVM::LLVMDialect,
                   math::MathDialect, memref::MemRefDialect, nvgpu::NVGPUDialect,
-                  NVVM::NVVMDialect, scf::SCFDialect, vector::VectorDialect>();
+                  NVVM::NVVMDialect, scf::SCFDialect, vector::VectorDialect,
+                  // Tensor pipelines: linalg in (tcu-raise-linalg), the
+                  // tensor forms bufferized (one-shot-bufferize).
+                  bufferization::BufferizationDialect, linalg::LinalgDialect,
+                  tensor::TensorDialect>();
+  tcu::registerBufferizableOpInterfaceExternalModels(registry);
+  arith::registerBufferizableOpInterfaceExternalModels(registry);
+  bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
+      registry);
+  linalg::registerBufferizableOpInterfaceExternalModels(registry);
+  tensor::registerBufferizableOpInterfaceExternalModels(registry);
   // Serializing gpu.modules to PTX (gpu-module-to-binary) translates them
   // to LLVM IR through the NVVM target.
   NVVM::registerNVVMTargetInterfaceExternalModels(registry);
@@ -68,7 +89,12 @@ void mlir::tcu::registerTCUCDialects(DialectRegistry &registry) {
 void mlir::tcu::registerTCUCPasses() {
   tcu::registerTCUCConversionPasses();
   tcu::registerTCUCStrategyPasses();
+  tcu::registerTCUCTransformsPasses();
   tcu::registerTCUCPipelines();
+  // What a tensor pipeline runs around tcu-raise-linalg: one-shot-bufferize
+  // and the buffer cleanups, convert-linalg-to-loops for what stays linalg.
+  bufferization::registerBufferizationPasses();
+  registerLinalgPasses();
   // Generic cleanups (canonicalize, cse, ...) used between tcuc's stages.
   registerTransformsPasses();
   // The upstream stages of the tcu-to-cpu pipeline, to run them one by one.

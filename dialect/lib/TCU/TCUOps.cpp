@@ -115,28 +115,11 @@ static void printScanMode(OpAsmPrinter &printer, Operation *,
 // Verification shared by both collectives.
 //===----------------------------------------------------------------------===//
 
-static LogicalResult verifyBuffer(Operation *op, StringRef name,
-                                  MemRefType type) {
-  if (type.getRank() != 1)
-    return op->emitOpError()
-           << name << " must be a 1-D memref, got rank " << type.getRank();
-  if (!type.isLastDimUnitStride())
-    return op->emitOpError()
-           << name << " must have unit stride (contiguous elements), got "
-           << type;
-  return success();
-}
-
-static LogicalResult
-verifySegmentedCollective(Operation *op, MemRefType inputType,
-                          MemRefType outputType, int64_t segmentSize,
-                          std::optional<Variant> variant, bool isScan) {
-  if (failed(verifyBuffer(op, "input", inputType)) ||
-      failed(verifyBuffer(op, "output", outputType)))
-    return failure();
-
-  Type in = inputType.getElementType();
-  Type out = outputType.getElementType();
+/// The element type and segment rules both forms share.
+static LogicalResult verifyTypesAndSegment(Operation *op, Type in, Type out,
+                                           int64_t segmentSize,
+                                           std::optional<Variant> variant,
+                                           bool isScan) {
   Type acc = getAccumulatorType(in);
   if (!acc)
     return op->emitOpError()
@@ -162,36 +145,68 @@ verifySegmentedCollective(Operation *op, MemRefType inputType,
   return success();
 }
 
-LogicalResult SegmentedReduceOp::verify() {
-  MemRefType inType = getInputType(), outType = getOutputType();
-  int64_t segmentSize = getSegmentSize();
-  if (failed(verifySegmentedCollective(*this, inType, outType, segmentSize,
-                                       getVariant(), /*isScan=*/false)))
-    return failure();
-  if (inType.hasStaticShape() && outType.hasStaticShape()) {
-    int64_t n = inType.getDimSize(0);
-    int64_t expected = getNumSegments(n, segmentSize);
-    if (outType.getDimSize(0) != expected)
-      return emitOpError() << "output has " << outType.getDimSize(0)
-                           << " elements but the input has ceil(" << n << " / "
-                           << segmentSize << ") = " << expected << " segments";
+/// Both forms: rank 1, the types and segment rules, and, when both lengths
+/// are static, the output length (ceil(n / segment_size) for a reduction,
+/// n for a scan). `kind` names the operands' kind in messages.
+static LogicalResult verifySegmentedCollective(Operation *op,
+                                               ShapedType inputType,
+                                               ShapedType outputType,
+                                               int64_t segmentSize,
+                                               std::optional<Variant> variant,
+                                               bool isScan, StringRef kind) {
+  for (auto [name, type] :
+       {std::pair<StringRef, ShapedType>{"input", inputType},
+        {"output", outputType}}) {
+    if (type.getRank() != 1)
+      return op->emitOpError() << name << " must be a 1-D " << kind
+                               << ", got rank " << type.getRank();
+    if (auto memref = dyn_cast<MemRefType>(type);
+        memref && !memref.isLastDimUnitStride())
+      return op->emitOpError()
+             << name << " must have unit stride (contiguous elements), got "
+             << type;
   }
+  if (failed(verifyTypesAndSegment(op, inputType.getElementType(),
+                                   outputType.getElementType(), segmentSize,
+                                   variant, isScan)))
+    return failure();
+  if (!inputType.hasStaticShape() || !outputType.hasStaticShape())
+    return success();
+  int64_t n = inputType.getDimSize(0), got = outputType.getDimSize(0);
+  if (isScan && got != n)
+    return op->emitOpError()
+           << "output has " << got << " elements but the input has " << n
+           << " (a scan writes one result per element)";
+  int64_t expected = getNumSegments(n, segmentSize);
+  if (!isScan && got != expected)
+    return op->emitOpError()
+           << "output has " << got << " elements but the input has ceil(" << n
+           << " / " << segmentSize << ") = " << expected << " segments";
   return success();
 }
 
+LogicalResult SegmentedReduceOp::verify() {
+  return verifySegmentedCollective(*this, getInputType(), getOutputType(),
+                                   getSegmentSize(), getVariant(),
+                                   /*isScan=*/false, "memref");
+}
+
 LogicalResult SegmentedScanOp::verify() {
-  MemRefType inType = getInputType(), outType = getOutputType();
-  if (failed(verifySegmentedCollective(*this, inType, outType, getSegmentSize(),
-                                       getVariant(),
-                                       /*isScan=*/true)))
-    return failure();
-  if (inType.hasStaticShape() && outType.hasStaticShape() &&
-      inType.getDimSize(0) != outType.getDimSize(0))
-    return emitOpError() << "output has " << outType.getDimSize(0)
-                         << " elements but the input has "
-                         << inType.getDimSize(0)
-                         << " (a scan writes one result per element)";
-  return success();
+  return verifySegmentedCollective(*this, getInputType(), getOutputType(),
+                                   getSegmentSize(), getVariant(),
+                                   /*isScan=*/true, "memref");
+}
+
+LogicalResult ReduceOp::verify() {
+  return verifySegmentedCollective(*this, getInputType(), getInitType(),
+                                   getSegmentSize(), getVariant(),
+                                   /*isScan=*/false, "tensor");
+}
+
+LogicalResult ScanOp::verify() {
+  return verifySegmentedCollective(*this, getInputType(), getInitType(),
+                                   getSegmentSize(), getVariant(),
+                                   /*isScan=*/true, "tensor");
 }
 
 #define GET_OP_CLASSES

@@ -4,6 +4,7 @@
 #define TCUC_DIALECT_TCU_TCUOPS_TD
 
 include "tcuc/Dialect/TCU/TCUBase.td"
+include "mlir/Interfaces/DestinationStyleOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 // Tiles one warp keeps in flight (loads issued before any product).
@@ -139,6 +140,105 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan"> {
     `:` type($input) `->` type($output)
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = commonExtraClassDeclaration;
+}
+
+//===----------------------------------------------------------------------===//
+// Value-semantics forms, for tensor pipelines: destination-style ops that
+// one-shot-bufferize turns into the buffer forms above
+// (BufferizableOpInterfaceImpl.cpp).
+//===----------------------------------------------------------------------===//
+
+class TCU_TensorCollectiveOp<string mnemonic, list<Trait> traits = []>
+    : TCU_Op<mnemonic, !listconcat(traits, [
+          Pure, AllTypesMatch<["init", "result"]>,
+          DestinationStyleOpInterface])> {
+  let hasVerifier = 1;
+  code commonExtraClassDeclaration = [{
+    ::mlir::RankedTensorType getInputType() {
+      return ::llvm::cast<::mlir::RankedTensorType>(getInput().getType());
+    }
+    ::mlir::RankedTensorType getInitType() {
+      return ::llvm::cast<::mlir::RankedTensorType>(getInit().getType());
+    }
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return getInitMutable();
+    }
+  }];
+}
+
+def TCU_ReduceOp : TCU_TensorCollectiveOp<"reduce"> {
+  let summary = "tcu.segmented_reduce on tensors (destination style)";
+  let description = [{
+    The value-semantics form of `tcu.segmented_reduce`: the same segments,
+    types, `variant` and `tiles_per_warp`, on 1-D ranked tensors. `init`
+    is the destination only: every element of the result is overwritten
+    (its contents are not added), so a `tensor.empty` is the usual init.
+    `one-shot-bufferize` rewrites it to `tcu.segmented_reduce` on the
+    buffers (copying an input or destination whose buffer is not known to
+    have unit stride into a contiguous one).
+
+    Example:
+
+    ```mlir
+    %e = tensor.empty() : tensor<64xf32>
+    %r = tcu.reduce <add> %in into %e segment_size 16
+        : tensor<1024xf16> -> tensor<64xf32>
+    ```
+  }];
+  let arguments = (ins
+    TCU_CombinerKindAttr:$kind,
+    AnyRankedTensor:$input,
+    AnyRankedTensor:$init,
+    I64Attr:$segment_size,
+    OptionalAttr<TCU_VariantAttr>:$variant,
+    OptionalAttr<TCU_TilesPerWarpAttr>:$tiles_per_warp
+  );
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $kind $input `into` $init `segment_size` $segment_size attr-dict
+    `:` type($input) `->` type($init)
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::tcu::CombinerKind":$kind, "::mlir::Value":$input,
+                   "::mlir::Value":$init, "int64_t":$segmentSize), [{
+      build($_builder, $_state, init.getType(), kind, input, init,
+            segmentSize, /*variant=*/nullptr, /*tiles_per_warp=*/nullptr);
+    }]>
+  ];
+  let extraClassDeclaration = commonExtraClassDeclaration;
+}
+
+def TCU_ScanOp : TCU_TensorCollectiveOp<"scan"> {
+  let summary = "tcu.segmented_scan on tensors (destination style)";
+  let description = [{
+    The value-semantics form of `tcu.segmented_scan`, as `tcu.reduce` is of
+    `tcu.segmented_reduce`: 1-D ranked tensors, `init` only the
+    destination (overwritten), rewritten by `one-shot-bufferize`.
+
+    Example:
+
+    ```mlir
+    %e = tensor.empty(%n) : tensor<?xf32>
+    %r = tcu.scan <add> inclusive %in into %e segment_size 256
+        : tensor<?xf16> -> tensor<?xf32>
+    ```
+  }];
+  let arguments = (ins
+    TCU_CombinerKindAttr:$kind,
+    AnyRankedTensor:$input,
+    AnyRankedTensor:$init,
+    I64Attr:$segment_size,
+    BoolAttr:$inclusive,
+    OptionalAttr<TCU_VariantAttr>:$variant,
+    OptionalAttr<TCU_TilesPerWarpAttr>:$tiles_per_warp
+  );
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $kind custom<ScanMode>($inclusive) $input `into` $init
+    `segment_size` $segment_size attr-dict
+    `:` type($input) `->` type($init)
+  }];
   let extraClassDeclaration = commonExtraClassDeclaration;
 }
 

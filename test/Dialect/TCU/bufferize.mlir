@@ -1,0 +1,33 @@
+// One-shot bufferization of the tensor forms: the init's buffer is written
+// in place and never read (no copy of a tensor.empty); a buffer without a
+// known unit stride goes through a contiguous copy.
+// RUN: tcuc-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" | FileCheck %s
+// RUN: tcuc-opt %s --one-shot-bufferize="bufferize-function-boundaries" | FileCheck %s --check-prefix=STRIDED
+
+// CHECK-LABEL: func.func @reduce(
+// CHECK-SAME: %[[IN:.*]]: memref<1000xf16>) -> memref<63xf32>
+// CHECK: %[[OUT:.*]] = memref.alloc() {{.*}} : memref<63xf32>
+// CHECK-NOT: memref.copy
+// CHECK: tcu.segmented_reduce <add> %[[IN]] into %[[OUT]] segment_size 16 {tiles_per_warp = 2 : i64} : memref<1000xf16> -> memref<63xf32>
+// CHECK: return %[[OUT]]
+// STRIDED-LABEL: func.func @reduce(
+// STRIDED-SAME: %[[IN:.*]]: memref<1000xf16, strided<[?], offset: ?>>
+// STRIDED: %[[OUT:.*]] = memref.alloc() {{.*}} : memref<63xf32>
+// STRIDED: %[[FLAT:.*]] = memref.alloc() {{.*}} : memref<1000xf16>
+// STRIDED: memref.copy %[[IN]], %[[FLAT]]
+// STRIDED: tcu.segmented_reduce <add> %[[FLAT]] into %[[OUT]]
+func.func @reduce(%h: tensor<1000xf16>) -> tensor<63xf32> {
+  %e = tensor.empty() : tensor<63xf32>
+  %r = tcu.reduce <add> %h into %e segment_size 16 {tiles_per_warp = 2 : i64} : tensor<1000xf16> -> tensor<63xf32>
+  return %r : tensor<63xf32>
+}
+
+// The destination is a function argument: written in place.
+// CHECK-LABEL: func.func @scan_in_place(
+// CHECK-SAME: %[[IN:.*]]: memref<?xi8>, %[[DST:.*]]: memref<?xi32>) -> memref<?xi32>
+// CHECK: tcu.segmented_scan <add> exclusive %[[IN]] into %[[DST]] segment_size 100 : memref<?xi8> -> memref<?xi32>
+// CHECK: return %[[DST]]
+func.func @scan_in_place(%c: tensor<?xi8>, %d: tensor<?xi32>) -> tensor<?xi32> {
+  %r = tcu.scan <add> exclusive %c into %d segment_size 100 : tensor<?xi8> -> tensor<?xi32>
+  return %r : tensor<?xi32>
+}
