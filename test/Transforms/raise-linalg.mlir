@@ -105,3 +105,21 @@ func.func @memref_accumulate(%in: memref<?x3x32xi8>, %out: memref<?x3xi32>) {
     }
   return
 }
+
+// A -0.0 fill is not a zero init for tcu (its sums start at +0.0, linalg's
+// at -0.0): the result is added to it.
+// CHECK-LABEL: func.func @negative_zero_init(
+// CHECK: linalg.fill
+// CHECK: tcu.reduce <add>
+// CHECK: linalg.add
+func.func @negative_zero_init(%in: tensor<4x16xf32>) -> tensor<4xf32> {
+  %z = arith.constant -0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %r = linalg.reduce ins(%in : tensor<4x16xf32>) outs(%f : tensor<4xf32>) dimensions = [1]
+    (%a: f32, %acc: f32) {
+      %s = arith.addf %a, %acc : f32
+      linalg.yield %s : f32
+    }
+  return %r : tensor<4xf32>
+}

@@ -13,7 +13,13 @@ class DialectRegistry;
 } // namespace mlir
 
 namespace mlir::tcu {
-/// Adds the tcu dialect and the upstream dialects tcuc reads or produces.
+/// Adds the tcu dialect and the upstream dialects tcu kernels are compiled
+/// with (to PTX or for the CPU), with their lowering interfaces.
+void registerTCUCKernelDialects(DialectRegistry &registry);
+
+/// The kernel dialects, plus what a pipeline from upstream IR needs around
+/// tcu: linalg (tcu-raise-linalg), tensor and bufferization, and the
+/// one-shot-bufferize models of tcu, arith, func, linalg and tensor.
 void registerTCUCDialects(DialectRegistry &registry);
 
 /// Registers tcuc's passes and the upstream passes its pipelines use, so

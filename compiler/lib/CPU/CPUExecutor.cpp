@@ -77,7 +77,7 @@ tcuc::CPUKernel::compile(const KernelSpec &spec, std::string &error) {
   kernel->impl = std::make_unique<Impl>();
   MLIRContext &ctx = kernel->impl->context;
   DialectRegistry registry;
-  tcu::registerTCUCDialects(registry);
+  tcu::registerTCUCKernelDialects(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   ctx.appendDialectRegistry(registry);

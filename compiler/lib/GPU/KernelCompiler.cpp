@@ -64,7 +64,7 @@ tcuc::Status tcuc::compileKernelFile(const KernelSpec &spec,
                          "' (expected sm_80 or sm_90)");
   MLIRContext ctx;
   DialectRegistry registry;
-  tcu::registerTCUCDialects(registry);
+  tcu::registerTCUCKernelDialects(registry);
   ctx.appendDialectRegistry(registry);
   std::string diagnostics;
   llvm::raw_string_ostream errors(diagnostics);

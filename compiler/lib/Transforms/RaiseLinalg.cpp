@@ -189,9 +189,10 @@ bool matchGeneric(linalg::GenericOp op, SumReduction &out, std::string &why) {
          isSumBody(*op.getBlock(), why);
 }
 
-/// Whether `v` is a scalar zero constant.
+/// Whether `v` is a scalar zero constant: integer 0 or float +0.0 (not
+/// -0.0: linalg's -0.0 + (-0.0) + ... stays -0.0, tcu's sums start at +0.0).
 bool isZero(Value v) {
-  return matchPattern(v, m_AnyZeroFloat()) || matchPattern(v, m_Zero());
+  return matchPattern(v, m_PosZeroFloat()) || matchPattern(v, m_Zero());
 }
 
 /// Whether the init is known to hold zeros when `op` runs: a tensor made

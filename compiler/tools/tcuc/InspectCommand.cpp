@@ -72,7 +72,7 @@ static void describe(OpTy op, StringRef what, raw_ostream &os) {
 
 int tcuc::driver::runInspect() {
   DialectRegistry registry;
-  tcu::registerTCUCDialects(registry);
+  tcu::registerTCUCKernelDialects(registry);
   MLIRContext context(registry);
 
   std::string error;
