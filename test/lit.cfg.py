@@ -18,6 +18,7 @@ config.excludes = ["Unit", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 import sys
 
 config.substitutions.append(("%tcuc_src_root", config.tcuc_src_root))
+config.substitutions.append(("%tcuc_obj_root", config.tcuc_obj_root))
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(
     ("%tcuc", os.path.join(config.tcuc_tools_dir, "tcuc")))
@@ -27,6 +28,16 @@ _mlir_lib_dir = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")
 config.substitutions.append(("%mlir_runner_libs", ",".join(
     os.path.join(_mlir_lib_dir, lib)
     for lib in ("libmlir_c_runner_utils.so", "libmlir_runner_utils.so"))))
+
+# Building an outside project (test/Examples): lit itself, and this build's
+# ccache and lld so that it builds as fast.
+config.substitutions.append(("%lit", config.lit or "lit"))
+_example_args = []
+if config.cxx_launcher:
+    _example_args.append("-DCMAKE_CXX_COMPILER_LAUNCHER=" + config.cxx_launcher)
+if config.have_lld in ("1", "ON", "TRUE"):
+    _example_args.append("-DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld")
+config.substitutions.append(("%example_cmake_args", " ".join(_example_args)))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
