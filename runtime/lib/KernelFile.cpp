@@ -265,6 +265,11 @@ Status tcuc::parseKernelFile(std::string_view text, KernelFile &file) {
       if (Status s = SizeExpr::parse(value.substr(space + 1), buf.count); !s)
         return fail(s.message());
       result.scratch.push_back(std::move(buf));
+    } else if (field == "items") {
+      SizeExpr count;
+      if (Status s = SizeExpr::parse(value, count); !s)
+        return fail(s.message());
+      result.items.push_back(std::move(count));
     } else if (field == "kernel") {
       if (!isPtxIdentifier(value))
         return fail("bad kernel name " + quoted(value));
@@ -285,6 +290,11 @@ Status tcuc::parseKernelFile(std::string_view text, KernelFile &file) {
   if (missing)
     return Status::error(std::string("kernel file: header has no ") + missing +
                          " line");
+  if (!result.items.empty() && result.items.size() != result.kernels.size())
+    return Status::error("kernel file: " + std::to_string(result.items.size()) +
+                         " tcuc.items lines for " +
+                         std::to_string(result.kernels.size()) +
+                         " kernels (expected one per kernel, or none)");
   result.text = std::string(text);
   file = std::move(result);
   return Status::success();
@@ -321,5 +331,7 @@ std::string tcuc::formatKernelFileHeader(const KernelFile &file) {
     h += "// tcuc.scratch: " + b.type + " " + b.count.text() + "\n";
   for (const std::string &k : file.kernels)
     h += "// tcuc.kernel: " + k + "\n";
+  for (const SizeExpr &e : file.items)
+    h += "// tcuc.items: " + e.text() + "\n";
   return h;
 }

@@ -57,7 +57,8 @@ std::string kernelFileFor(const KernelSpec &spec, const std::string &arch,
          "\n// tcuc.arch: " + arch + "\n// tcuc.version: " + ver +
          "\n// tcuc.block: 128"
          "\n// tcuc.scratch: f32 n 100000 divu n 100000 remu 0 ne add 25 mul"
-         "\n// tcuc.kernel: tcuc_k0\n// tcuc.kernel: tcuc_k1\n"
+         "\n// tcuc.kernel: tcuc_k0\n// tcuc.kernel: tcuc_k1"
+         "\n// tcuc.items: n 256 divu\n// tcuc.items: 1\n"
          ".version 8.0\n.target " +
          arch + "\n.address_size 64\n// segment " +
          std::to_string(spec.segmentSize) + "\n";
@@ -360,8 +361,8 @@ TEST(KernelFile, ScratchTypesAndTheirSizes) {
   EXPECT_EQ(scratchElementBytes("f64"), 0u);
   EXPECT_EQ(scratchElementBytes(""), 0u);
   KernelFile f;
-  ASSERT_TRUE(parseKernelFile(kernelFileFor(scanSpec(100000), "sm_90"), f)
-                  .ok());
+  ASSERT_TRUE(
+      parseKernelFile(kernelFileFor(scanSpec(100000), "sm_90"), f).ok());
   uint64_t bytes = 0;
   ASSERT_TRUE(scratchBytes(f, 250000, bytes).ok());
   EXPECT_EQ(bytes, 512u); // 75 f32, padded to 256 bytes
@@ -401,6 +402,24 @@ std::string headerError(const std::string &from, const std::string &to) {
 }
 } // namespace
 
+TEST(KernelFile, ItemCountsSizeTheGrid) {
+  KernelFile f;
+  ASSERT_TRUE(parseKernelFile(kernelFileFor(scanSpec(), "sm_90"), f));
+  ASSERT_EQ(f.items.size(), 2u);
+  EXPECT_NE(formatKernelFileHeader(f).find("// tcuc.items: n 256 divu\n"),
+            std::string::npos);
+  // A warp per item (4 a block), at most 64 waves of resident blocks.
+  EXPECT_EQ(launchGrid(f, 0, 1000, 1 << 20), 1024); // 4096 items
+  EXPECT_EQ(launchGrid(f, 0, 1000, 1000), 1);       // 3 items
+  EXPECT_EQ(launchGrid(f, 0, 1000, int64_t(1) << 40), 64000);
+  EXPECT_EQ(launchGrid(f, 1, 1000, int64_t(1) << 40), 1); // 1 item
+  EXPECT_EQ(launchGrid(f, 0, 1000, 100), 1); // no item: still one block
+  // Without item counts: the resident blocks, at most a warp per 32.
+  f.items.clear();
+  EXPECT_EQ(launchGrid(f, 0, 1000, 1 << 20), 1000);
+  EXPECT_EQ(launchGrid(f, 0, 1000, 64), 2);
+}
+
 TEST(KernelFile, RejectsMalformedHeaders) {
   struct Case {
     std::string from, to, expect;
@@ -432,6 +451,8 @@ TEST(KernelFile, RejectsMalformedHeaders) {
       {"// tcuc.block: 128", "// tcuc.block 128", "malformed header line"},
       {"// tcuc.block: 128", "// tcucblock: 128", "malformed header line"},
       {"// tcuc.block: 128", "// tcuc.block: ", "empty value"},
+      {"// tcuc.items: 1\n", "", "1 tcuc.items lines for 2 kernels"},
+      {"items: n 256 divu", "items: n divu", "stack underflow"},
   };
   for (const Case &c : cases) {
     std::string err = headerError(c.from, c.to);

@@ -52,6 +52,18 @@ LogicalResult readPlan(gpu::GPUModuleOp module, tcuc::KernelFile &file,
     buffer.type = type;
     file.scratch.push_back(std::move(buffer));
   }
+  if (auto items = module->getAttrOfType<ArrayAttr>(tcu::kPlanItemsAttr)) {
+    for (Attribute a : items) {
+      tcuc::SizeExpr count;
+      tcuc::Status parsed =
+          tcuc::SizeExpr::parse(cast<StringAttr>(a).getValue().str(), count);
+      if (!parsed) {
+        error = "unusable work-item count: " + parsed.message();
+        return failure();
+      }
+      file.items.push_back(std::move(count));
+    }
+  }
   return success();
 }
 } // namespace

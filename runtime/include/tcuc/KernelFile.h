@@ -66,6 +66,9 @@ struct KernelFile {
   int blockSize = 0;   // tcuc.block
   std::vector<ScratchBuffer> scratch;
   std::vector<std::string> kernels; // launch order
+  /// tcuc.items: each kernel's count of work items (one warp each), in
+  /// launch order; empty when the compiler could not express them.
+  std::vector<SizeExpr> items;
   /// The whole file (header and PTX): what the driver's PTX JIT loads.
   std::string text;
 };
@@ -73,7 +76,8 @@ struct KernelFile {
 /// Parses the header of a kernel file (the PTX is kept as is, not checked).
 /// Errors name the line and what is wrong: a missing or repeated field, an
 /// unknown field, a bad block size (not a positive multiple of 32, at most
-/// 1024), a bad arch, element type, kernel name or size expression.
+/// 1024), a bad arch, element type, kernel name or size expression, item
+/// counts that are not one per kernel.
 Status parseKernelFile(std::string_view text, KernelFile &file);
 
 /// The header lines of `file` (everything but `text`), in the order

@@ -161,6 +161,13 @@ private:
 /// to the launch's 256-byte alignment).
 Status scratchBytes(const KernelFile &file, int64_t n, uint64_t &bytes);
 
+/// Blocks a launch of `file`'s kernel `k` over `n` elements uses, given
+/// `residentBlocks` of it fit on the device at once: a warp per work item
+/// (tcuc.items) up to 64 waves of resident blocks; the resident blocks
+/// when the file has no item counts. At least 1, at most INT_MAX.
+int64_t launchGrid(const KernelFile &file, size_t k, int64_t residentBlocks,
+                   int64_t n);
+
 /// Where the disk cache keeps the kernel for `spec` on `arch`; `cacheDir`
 /// empty: cache::defaultDirectory().
 std::string kernelCachePath(const KernelSpec &spec, const std::string &arch,

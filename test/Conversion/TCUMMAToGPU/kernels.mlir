@@ -4,7 +4,9 @@
 // grid-stride loop; P·A as mma.sync on f16 with the data as B^T; per-lane
 // masked loads; the row of sums stored by the lanes that hold row 0.
 // CHECK-LABEL: gpu.module @seg16_kernels
-// CHECK-SAME: tcuc.block = 128 : i64, tcuc.kernels = [@seg16_k0], tcuc.scratch = []
+// The work items (one warp each: groups of 16 segments) as an expression of
+// n, from which the runtime sizes the grid.
+// CHECK-SAME: tcuc.block = 128 : i64, tcuc.items = ["n 16 divu n 16 remu 0 ne add 16 divu n 16 divu n 16 remu 0 ne add 16 remu 0 ne add"], tcuc.kernels = [@seg16_k0], tcuc.scratch = []
 // CHECK: gpu.func @seg16_k0(%[[IN:.*]]: memref<?xf16>, %[[OUT:.*]]: memref<?xf32>) kernel
 // CHECK: gpu.thread_id x
 // CHECK: gpu.block_id x
@@ -52,6 +54,7 @@ func.func @block(%in: memref<?xf32>, %out: memref<?xf32>) {
 // ceil(n / 5000) * 2 chunks. i8 products run as exact f16 products added to
 // the i32 accumulator.
 // CHECK-LABEL: gpu.module @grid_kernels
+// CHECK-SAME: tcuc.items = ["n 5000 divu n 5000 remu 0 ne add 2 mul", "n 5000 divu n 5000 remu 0 ne add 16 divu n 5000 divu n 5000 remu 0 ne add 16 remu 0 ne add", "n 5000 divu n 5000 remu 0 ne add 2 mul"]
 // CHECK-SAME: tcuc.kernels = [@grid_k0, @grid_k1, @grid_k2]
 // CHECK-SAME: tcuc.scratch = {{\[}}[i32, "n 5000 divu n 5000 remu 0 ne add 2 mul"], [i32, "n 5000 divu n 5000 remu 0 ne add 2 mul"]]
 // CHECK: gpu.func @grid_k0(%{{.*}}: memref<?xi8>, %{{.*}}: memref<?xi32>, %{{.*}}: memref<?xi32>, %{{.*}}: memref<?xi32>) kernel

@@ -41,12 +41,14 @@ void populateTCUToMMAPatterns(RewritePatternSet &patterns);
 void populateTCUMMAToLoopsPatterns(RewritePatternSet &patterns);
 
 /// The launch plan convert-tcu-mma-to-gpu leaves on each gpu.module:
-/// threads per block, kernels in launch order, and device scratch buffers as
-/// [element type, element count as an RPN expression over n] pairs
-/// (docs/kernel-file.md).
+/// threads per block, kernels in launch order, device scratch buffers as
+/// [element type, element count as an RPN expression over n] pairs, and
+/// (when every kernel's is an expression of n) each kernel's count of work
+/// items, one per warp, which sizes its grid (docs/kernel-file.md).
 constexpr llvm::StringLiteral kPlanBlockAttr = "tcuc.block";
 constexpr llvm::StringLiteral kPlanKernelsAttr = "tcuc.kernels";
 constexpr llvm::StringLiteral kPlanScratchAttr = "tcuc.scratch";
+constexpr llvm::StringLiteral kPlanItemsAttr = "tcuc.items";
 
 /// Patterns that rewrite the mma form inside GPU kernels into per-lane
 /// fragments and mma.sync (tiles converted by `types`).

@@ -96,6 +96,10 @@ private:
   SmallVector<Type> argTypes;
   SmallVector<Value> hostArgs;
   SmallVector<Attribute> scratch, kernels;
+  /// Each kernel's work-item count as an expression of n; cleared when one
+  /// is not (the runtime then launches a grid of resident blocks).
+  SmallVector<Attribute> items;
+  bool itemsKnown = true;
 };
 
 } // namespace
@@ -153,6 +157,14 @@ LogicalResult Outliner::outline(scf::ParallelOp loop, int index) {
   // CUDA 13.0's ptxas, 2026-11-22); the runtime launches `tcuc.block`
   // threads anyway.
   kernels.push_back(FlatSymbolRefAttr::get(ctx, name));
+  std::string count;
+  if (itemsKnown && succeeded(SizeExpression(func.getArgument(0))
+                                  .write(loop.getUpperBound()[0], count))) {
+    count.pop_back();
+    items.push_back(StringAttr::get(ctx, count));
+  } else {
+    itemsKnown = false;
+  }
 
   Block &entry = kernel.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
@@ -290,6 +302,8 @@ LogicalResult Outliner::run() {
   module->setAttr(kPlanBlockAttr, b.getI64IntegerAttr(blockSize));
   module->setAttr(kPlanKernelsAttr, b.getArrayAttr(kernels));
   module->setAttr(kPlanScratchAttr, b.getArrayAttr(scratch));
+  if (itemsKnown)
+    module->setAttr(kPlanItemsAttr, b.getArrayAttr(items));
   return success();
 }
 
