@@ -117,10 +117,11 @@ int64_t tcuc::launchGrid(const KernelFile &file, size_t k,
   // warp each. With the item count known, launch a warp per item, up to
   // kMaxWaves waves of what is resident: blocks that finish make room for
   // new ones, which keeps more loads in flight than resident warps looping
-  // (H100, 2026-11-23, n = 2^28: reduce and scans of segments up to 1024
-  // went from 0.90-0.98 to 0.97-1.0 of their ceilings with 64 waves, see
-  // docs/performance.md). Without it, the resident blocks (a persistent
-  // grid), at most a warp per 32 elements.
+  // (H100, 2026-11-23, n = 2^28: reduce at segments 16-1024 went from
+  // 0.91-0.98 to 0.92-1.00 of the read ceiling, scans up to 1024 from
+  // 0.90-0.95 to 0.96-0.99 of the copy ceiling; docs/performance.md). Without
+  // it, the resident blocks (a persistent grid), at most a warp per 32
+  // elements.
   constexpr int64_t kMaxWaves = 64;
   int64_t warps = std::max(file.blockSize / 32, 1);
   int64_t resident = std::max<int64_t>(residentBlocks, 1);
