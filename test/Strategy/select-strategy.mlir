@@ -27,7 +27,7 @@ func.func @reduce_f16(%a: memref<?xf16>, %b: memref<?xf32>) {
   tcu.segmented_reduce <add> %a into %b segment_size 112 : memref<?xf16> -> memref<?xf32>
   // CHECK: segment_size 256 {tiles_per_warp = 1 : i64, variant = #tcu.variant<seg256>}
   tcu.segmented_reduce <add> %a into %b segment_size 256 : memref<?xf16> -> memref<?xf32>
-  // CHECK: segment_size 1000 {tiles_per_warp = 4 : i64, variant = #tcu.variant<seg256n>}
+  // CHECK: segment_size 1000 {tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>}
   tcu.segmented_reduce <add> %a into %b segment_size 1000 : memref<?xf16> -> memref<?xf32>
   // CHECK: segment_size 65536 {tiles_per_warp = 4 : i64, variant = #tcu.variant<grid>}
   tcu.segmented_reduce <add> %a into %b segment_size 65536 : memref<?xf16> -> memref<?xf32>
@@ -35,7 +35,7 @@ func.func @reduce_f16(%a: memref<?xf16>, %b: memref<?xf32>) {
   // CHECK: segment_size 1000 {tiles_per_warp = 3 : i64, variant = #tcu.variant<seg256n>}
   tcu.segmented_reduce <add> %a into %b segment_size 1000 {tiles_per_warp = 3 : i64} : memref<?xf16> -> memref<?xf32>
   // The row's variant given: the row's tiles per warp.
-  // CHECK: segment_size 1000 {tiles_per_warp = 4 : i64, variant = #tcu.variant<seg256n>}
+  // CHECK: segment_size 1000 {tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>}
   tcu.segmented_reduce <add> %a into %b segment_size 1000 {variant = #tcu.variant<seg256n>} : memref<?xf16> -> memref<?xf32>
   // Beyond the largest row (2^24): its choice.
   // CHECK: segment_size 1073741824 {tiles_per_warp = 4 : i64, variant = #tcu.variant<grid>}
@@ -55,11 +55,11 @@ func.func @scans(%h: memref<?xf16>, %f: memref<?xf32>, %bh: memref<?xbf16>,
   // (the fastest variant serving every size of the row).
   // CHECK: segment_size 100 {tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256>}
   tcu.segmented_scan <add> inclusive %h into %f segment_size 100 : memref<?xf16> -> memref<?xf32>
-  // CHECK: segment_size 7 {tiles_per_warp = 2 : i64, variant = #tcu.variant<seg16>}
+  // CHECK: segment_size 7 {tiles_per_warp = 1 : i64, variant = #tcu.variant<seg16>}
   tcu.segmented_scan <add> inclusive %h into %f segment_size 7 : memref<?xf16> -> memref<?xf32>
   // CHECK: segment_size 256 {tiles_per_warp = 1 : i64, variant = #tcu.variant<seg256>}
   tcu.segmented_scan <add> inclusive %h into %f segment_size 256 : memref<?xf16> -> memref<?xf32>
-  // CHECK: segment_size 4096 {tiles_per_warp = 1 : i64, variant = #tcu.variant<seg256n>}
+  // CHECK: segment_size 4096 {tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>}
   tcu.segmented_scan <add> exclusive %h into %f segment_size 4096 : memref<?xf16> -> memref<?xf32>
   // CHECK: segment_size 1048576 {tiles_per_warp = 1 : i64, variant = #tcu.variant<grid>}
   tcu.segmented_scan <add> inclusive %h into %f segment_size 1048576 : memref<?xf16> -> memref<?xf32>
@@ -86,7 +86,7 @@ func.func @static_n(%a: memref<1000000xf16>, %b: memref<125xf32>, %c: memref<100
   // CHECK: segment_size 8000 {tiles_per_warp = 1 : i64, variant = #tcu.variant<grid>}
   tcu.segmented_reduce <add> %a into %b segment_size 8000 : memref<1000000xf16> -> memref<125xf32>
   // Segments too short to be worth splitting keep the table's choice.
-  // CHECK: segment_size 1000 {tiles_per_warp = 4 : i64, variant = #tcu.variant<seg256n>}
+  // CHECK: segment_size 1000 {tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>}
   tcu.segmented_reduce <add> %a into %c segment_size 1000 : memref<1000000xf16> -> memref<1000xf32>
   return
 }
