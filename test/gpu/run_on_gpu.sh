@@ -8,6 +8,13 @@
 #   python3 test/gpu/gpu_grid.py fill --tcuc build/bin/tcuc --cache-dir DIR
 #   test/gpu/run_on_gpu.sh DIR [grid|large|sanitize|example|all]
 #
+# and, not part of `all`, every variant's sanitizer, determinism and NaN/Inf
+# runs (test/gpu/reliability_specs.txt), from a cache filled with
+#
+#   grep -v '^#' test/gpu/reliability_specs.txt | while read -r s; do
+#     build/bin/tcuc compile $s --arch sm_90 --cache-dir DIR -o /dev/null; done
+#   test/gpu/run_on_gpu.sh DIR reliability
+#
 # Prints one summary line per part; exits non-zero if any part failed.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -79,6 +86,62 @@ if part sanitize; then
     done
     record "compute-sanitizer $tool" $bad "$((${#sets[@]} - bad)) of ${#sets[@]} clean"
   done
+fi
+
+# Every variant (reliability_specs.txt): compute-sanitizer memcheck,
+# racecheck, initcheck and synccheck; 10 runs of the same input compared
+# bitwise; an input with NaN, +Inf and -Inf checked against the IEEE
+# reference (docs/algorithms.md, "NaN and Inf").
+if [ "$what" = reliability ]; then
+  mapfile -t specs < <(grep -v '^#' "$root/test/gpu/reliability_specs.txt")
+  n=100003
+  python3 - "$n" /tmp/tcuc-nan <<'PY'
+import random, struct, sys
+n, out = int(sys.argv[1]), sys.argv[2]
+random.seed(7)
+x = [random.gauss(0, 1) for _ in range(n)]
+for i in range(0, n, 9973): x[i] = float("nan")
+for i in range(5, n, 7919): x[i] = float("inf")
+for i in range(11, n, 11003): x[i] = float("-inf")
+for name, fmt in (("f16", "e"), ("f32", "f")):
+    open(f"{out}.{name}", "wb").write(struct.pack(f"<{n}{fmt}", *x))
+def bf16(v):
+    b = struct.unpack("<I", struct.pack("<f", v))[0]
+    if v != v: return 0x7fc0
+    return ((b + 0x7fff + ((b >> 16) & 1)) >> 16) & 0xffff
+open(f"{out}.bf16", "wb").write(struct.pack(f"<{n}H", *[bf16(v) for v in x]))
+PY
+  for tool in memcheck racecheck initcheck synccheck; do
+    bad=0
+    for s in "${specs[@]}"; do
+      out=$(compute-sanitizer --tool $tool --error-exitcode 9 \
+        "$tcuc" run --device gpu $s --n $n --check 2>&1)
+      rc=$?
+      if [ $rc -ne 0 ]; then bad=$((bad + 1)); echo "$out" | tail -20; fi
+      echo "$tool: $s -> $(echo "$out" | grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|check:' | tr '\n' ' ')"
+    done
+    record "compute-sanitizer $tool (every variant)" $bad "$((${#specs[@]} - bad)) of ${#specs[@]} clean"
+  done
+  bad=0
+  for s in "${specs[@]}"; do
+    sums=$(for i in $(seq 10); do
+      "$tcuc" run --device gpu $s --n 1000003 --seed 11 --output /tmp/tcuc-det.out >/dev/null 2>&1 &&
+        md5sum </tmp/tcuc-det.out; done | sort -u)
+    if [ "$(echo "$sums" | grep -c .)" -ne 1 ]; then bad=$((bad + 1)); fi
+    echo "determinism: $s -> $(echo "$sums" | grep -c .) distinct output(s) in 10 runs"
+  done
+  record "determinism (10 runs, every variant)" $bad "$((${#specs[@]} - bad)) of ${#specs[@]} bitwise identical"
+  bad=0; total=0
+  for s in "${specs[@]}"; do
+    dt=$(echo "$s" | sed -n 's/.*--dtype \([a-z0-9]*\).*/\1/p')
+    [ "$dt" = i8 ] && continue
+    total=$((total + 1))
+    out=$("$tcuc" run --device gpu $s --n $n --input /tmp/tcuc-nan.$dt --check 2>&1)
+    rc=$?
+    [ $rc -ne 0 ] && bad=$((bad + 1))
+    echo "nan/inf: $s -> $(echo "$out" | grep -E 'check:|error' | tr '\n' ' ')"
+  done
+  record "NaN/Inf inputs (every float variant)" $bad "$((total - bad)) of $total match the IEEE reference"
 fi
 
 if part example; then

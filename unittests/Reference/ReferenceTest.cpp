@@ -332,6 +332,30 @@ TEST(ReferenceCompute, ReferenceIsCompensated) {
             d({0x1p60, 0x1p60 + 1, 1}));
 }
 
+TEST(ReferenceCompute, NaNAndInfPropagateAsIEEEAdds) {
+  // The compensation term of an infinite sum is inf - inf = NaN; the
+  // reference must still say inf (and NaN only where IEEE adds give NaN).
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<float> x = {1, inf, 2, 3, -inf, inf, 4, nan, 5, 6};
+  std::vector<double> r = referenceScan(DType::F32, raw(x), 10, 2, true);
+  ASSERT_EQ(r.size(), 10u);
+  EXPECT_EQ(r[0], 1);
+  EXPECT_EQ(r[1], std::numeric_limits<double>::infinity());
+  EXPECT_EQ(r[3], 5);
+  EXPECT_EQ(r[4], -std::numeric_limits<double>::infinity());
+  EXPECT_TRUE(std::isnan(r[5])); // -inf + inf
+  EXPECT_EQ(r[6], 4);
+  EXPECT_TRUE(std::isnan(r[7]));
+  EXPECT_EQ(r[9], 11);
+  std::vector<double> s = referenceReduce(DType::F32, raw(x), 10, 5);
+  EXPECT_TRUE(std::isnan(s[0])); // inf and -inf in one segment
+  EXPECT_TRUE(std::isnan(s[1]));
+  std::vector<uint16_t> h = toHalf({1, inf, 2, 3});
+  EXPECT_EQ(referenceReduce(DType::F16, raw(h), 4, 2),
+            d({std::numeric_limits<double>::infinity(), 5}));
+}
+
 TEST(ReferenceCompute, I8IsExact) {
   const int64_t n = 1 << 20;
   const int64_t seg = 1000;

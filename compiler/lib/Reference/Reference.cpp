@@ -276,7 +276,9 @@ struct CompensatedSum {
       comp += (x - t) + sum;
     sum = t;
   }
-  double value() const { return sum + comp; }
+  /// Once `sum` is NaN or infinite it is the IEEE answer (NaN or inf stays
+  /// so under further adds), and `comp` holds inf - inf = NaN: ignore it.
+  double value() const { return std::isfinite(sum) ? sum + comp : sum; }
 };
 
 /// Exact accumulator for integer inputs (|x| <= 2^31, n < 2^32 cannot

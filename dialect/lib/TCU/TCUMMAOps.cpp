@@ -113,14 +113,22 @@ SmallVector<Value> mlir::tcu::buildSplitParts(OpBuilder &b, Location loc,
   SmallVector<Value> parts;
   if (type.getElementType().isF32()) {
     // hi = bf16(x), mid = bf16(x - hi), lo = bf16(x - hi - mid): each
-    // subtraction is exact, and the three parts hold all 24 bits.
+    // subtraction is exact, and the three parts hold all 24 bits. A part
+    // that is NaN or infinite leaves 0 to the next ones (not inf - inf =
+    // NaN), so NaN and Inf pass through as hi alone.
     VectorType partType = type.clone(b.getBF16Type());
+    Value zero = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(type, b.getF32FloatAttr(0)));
     Value rest = x;
     for (int p = 0; p < 3; ++p) {
       Value part = arith::TruncFOp::create(b, loc, partType, rest);
       parts.push_back(part);
       Value back = arith::ExtFOp::create(b, loc, type, part);
-      rest = arith::SubFOp::create(b, loc, rest, back);
+      Value finite = arith::CmpFOp::create(
+          b, loc, arith::CmpFPredicate::OEQ,
+          arith::SubFOp::create(b, loc, back, back), zero);
+      rest = arith::SelectOp::create(
+          b, loc, finite, arith::SubFOp::create(b, loc, rest, back), zero);
     }
     return parts;
   }

@@ -150,3 +150,94 @@ Value gpu_lowering::buildMMA(OpBuilder &b, Location loc, Value lhs, Value rhsT,
   Value products = arith::FPToSIOp::create(b, loc, acc.getType(), result);
   return arith::AddIOp::create(b, loc, acc, products);
 }
+
+Value gpu_lowering::anyNonFinite(OpBuilder &b, Location loc, Value fragment) {
+  // x - x is 0 for finite x and NaN for NaN and +-Inf; a sum of such values
+  // is NaN exactly when one of them is.
+  Value diff = arith::SubFOp::create(b, loc, fragment, fragment);
+  Value sum =
+      vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD, diff);
+  Value mine =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, sum, sum);
+  Value all = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(-1));
+  return NVVM::VoteSyncOp::create(b, loc, b.getI1Type(), all, mine,
+                                  NVVM::VoteSyncKind::any);
+}
+
+Value gpu_lowering::buildSelectedSums(OpBuilder &b, Location loc,
+                                      MatrixKind kind, int block,
+                                      bool constOnLeft, Value data, Value acc) {
+  Type f32 = b.getF32Type(), i32Type = b.getI32Type();
+  Value wide = arith::ExtFOp::create(b, loc, fragmentType(f32), data);
+  LanePosition pos = getLanePosition(b, loc);
+  Value lane = arith::IndexCastOp::create(
+      b, loc, i32Type, gpu::LaneIdOp::create(b, loc, nullptr));
+  auto i32 = [&](OpBuilder &ob, int64_t v) -> Value {
+    return arith::ConstantOp::create(ob, loc, ob.getI32IntegerAttr(v));
+  };
+  auto cidx = [&](OpBuilder &ob, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(ob, loc, v);
+  };
+  // Output slot s of this lane is (r, c) = (slotRow, slotCol). It needs the
+  // data element M(m, k) for every selected k, where M is the fragment's
+  // matrix and m = r (X · K, M = X) or c (K · X, M = X^T). M(m, k) sits in
+  // lane 4 (m % 8) + (k % 8) / 2, slot (k & 1) | (m / 8) << 1 | (k / 8) << 2:
+  // m / 8 is the same in every lane for a given s, and m % 8 is g (X · K) or
+  // 2t + (s & 1) (K · X).
+  Value laneBase[2];
+  for (int odd = 0; odd < 2; ++odd) {
+    Value m =
+        constOnLeft
+            ? arith::AddIOp::create(
+                  b, loc, arith::MulIOp::create(b, loc, pos.t, cidx(b, 2)),
+                  cidx(b, odd))
+                  .getResult()
+            : pos.g;
+    laneBase[odd] = arith::IndexCastOp::create(
+        b, loc, i32Type, arith::MulIOp::create(b, loc, m, cidx(b, 4)));
+  }
+  // Unrolled with constant slots and selection tables: a loop over k would
+  // index the fragment and the tables dynamically, which puts them in local
+  // memory (test/Target/PTX/ptxas.test forbids any).
+  Value negZero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(-0.0));
+  SmallVector<Value> out;
+  for (int s = 0; s < kSlots; ++s) {
+    int mHigh = constOnLeft ? (s >> 2) : ((s >> 1) & 1);
+    Value base = laneBase[constOnLeft ? (s & 1) : 0];
+    Value sum = negZero; // -0 + x == x for every x
+    for (int k = 0; k < 16; ++k) {
+      // Bit l: whether lane l's output slot s takes k, i.e. K(r, k) (K · X)
+      // or K(k, c) (X · K).
+      uint32_t table = 0;
+      for (int l = 0; l < 32; ++l)
+        table |=
+            uint32_t(constOnLeft ? matrixEntry(kind, slotRow(l, s), k, block)
+                                 : matrixEntry(kind, k, slotCol(l, s), block))
+            << l;
+      if (table == 0)
+        continue;
+      int slot = (k & 1) | (mHigh << 1) | ((k / 8) << 2);
+      Value v =
+          vector::ExtractOp::create(b, loc, wide, ArrayRef<int64_t>{slot});
+      Value from = arith::AddIOp::create(b, loc, base, i32(b, (k % 8) / 2));
+      Value got =
+          gpu::ShuffleOp::create(
+              b, loc, v, from, /*width=*/i32(b, 32),
+              gpu::ShuffleModeAttr::get(b.getContext(), gpu::ShuffleMode::IDX))
+              .getShuffleResult();
+      Value added = arith::AddFOp::create(b, loc, sum, got);
+      if (table == ~0u) {
+        sum = added;
+        continue;
+      }
+      Value bit = arith::TruncIOp::create(
+          b, loc, b.getI1Type(),
+          arith::ShRUIOp::create(b, loc, i32(b, static_cast<int32_t>(table)),
+                                 lane));
+      sum = arith::SelectOp::create(b, loc, bit, added, sum);
+    }
+    Value c = vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{s});
+    out.push_back(arith::AddFOp::create(b, loc, sum, c));
+  }
+  return vector::FromElementsOp::create(b, loc, fragmentType(f32), out);
+}

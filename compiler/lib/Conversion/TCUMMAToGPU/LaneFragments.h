@@ -71,6 +71,20 @@ Value buildMatrixFragment(OpBuilder &b, Location loc, MatrixKind kind,
 /// accumulator.
 Value buildMMA(OpBuilder &b, Location loc, Value lhs, Value rhsT, Value acc);
 
+/// Whether any lane's float `fragment` holds a NaN or an infinity: an i1,
+/// the same in every lane (vote.sync.any).
+Value anyNonFinite(OpBuilder &b, Location loc, Value fragment);
+
+/// D = K · X + C (`constOnLeft`) or X · K + C for the named 0/1 matrix K,
+/// computed as sums of the selected elements of X with f32 adds in order of
+/// k, then C added: the exact path for data with NaN or Inf, which a Tensor
+/// Core product would spread to every output of the tile (0 · NaN and
+/// 0 · Inf are NaN). `data` is X's fragment in A layout for X · K, X^T's for
+/// K · X (as buildMMA takes them); f16/bf16 data, f32 accumulator. Up to
+/// 128 shuffles a lane: slow, for tiles with NaN or Inf only.
+Value buildSelectedSums(OpBuilder &b, Location loc, MatrixKind kind, int block,
+                        bool constOnLeft, Value data, Value acc);
+
 } // namespace mlir::tcu::gpu_lowering
 
 #endif // TCUC_CONVERSION_TCUMMATOGPU_LANEFRAGMENTS_H

@@ -461,15 +461,42 @@ struct LowerMMA : OpConversionPattern<MMAOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value rhsT;
-    if (auto m = op.getRhs().getDefiningOp<MatrixOp>())
-      rhsT = buildMatrixFragment(rewriter, loc, m.getKind(), m.getBlock(), true,
-                                 m.getType().getElementType());
+    auto rhsMatrix = op.getRhs().getDefiningOp<MatrixOp>();
+    if (rhsMatrix)
+      rhsT = buildMatrixFragment(rewriter, loc, rhsMatrix.getKind(),
+                                 rhsMatrix.getBlock(), true,
+                                 rhsMatrix.getType().getElementType());
     else if (op->hasAttr(kRhsTransposedAttr))
       rhsT = adaptor.getRhs();
     else
       return rewriter.notifyMatchFailure(op, "right operand not transposed");
-    rewriter.replaceOp(
-        op, buildMMA(rewriter, loc, adaptor.getLhs(), rhsT, adaptor.getAcc()));
+    Value lhs = adaptor.getLhs(), acc = adaptor.getAcc();
+    auto lhsMatrix = op.getLhs().getDefiningOp<MatrixOp>();
+    MatrixOp matrix = lhsMatrix ? lhsMatrix : rhsMatrix;
+    if (!matrix || !isa<FloatType>(op.getLhs().getType().getElementType())) {
+      rewriter.replaceOp(op, buildMMA(rewriter, loc, lhs, rhsT, acc));
+      return success();
+    }
+    // A product with a 0/1 matrix must add up the selected elements as IEEE
+    // adds would: a NaN or Inf elsewhere in the tile must not reach outputs
+    // that do not sum it, which the Tensor Core does (0 · NaN = NaN). Tiles
+    // whose data are all finite (checked by the warp) take the mma; the
+    // others the exact selected sums (docs/algorithms.md, "NaN and Inf").
+    bool constOnLeft = static_cast<bool>(lhsMatrix);
+    Value data = constOnLeft ? rhsT : lhs;
+    Value bad = anyNonFinite(rewriter, loc, data);
+    auto ifOp = scf::IfOp::create(
+        rewriter, loc, bad,
+        [&](OpBuilder &t, Location l) {
+          scf::YieldOp::create(t, l,
+                               buildSelectedSums(t, l, matrix.getKind(),
+                                                 matrix.getBlock(), constOnLeft,
+                                                 data, acc));
+        },
+        [&](OpBuilder &e, Location l) {
+          scf::YieldOp::create(e, l, buildMMA(e, l, lhs, rhsT, acc));
+        });
+    rewriter.replaceOp(op, ifOp.getResults());
     return success();
   }
 };

@@ -3,7 +3,10 @@
 // Executes the mma form on the CPU with Tensor Core numerics:
 // - tcu.mma: operands (f16/bf16/i8) are widened exactly to f32/i32 and one
 //   16x16x16 vector.contract accumulates in f32/i32, as the Tensor Core does
-//   (products of 0/1 with the data are exact either way);
+//   (products of 0/1 with the data are exact either way); a float product
+//   with a named 0/1 matrix instead adds up the selected rows, so that NaN
+//   and Inf reach only the outputs whose sums include them (0 · NaN is
+//   NaN), as the GPU backend's exact path does;
 // - tcu.split: the exact f32 -> 3 x bf16 and i32 -> 5 x i8 decompositions;
 // - tile loads/stores: 16 masked 1-D loads/stores, so masked-off elements
 //   are never touched, whatever their addresses;
@@ -18,6 +21,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -100,6 +104,55 @@ struct LowerMatrix : OpRewritePattern<MatrixOp> {
   }
 };
 
+/// The entries of `v` when it is a named matrix or a constant 0/1 tile.
+std::optional<std::array<std::array<bool, T>, T>> zeroOneEntries(Value v) {
+  std::array<std::array<bool, T>, T> e{};
+  if (auto m = v.getDefiningOp<MatrixOp>()) {
+    for (int r = 0; r < T; ++r)
+      for (int c = 0; c < T; ++c)
+        e[r][c] = matrixEntry(m.getKind(), r, c, m.getBlock()) != 0;
+    return e;
+  }
+  DenseElementsAttr dense;
+  if (!matchPattern(v, m_Constant(&dense)) ||
+      !isa<FloatType>(dense.getElementType()))
+    return std::nullopt;
+  auto values = dense.getValues<APFloat>();
+  for (int r = 0; r < T; ++r)
+    for (int c = 0; c < T; ++c) {
+      APFloat x = values[r * T + c];
+      if (!x.isZero() && !x.isExactlyValue(1.0))
+        return std::nullopt;
+      e[r][c] = !x.isZero();
+    }
+  return e;
+}
+
+/// K · X + acc with K 0/1 (`k`, row-major) and X a widened f32 tile: row r
+/// is the f32 sum, in order of k, of the rows k of X with K(r, k) = 1, plus
+/// acc's row r.
+Value selectedRowSums(OpBuilder &b, Location loc,
+                      const std::array<std::array<bool, T>, T> &k, Value x,
+                      Value acc) {
+  auto tile = cast<VectorType>(acc.getType());
+  Value out = acc;
+  Value negZero = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(rowType(tile.getElementType()),
+                             b.getF32FloatAttr(-0.0)));
+  for (int r = 0; r < T; ++r) {
+    Value sum = negZero; // -0 + x == x for every x
+    for (int i = 0; i < T; ++i)
+      if (k[r][i])
+        sum = arith::AddFOp::create(
+            b, loc, sum, vector::ExtractOp::create(b, loc, x, int64_t(i)));
+    Value row = arith::AddFOp::create(
+        b, loc, sum, vector::ExtractOp::create(b, loc, acc, int64_t(r)));
+    out = vector::InsertOp::create(b, loc, row, out, int64_t(r));
+  }
+  return out;
+}
+
 struct LowerMMA : OpRewritePattern<MMAOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(MMAOp op,
@@ -113,6 +166,30 @@ struct LowerMMA : OpRewritePattern<MMAOp> {
         return arith::ExtFOp::create(rewriter, loc, wide, v);
       return arith::ExtSIOp::create(rewriter, loc, wide, v);
     };
+    if (isa<FloatType>(acc)) {
+      if (auto k = zeroOneEntries(op.getLhs())) {
+        rewriter.replaceOp(op,
+                           selectedRowSums(rewriter, loc, *k,
+                                           widen(op.getRhs()), op.getAcc()));
+        return success();
+      }
+      if (auto k = zeroOneEntries(op.getRhs())) {
+        // X · K = (K^T · X^T)^T.
+        std::array<std::array<bool, T>, T> kt;
+        for (int r = 0; r < T; ++r)
+          for (int c = 0; c < T; ++c)
+            kt[r][c] = (*k)[c][r];
+        auto transpose = [&](Value v) -> Value {
+          return vector::TransposeOp::create(rewriter, loc, v,
+                                             ArrayRef<int64_t>{1, 0});
+        };
+        Value t =
+            selectedRowSums(rewriter, loc, kt, transpose(widen(op.getLhs())),
+                            transpose(op.getAcc()));
+        rewriter.replaceOp(op, transpose(t));
+        return success();
+      }
+    }
     MLIRContext *ctx = rewriter.getContext();
     AffineExpr i, j, k;
     bindDims(ctx, i, j, k);

@@ -78,8 +78,9 @@ def TCU_SplitOp : TCU_Op<"split", [Pure]> {
     - f32 -> three bf16 tiles `hi, mid, lo` with `x == hi + mid + lo`
       (8 + 8 + 8 significand bits cover f32's 24). This is exact for
       2^-110 <= |x| < (2 - 2^-8) * 2^127: below, `lo` falls into bf16's
-      subnormals and loses bits; above, `hi` rounds to infinity. Non-finite
-      `x` gives non-finite parts (inf - inf makes the lower parts NaN).
+      subnormals and loses bits; above, `hi` rounds to infinity. NaN and
+      infinite `x` (and a `hi` rounded to infinity) give `hi` that value
+      and zero lower parts, so the parts' sum is `hi`, not inf - inf = NaN.
     - i32 -> five i8 tiles `d0..d4` with `x == sum_k d_k * 2^(7k)` modulo
       2^32: `d0..d3` are 7-bit digits in [0, 127], `d4 = x >> 28` (signed).
       Products are combined by Horner's rule (shift the accumulator left
