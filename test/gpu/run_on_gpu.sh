@@ -37,6 +37,26 @@ record() { # name rc detail
   if [ "$2" -ne 0 ]; then status=1; summary+=("FAIL $1: $3"); else
     summary+=("ok   $1: $3"); fi
 }
+# sanitize LABEL TOOL... -- SPEC...: each compute-sanitizer tool over each
+# spec (n = 100003, checked), one summary line per tool.
+sanitize() {
+  local label="$1" tools=() bad out rc s tool
+  shift
+  while [ "$1" != -- ]; do tools+=("$1"); shift; done
+  shift
+  for tool in "${tools[@]}"; do
+    bad=0
+    for s in "$@"; do
+      # shellcheck disable=SC2086
+      out=$(compute-sanitizer --tool $tool --error-exitcode 9 \
+        "$tcuc" run --device gpu $s --n 100003 --check 2>&1)
+      rc=$?
+      if [ $rc -ne 0 ]; then bad=$((bad + 1)); echo "$out" | tail -20; fi
+      echo "$tool: $s -> $(echo "$out" | grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|check:' | tr '\n' ' ')"
+    done
+    record "compute-sanitizer $tool$label" $bad "$(($# - bad)) of $# clean"
+  done
+}
 
 if part grid; then
   if [ -x "$build/unittests/Runtime/RuntimeTests" ]; then
@@ -74,18 +94,7 @@ if part sanitize; then
     "--op scan --variant grid --dtype i8 --segment 4097 --exclusive"
     "--op scan --variant packed --dtype f16 --segment 48 --exclusive"
   )
-  for tool in memcheck racecheck initcheck; do
-    bad=0
-    for s in "${sets[@]}"; do
-      # shellcheck disable=SC2086
-      out=$(compute-sanitizer --tool $tool --error-exitcode 9 \
-        "$tcuc" run --device gpu $s --n 100003 --check 2>&1)
-      rc=$?
-      if [ $rc -ne 0 ]; then bad=$((bad + 1)); echo "$out" | tail -20; fi
-      echo "$tool: $s -> $(echo "$out" | grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|check:' | tr '\n' ' ')"
-    done
-    record "compute-sanitizer $tool" $bad "$((${#sets[@]} - bad)) of ${#sets[@]} clean"
-  done
+  sanitize "" memcheck racecheck initcheck -- "${sets[@]}"
 fi
 
 # Every variant (reliability_specs.txt): compute-sanitizer memcheck,
@@ -111,17 +120,7 @@ def bf16(v):
     return ((b + 0x7fff + ((b >> 16) & 1)) >> 16) & 0xffff
 open(f"{out}.bf16", "wb").write(struct.pack(f"<{n}H", *[bf16(v) for v in x]))
 PY
-  for tool in memcheck racecheck initcheck synccheck; do
-    bad=0
-    for s in "${specs[@]}"; do
-      out=$(compute-sanitizer --tool $tool --error-exitcode 9 \
-        "$tcuc" run --device gpu $s --n $n --check 2>&1)
-      rc=$?
-      if [ $rc -ne 0 ]; then bad=$((bad + 1)); echo "$out" | tail -20; fi
-      echo "$tool: $s -> $(echo "$out" | grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|check:' | tr '\n' ' ')"
-    done
-    record "compute-sanitizer $tool (every variant)" $bad "$((${#specs[@]} - bad)) of ${#specs[@]} clean"
-  done
+  sanitize " (every variant)" memcheck racecheck initcheck synccheck -- "${specs[@]}"
   bad=0
   for s in "${specs[@]}"; do
     sums=$(for i in $(seq 10); do
