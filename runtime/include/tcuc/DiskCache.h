@@ -21,7 +21,8 @@
 
 namespace tcuc {
 
-/// The version of this tcuc ("0.5.1"), part of every cache key.
+/// The version of this tcuc (the project VERSION, e.g. "0.5.2"), part of
+/// every cache key.
 const char *version();
 
 namespace cache {

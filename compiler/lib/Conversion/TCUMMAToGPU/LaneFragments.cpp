@@ -56,11 +56,31 @@ LanePosition gpu_lowering::getLanePosition(OpBuilder &b, Location loc) {
   return p;
 }
 
+/// A 32-bit table of one bit per lane: bit l = entry(l).
+static uint32_t laneTable(llvm::function_ref<bool(int lane)> entry) {
+  uint32_t table = 0;
+  for (int l = 0; l < 32; ++l)
+    table |= uint32_t(entry(l)) << l;
+  return table;
+}
+
+/// This lane's bit of `table` (`lane`: the lane id as i32), an i1.
+static Value laneBit(OpBuilder &b, Location loc, uint32_t table, Value lane) {
+  Value bits = arith::ConstantOp::create(
+      b, loc, b.getI32IntegerAttr(static_cast<int32_t>(table)));
+  Value shifted = arith::ShRUIOp::create(b, loc, bits, lane);
+  return arith::TruncIOp::create(b, loc, b.getI1Type(), shifted);
+}
+
+static Value laneId32(OpBuilder &b, Location loc) {
+  return arith::IndexCastOp::create(b, loc, b.getI32Type(),
+                                    gpu::LaneIdOp::create(b, loc, nullptr));
+}
+
 Value gpu_lowering::buildMatrixFragment(OpBuilder &b, Location loc,
                                         MatrixKind kind, int block,
                                         bool transposed, Type elementType) {
-  Value lane = arith::IndexCastOp::create(
-      b, loc, b.getI32Type(), gpu::LaneIdOp::create(b, loc, nullptr));
+  Value lane = laneId32(b, loc);
   Value one =
       isa<FloatType>(elementType)
           ? arith::ConstantOp::create(b, loc, b.getFloatAttr(elementType, 1.0))
@@ -70,18 +90,13 @@ Value gpu_lowering::buildMatrixFragment(OpBuilder &b, Location loc,
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(elementType));
   SmallVector<Value> slots;
   for (int s = 0; s < kSlots; ++s) {
-    // Bit l of `table`: the entry lane l holds in slot s.
-    uint32_t table = 0;
-    for (int l = 0; l < 32; ++l) {
+    // Bit l: the entry lane l holds in slot s.
+    uint32_t table = laneTable([&](int l) {
       int r = slotRow(l, s), c = slotCol(l, s);
-      if (transposed ? matrixEntry(kind, c, r, block)
-                     : matrixEntry(kind, r, c, block))
-        table |= 1u << l;
-    }
-    Value bits = arith::ConstantOp::create(
-        b, loc, b.getI32IntegerAttr(static_cast<int32_t>(table)));
-    Value shifted = arith::ShRUIOp::create(b, loc, bits, lane);
-    Value bit = arith::TruncIOp::create(b, loc, b.getI1Type(), shifted);
+      return transposed ? matrixEntry(kind, c, r, block)
+                        : matrixEntry(kind, r, c, block);
+    });
+    Value bit = laneBit(b, loc, table, lane);
     slots.push_back(arith::SelectOp::create(b, loc, bit, one, zero));
   }
   return vector::FromElementsOp::create(b, loc, fragmentType(elementType),
@@ -167,34 +182,51 @@ Value gpu_lowering::anyNonFinite(OpBuilder &b, Location loc, Value fragment) {
 Value gpu_lowering::buildSelectedSums(OpBuilder &b, Location loc,
                                       MatrixKind kind, int block,
                                       bool constOnLeft, Value data, Value acc) {
-  Type f32 = b.getF32Type(), i32Type = b.getI32Type();
+  Type f32 = b.getF32Type();
   Value wide = arith::ExtFOp::create(b, loc, fragmentType(f32), data);
-  LanePosition pos = getLanePosition(b, loc);
-  Value lane = arith::IndexCastOp::create(
-      b, loc, i32Type, gpu::LaneIdOp::create(b, loc, nullptr));
-  auto i32 = [&](OpBuilder &ob, int64_t v) -> Value {
-    return arith::ConstantOp::create(ob, loc, ob.getI32IntegerAttr(v));
+  // The lane id read by an asm statement with a side effect: everything the
+  // exact path derives from it (shuffle sources, selection bits) stays in
+  // this rarely taken branch. From gpu.lane_id, the backend hoisted those
+  // loop invariants out of the kernel's loop and kept them live in
+  // registers across all of it (a 2-tile scan kernel: 72 -> 112 registers).
+  Value lane = LLVM::InlineAsmOp::create(b, loc, b.getI32Type(), ValueRange{},
+                                         "mov.u32 $0, %laneid;", "=r",
+                                         /*has_side_effects=*/true,
+                                         /*is_align_stack=*/false,
+                                         LLVM::tailcallkind::TailCallKind::None,
+                                         /*asm_dialect=*/LLVM::AsmDialectAttr(),
+                                         /*operand_attrs=*/ArrayAttr())
+                   .getResult(0);
+  Value laneIdx = arith::IndexCastOp::create(b, loc, b.getIndexType(), lane);
+  LanePosition pos;
+  pos.g = arith::DivUIOp::create(b, loc, laneIdx,
+                                 arith::ConstantIndexOp::create(b, loc, 4));
+  pos.t = arith::RemUIOp::create(b, loc, laneIdx,
+                                 arith::ConstantIndexOp::create(b, loc, 4));
+  auto i32 = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
   };
-  auto cidx = [&](OpBuilder &ob, int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(ob, loc, v);
+  auto times4 = [&](Value m) -> Value {
+    return arith::IndexCastOp::create(
+        b, loc, b.getI32Type(),
+        arith::MulIOp::create(b, loc, m,
+                              arith::ConstantIndexOp::create(b, loc, 4)));
   };
   // Output slot s of this lane is (r, c) = (slotRow, slotCol). It needs the
   // data element M(m, k) for every selected k, where M is the fragment's
   // matrix and m = r (X · K, M = X) or c (K · X, M = X^T). M(m, k) sits in
   // lane 4 (m % 8) + (k % 8) / 2, slot (k & 1) | (m / 8) << 1 | (k / 8) << 2:
   // m / 8 is the same in every lane for a given s, and m % 8 is g (X · K) or
-  // 2t + (s & 1) (K · X).
+  // 2t + (s & 1) (K · X). laneBase[s & 1] = 4 (m % 8).
   Value laneBase[2];
-  for (int odd = 0; odd < 2; ++odd) {
-    Value m =
-        constOnLeft
-            ? arith::AddIOp::create(
-                  b, loc, arith::MulIOp::create(b, loc, pos.t, cidx(b, 2)),
-                  cidx(b, odd))
-                  .getResult()
-            : pos.g;
-    laneBase[odd] = arith::IndexCastOp::create(
-        b, loc, i32Type, arith::MulIOp::create(b, loc, m, cidx(b, 4)));
+  if (constOnLeft) {
+    Value twoT = arith::MulIOp::create(
+        b, loc, pos.t, arith::ConstantIndexOp::create(b, loc, 2));
+    laneBase[0] = times4(twoT);
+    laneBase[1] = times4(arith::AddIOp::create(
+        b, loc, twoT, arith::ConstantIndexOp::create(b, loc, 1)));
+  } else {
+    laneBase[0] = laneBase[1] = times4(pos.g);
   }
   // Unrolled with constant slots and selection tables: a loop over k would
   // index the fragment and the tables dynamically, which puts them in local
@@ -203,38 +235,31 @@ Value gpu_lowering::buildSelectedSums(OpBuilder &b, Location loc,
   SmallVector<Value> out;
   for (int s = 0; s < kSlots; ++s) {
     int mHigh = constOnLeft ? (s >> 2) : ((s >> 1) & 1);
-    Value base = laneBase[constOnLeft ? (s & 1) : 0];
     Value sum = negZero; // -0 + x == x for every x
     for (int k = 0; k < 16; ++k) {
       // Bit l: whether lane l's output slot s takes k, i.e. K(r, k) (K · X)
       // or K(k, c) (X · K).
-      uint32_t table = 0;
-      for (int l = 0; l < 32; ++l)
-        table |=
-            uint32_t(constOnLeft ? matrixEntry(kind, slotRow(l, s), k, block)
-                                 : matrixEntry(kind, k, slotCol(l, s), block))
-            << l;
+      uint32_t table = laneTable([&](int l) {
+        return constOnLeft ? matrixEntry(kind, slotRow(l, s), k, block)
+                           : matrixEntry(kind, k, slotCol(l, s), block);
+      });
       if (table == 0)
         continue;
       int slot = (k & 1) | (mHigh << 1) | ((k / 8) << 2);
       Value v =
           vector::ExtractOp::create(b, loc, wide, ArrayRef<int64_t>{slot});
-      Value from = arith::AddIOp::create(b, loc, base, i32(b, (k % 8) / 2));
+      Value from =
+          arith::AddIOp::create(b, loc, laneBase[s & 1], i32((k % 8) / 2));
       Value got =
           gpu::ShuffleOp::create(
-              b, loc, v, from, /*width=*/i32(b, 32),
+              b, loc, v, from, /*width=*/i32(32),
               gpu::ShuffleModeAttr::get(b.getContext(), gpu::ShuffleMode::IDX))
               .getShuffleResult();
       Value added = arith::AddFOp::create(b, loc, sum, got);
-      if (table == ~0u) {
-        sum = added;
-        continue;
-      }
-      Value bit = arith::TruncIOp::create(
-          b, loc, b.getI1Type(),
-          arith::ShRUIOp::create(b, loc, i32(b, static_cast<int32_t>(table)),
-                                 lane));
-      sum = arith::SelectOp::create(b, loc, bit, added, sum);
+      sum = table == ~0u ? added
+                         : arith::SelectOp::create(
+                               b, loc, laneBit(b, loc, table, lane), added, sum)
+                               .getResult();
     }
     Value c = vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{s});
     out.push_back(arith::AddFOp::create(b, loc, sum, c));
