@@ -36,7 +36,8 @@ for d, _, files in os.walk(src):
                 n += 1
 print(f"{n} seeds from {src}")
 PY
-export ASAN_OPTIONS="detect_leaks=1:${ASAN_OPTIONS:-}"
+# allow_user_poisoning=0: see scripts/sanitize.sh.
+export ASAN_OPTIONS="detect_leaks=1:allow_user_poisoning=0:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
 # -timeout: an input that takes 10 s is a hang; -rss_limit_mb: a blow-up.
 exec "$fuzzer" "$dir/corpus" "$dir/seeds" -max_total_time="$seconds" \

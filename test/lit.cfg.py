@@ -32,11 +32,24 @@ config.substitutions.append(("%mlir_runner_libs", ",".join(
 # Building an outside project (test/Examples): lit itself, and this build's
 # ccache and lld so that it builds as fast.
 config.substitutions.append(("%lit", config.lit or "lit"))
+# A sanitizer build (scripts/sanitize.sh) installs instrumented libraries: the
+# example must be compiled and linked by the same compiler with the same
+# -fsanitize.
 _example_args = []
 if config.cxx_launcher:
     _example_args.append("-DCMAKE_CXX_COMPILER_LAUNCHER=" + config.cxx_launcher)
+_link_flags = []
 if config.have_lld in ("1", "ON", "TRUE"):
-    _example_args.append("-DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld")
+    _link_flags.append("-fuse-ld=lld")
+if config.sanitizers:
+    _fsan = "-fsanitize=" + ",".join(
+        s.lower() for s in config.sanitizers.split(";") if s)
+    _example_args += ["-DCMAKE_CXX_COMPILER=" + config.cxx_compiler,
+                      "-DCMAKE_CXX_FLAGS=" + _fsan]
+    _link_flags.append(_fsan)
+if _link_flags:
+    _example_args.append(
+        "'-DCMAKE_EXE_LINKER_FLAGS=" + " ".join(_link_flags) + "'")
 config.substitutions.append(("%example_cmake_args", " ".join(_example_args)))
 
 llvm_config.use_default_substitutions()

@@ -21,6 +21,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
+#include <functional>
 #include <mutex>
 
 using namespace mlir;
@@ -100,10 +101,13 @@ tcuc::CPUKernel::compile(const KernelSpec &spec, std::string &error) {
     return nullptr;
   }
 
+  // `transformer` is a function_ref: the std::function it refers to must
+  // outlive ExecutionEngine::create (a temporary dangled; found by ASan).
+  std::function<llvm::Error(llvm::Module *)> optimize =
+      makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0,
+                                /*targetMachine=*/nullptr);
   ExecutionEngineOptions options;
-  options.transformer = makeOptimizingTransformer(/*optLevel=*/2,
-                                                  /*sizeLevel=*/0,
-                                                  /*targetMachine=*/nullptr);
+  options.transformer = optimize;
   auto engine = ExecutionEngine::create(*module, options);
   if (!engine) {
     errors << "JIT: " << llvm::toString(engine.takeError()) << "\n";
