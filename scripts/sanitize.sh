@@ -8,6 +8,11 @@
 # (scripts/fuzz.sh runs it). Runs the given lit paths, else the whole suite.
 # tsan: ThreadSanitizer over the runtime's unit tests (kernel cache,
 # concurrent compiles and loads), in build-tsan/.
+# asan-runtime: ASan + UBSan over the runtime's unit tests only, in
+# build-asan-runtime/ (minutes, not the compiler's hour: what CI runs).
+#
+# CI (.ci/run) runs asan-runtime and tsan before the test suite; the whole
+# suite under asan is run by hand (docs/reliability.md).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 kind="${1:-asan}"
@@ -28,7 +33,9 @@ case "$kind" in
                -DLLVM_USE_SANITIZE_COVERAGE=ON -DTCUC_ENABLE_FUZZER=ON) ;;
   tsan) build="${TCUC_TSAN_BUILD_DIR:-$root/build-tsan}"
         flags=(-DLLVM_USE_SANITIZER=Thread) ;;
-  *) echo "usage: $0 [asan|tsan] [lit paths...]" >&2; exit 2 ;;
+  asan-runtime) build="${TCUC_ASAN_RUNTIME_BUILD_DIR:-$root/build-asan-runtime}"
+        flags=(-DLLVM_USE_SANITIZER="Address;Undefined") ;;
+  *) echo "usage: $0 [asan|tsan|asan-runtime] [lit paths...]" >&2; exit 2 ;;
 esac
 if [ ! -f "$build/build.ninja" ]; then
   CC=clang-22 CXX=clang++-22 cmake -S "$root" -B "$build" -G Ninja \
@@ -46,7 +53,7 @@ fi
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:allow_user_poisoning=0:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
 export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:${TSAN_OPTIONS:-}"
-if [ "$kind" = tsan ]; then
+if [ "$kind" = tsan ] || [ "$kind" = asan-runtime ]; then
   cmake --build "$build" --target RuntimeTests CAPITests -- -j"${TCUC_JOBS:-$(nproc)}"
   "$build/unittests/Runtime/RuntimeTests"
   "$build/unittests/Runtime/CAPITests"

@@ -55,6 +55,13 @@ config.substitutions.append(("%example_cmake_args", " ".join(_example_args)))
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
+# The libFuzzer target exists in fuzzer builds (scripts/sanitize.sh asan):
+# test/Fuzz runs the inputs it once crashed on through it.
+_fuzzer = os.path.join(config.tcuc_tools_dir, "tcuc-opt-fuzzer")
+if os.access(_fuzzer, os.X_OK):
+    config.available_features.add("fuzzer")
+    config.substitutions.append(("%tcuc_opt_fuzzer", _fuzzer))
+
 tool_dirs = [config.tcuc_tools_dir, config.llvm_tools_dir]
 tools = ["tcuc-opt", "tcuc", "mlir-runner"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -69,9 +69,8 @@ extern "C" int tcuc_prepare(const char *op, int64_t segment,
   if (opName != "reduce" && opName != "scan")
     return finish(Status::error("op must be \"reduce\" or \"scan\", got \"" +
                                 opName + "\""));
-  if (segment < 1)
-    return finish(Status::error("segment size must be >= 1, got " +
-                                std::to_string(segment)));
+  if (std::string e = segmentSizeError(segment); !e.empty())
+    return finish(Status::error(e));
   DType i, o;
   if (Status s = parseTypes(in_type, out_type, i, o); !s)
     return finish(s);

@@ -42,6 +42,21 @@ std::string errnoText(const std::string &what, const std::string &path) {
 
 const char *kMagic = "tcuc-cache 1 ";
 
+/// Why a directory or file with status `st` must not be trusted, or empty:
+/// another user than this one or root could change what it holds.
+std::string untrustedBecause(const struct stat &st) {
+  if (st.st_uid != geteuid() && st.st_uid != 0)
+    return "owned by another user (uid " + std::to_string(st.st_uid) +
+           "; this process runs as uid " + std::to_string(geteuid()) + ")";
+  if (st.st_mode & S_IWOTH)
+    return "world-writable (mode " + [&] {
+      char buf[8];
+      std::snprintf(buf, sizeof(buf), "%04o", unsigned(st.st_mode & 07777));
+      return std::string(buf);
+    }() + ")";
+  return "";
+}
+
 /// mkdir -p: creates each missing component of `dir`.
 Status makeDirectories(const std::string &dir) {
   if (dir.empty())
@@ -77,6 +92,23 @@ bool writeAll(int fd, const char *data, size_t size) {
 
 } // namespace
 
+Status cache::checkDirectory(const std::string &dir) {
+  struct stat st;
+  if (stat(dir.c_str(), &st) != 0) {
+    if (errno == ENOENT)
+      return Status::success();
+    return Status::error(errnoText("cannot access cache directory", dir));
+  }
+  if (!S_ISDIR(st.st_mode))
+    return Status::error("cache directory " + dir + " is not a directory");
+  if (std::string why = untrustedBecause(st); !why.empty())
+    return Status::error("refusing the kernel cache directory " + dir +
+                         ": it is " + why +
+                         "; kernels are code, so only a directory nobody "
+                         "else can write to is used");
+  return Status::success();
+}
+
 std::string cache::defaultDirectory() {
   auto env = [](const char *name) -> std::string {
     const char *v = std::getenv(name);
@@ -109,10 +141,35 @@ cache::LoadResult cache::load(const std::string &path, std::string &kernelFile,
       *why = path + ": " + reason;
     return LoadResult::Corrupt;
   };
-  FILE *f = std::fopen(path.c_str(), "rb");
-  if (!f) {
+  // O_NOFOLLOW: a symbolic link in the cache could point anywhere.
+  int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) {
     if (errno == ENOENT || errno == ENOTDIR)
       return LoadResult::Miss;
+    if (errno == ELOOP) {
+      if (why)
+        *why = path + ": a symbolic link, not loaded";
+      return LoadResult::Untrusted;
+    }
+    return corrupt(std::string("cannot open: ") + std::strerror(errno));
+  }
+  struct stat st;
+  std::string untrusted;
+  if (fstat(fd, &st) != 0)
+    untrusted = std::string("cannot stat: ") + std::strerror(errno);
+  else if (!S_ISREG(st.st_mode))
+    untrusted = "not a regular file";
+  else if (std::string because = untrustedBecause(st); !because.empty())
+    untrusted = because;
+  if (!untrusted.empty()) {
+    ::close(fd);
+    if (why)
+      *why = path + ": " + untrusted + ", not loaded";
+    return LoadResult::Untrusted;
+  }
+  FILE *f = fdopen(fd, "rb");
+  if (!f) {
+    ::close(fd);
     return corrupt(std::string("cannot open: ") + std::strerror(errno));
   }
   std::string bytes;
@@ -155,6 +212,8 @@ Status cache::store(const std::string &path, const std::string &kernelFile) {
   if (slash == 0)
     dir = "/";
   if (Status s = makeDirectories(dir); !s)
+    return s;
+  if (Status s = checkDirectory(dir); !s)
     return s;
 
   // A unique temporary name in the same directory, so that rename() is

@@ -14,12 +14,15 @@ namespace {
 /// The checks every launch makes before touching the driver.
 Status checkArguments(const KernelSpec &spec, const void *in, const void *out,
                       int64_t n) {
-  if (spec.segmentSize < 1)
-    return Status::error("segment size must be >= 1, got " +
-                         std::to_string(spec.segmentSize));
+  if (std::string e = segmentSizeError(spec.segmentSize); !e.empty())
+    return Status::error(e);
   if (n < 0)
     return Status::error("element count must be >= 0, got " +
                          std::to_string(n));
+  if (n > kMaxElements)
+    return Status::error("element count " + std::to_string(n) +
+                         " exceeds the largest supported, 2^47 (more than "
+                         "any device holds)");
   if (n == 0)
     return Status::success();
   if (!in)

@@ -127,12 +127,30 @@ void Runtime::Impl::noteDiskWriteFailure(const Status &s) {
   std::fprintf(stderr, "tcuc: warning: %s\n", diskWarning.c_str());
 }
 
+void Runtime::Impl::noteDiskRefused(const Status &s) {
+  std::lock_guard<std::mutex> lock(mu);
+  ++stats.diskUntrusted;
+  if (diskWarning == s.message())
+    return;
+  diskWarning = s.message();
+  std::fprintf(stderr, "tcuc: warning: %s\n", diskWarning.c_str());
+}
+
 Status Runtime::Impl::makeKernelFile(const KernelSpec &spec,
                                      const std::string &arch,
                                      KernelFile &file) {
   std::string path =
       cacheDir.empty() ? std::string() : cache::filePath(cacheDir, spec, arch);
   std::string ignored; // why a cache file was not used
+  if (!path.empty()) {
+    // Checked on every miss, not once: the directory may be made or changed
+    // while the runtime lives.
+    if (Status d = cache::checkDirectory(cacheDir); !d) {
+      noteDiskRefused(d);
+      ignored = d.message();
+      path.clear();
+    }
+  }
   if (!path.empty()) {
     std::string text, why;
     cache::LoadResult r = cache::load(path, text, &why);
@@ -153,6 +171,13 @@ Status Runtime::Impl::makeKernelFile(const KernelSpec &spec,
       std::lock_guard<std::mutex> lock(mu);
       ++stats.diskCorrupt;
       ignored = why;
+    } else if (r == cache::LoadResult::Untrusted) {
+      // Not replaced either: a file we do not own may not be ours to
+      // remove, and a rename over it would not make the directory safe.
+      std::lock_guard<std::mutex> lock(mu);
+      ++stats.diskUntrusted;
+      ignored = why;
+      path.clear();
     }
   }
 

@@ -56,6 +56,9 @@ struct Runtime::Impl {
   Status makeKernelFile(const KernelSpec &spec, const std::string &arch,
                         KernelFile &file);
   void noteDiskWriteFailure(const Status &s);
+  /// The cache directory failed cache::checkDirectory: nothing is read from
+  /// or written to it (warned once per distinct reason).
+  void noteDiskRefused(const Status &s);
   /// The stream's scratch entry (made on first use). Entries are never
   /// removed while the runtime lives, so references stay valid.
   StreamScratch &scratchFor(void *stream);

@@ -2,6 +2,7 @@
 
 #include "tcuc/Spec.h"
 
+#include <string>
 #include <utility>
 
 using namespace tcuc;
@@ -48,6 +49,15 @@ size_t tcuc::dtypeBytes(DType t) {
     return 1;
   }
   return 0;
+}
+
+std::string tcuc::segmentSizeError(int64_t segment) {
+  if (segment < 1)
+    return "segment size must be >= 1, got " + std::to_string(segment);
+  if (segment > kMaxElements)
+    return "segment size must be <= 2^47 (" + std::to_string(kMaxElements) +
+           "), got " + std::to_string(segment);
+  return "";
 }
 
 bool tcuc::isFloat(DType t) {

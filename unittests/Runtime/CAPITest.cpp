@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <climits>
 #include <string>
 
 namespace {
@@ -43,6 +44,13 @@ TEST(CAPI, ArgumentsAreCheckedBeforeTheGPU) {
       tcuc_scan(nullptr, nullptr, -1, 16, "i8", "i32", 1, nullptr, nullptr),
       -1);
   EXPECT_NE(lastError().find("element count must be >= 0"), std::string::npos)
+      << lastError();
+  void *in = reinterpret_cast<void *>(0x1000);
+  void *out = reinterpret_cast<void *>(0x2000);
+  EXPECT_EQ(
+      tcuc_scan(in, out, INT64_MAX, 16, "f16", "f32", 1, nullptr, nullptr), -1);
+  EXPECT_NE(lastError().find("exceeds the largest supported"),
+            std::string::npos)
       << lastError();
   // n == 0 is a no-op that succeeds and clears the message.
   EXPECT_EQ(

@@ -15,6 +15,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <climits>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
@@ -253,6 +254,14 @@ TEST(LaunchArguments, CheckedWithoutGpu) {
                        "output pointer is not aligned"));
   EXPECT_TRUE(contains(msg(rt.reduce(in, out, 10, 0, DType::F16, DType::F32)),
                        "segment size must be >= 1"));
+  // Absurd sizes: more than any device holds, or byte counts that overflow.
+  for (int64_t n : {kMaxElements + 1, INT64_MAX})
+    EXPECT_TRUE(
+        contains(msg(rt.scan(in, out, n, 16, DType::F32, DType::F32, true)),
+                 "exceeds the largest supported, 2^47"));
+  EXPECT_TRUE(contains(
+      msg(rt.reduce(in, out, kMaxElements, 16, DType::F16, DType::F32)),
+      "no CUDA driver")); // the largest n gets as far as the driver
   // i8 needs no alignment; the error is then the missing driver.
   EXPECT_TRUE(contains(msg(rt.reduce(reinterpret_cast<void *>(0x1001), out, 10,
                                      16, DType::I8, DType::I32)),
@@ -588,6 +597,118 @@ TEST(DiskCache, LoadRejectsDamage) {
             cache::LoadResult::Corrupt);
   EXPECT_EQ(loadOf("tcuc-cache 1 zz\n", &why), cache::LoadResult::Corrupt);
   EXPECT_EQ(loadOf(good, &why), cache::LoadResult::Hit);
+}
+
+/// The owner the tests give a "foreign" file: nobody (needs root to chown).
+constexpr uid_t kNobody = 65534;
+
+TEST(DiskCache, LoadRefusesFilesOthersCanWrite) {
+  TempDir dir;
+  std::string path = dir.path + "/entry";
+  ASSERT_TRUE(cache::store(path, "0123456789").ok());
+  std::string out, why;
+  ASSERT_EQ(cache::load(path, out), cache::LoadResult::Hit);
+
+  ASSERT_EQ(chmod(path.c_str(), 0666), 0);
+  EXPECT_EQ(cache::load(path, out, &why), cache::LoadResult::Untrusted);
+  EXPECT_TRUE(contains(why, "world-writable (mode 0666)")) << why;
+  ASSERT_EQ(chmod(path.c_str(), 0644), 0);
+  EXPECT_EQ(cache::load(path, out), cache::LoadResult::Hit);
+
+  // A symbolic link could point anywhere: not followed.
+  std::string link = dir.path + "/link";
+  ASSERT_EQ(symlink(path.c_str(), link.c_str()), 0);
+  EXPECT_EQ(cache::load(link, out, &why), cache::LoadResult::Untrusted);
+  EXPECT_TRUE(contains(why, "symbolic link")) << why;
+
+  // A directory where a file should be.
+  ASSERT_EQ(mkdir((dir.path + "/sub").c_str(), 0755), 0);
+  EXPECT_EQ(cache::load(dir.path + "/sub", out, &why),
+            cache::LoadResult::Untrusted);
+  EXPECT_TRUE(contains(why, "not a regular file")) << why;
+
+  if (geteuid() != 0)
+    GTEST_SKIP() << "giving a file to another user needs root";
+  ASSERT_EQ(chown(path.c_str(), kNobody, kNobody), 0);
+  EXPECT_EQ(cache::load(path, out, &why), cache::LoadResult::Untrusted);
+  EXPECT_TRUE(contains(why, "owned by another user (uid 65534")) << why;
+}
+
+TEST(DiskCache, CheckDirectory) {
+  TempDir dir;
+  EXPECT_TRUE(cache::checkDirectory(dir.path).ok());
+  EXPECT_TRUE(cache::checkDirectory(dir.path + "/not-yet").ok());
+  writeFile(dir.path + "/file", "x");
+  Status s = cache::checkDirectory(dir.path + "/file");
+  EXPECT_TRUE(contains(s.message(), "is not a directory")) << s.message();
+  ASSERT_EQ(chmod(dir.path.c_str(), 0777), 0);
+  s = cache::checkDirectory(dir.path);
+  EXPECT_TRUE(contains(s.message(), "world-writable (mode 0777)"))
+      << s.message();
+  // store() refuses it too: nothing would ever read the file back.
+  EXPECT_FALSE(cache::store(dir.path + "/entry", "x").ok());
+  ASSERT_EQ(chmod(dir.path.c_str(), 0700), 0);
+}
+
+TEST(KernelCache, WorldWritableDirectoryIsNeitherReadNorWritten) {
+  TempDir dir;
+  KernelSpec spec = scanSpec();
+  std::string path = kernelCachePath(spec, "sm_90", dir.path);
+  // A planted file with a valid header and hash: exactly what must not run.
+  std::string planted = kernelFileFor(spec, "sm_90");
+  planted.insert(planted.size() - 1, " planted");
+  ASSERT_TRUE(cache::store(path, planted).ok());
+  std::string stored = readFile(path);
+  ASSERT_EQ(chmod(dir.path.c_str(), 0777), 0);
+
+  FakeCompiler compiler;
+  Runtime rt(optionsWith(dir.path, compiler.fn()));
+  std::string text;
+  Status s = rt.getKernelFile(spec, "sm_90", text);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(text, kernelFileFor(spec, "sm_90")); // compiled, not loaded
+  EXPECT_EQ(compiler.calls, 1);
+  EXPECT_EQ(rt.stats().diskHits, 0u);
+  EXPECT_EQ(rt.stats().diskStores, 0u);
+  EXPECT_EQ(rt.stats().diskUntrusted, 1u);
+  EXPECT_TRUE(contains(rt.diskCacheWarning(), "world-writable"))
+      << rt.diskCacheWarning();
+  EXPECT_EQ(readFile(path), stored);
+
+  // Without a compiler the error says why the cache was not used.
+  setDefaultCompiler(nullptr);
+  Runtime bare(optionsWith(dir.path, nullptr));
+  s = bare.getKernelFile(spec, "sm_90", text);
+  ASSERT_FALSE(s.ok());
+  EXPECT_TRUE(
+      contains(s.message(), "refusing the kernel cache directory " + dir.path))
+      << s.message();
+
+  // Once only its owner can write it, it is used again.
+  ASSERT_EQ(chmod(dir.path.c_str(), 0755), 0);
+  Runtime fixed(optionsWith(dir.path, nullptr));
+  ASSERT_TRUE(fixed.getKernelFile(spec, "sm_90", text).ok());
+  EXPECT_EQ(text, planted);
+}
+
+TEST(KernelCache, DirectoryOfAnotherUserIsRefused) {
+  if (geteuid() != 0)
+    GTEST_SKIP() << "giving a directory to another user needs root";
+  TempDir dir;
+  KernelSpec spec = scanSpec();
+  ASSERT_TRUE(cache::store(kernelCachePath(spec, "sm_90", dir.path), "x").ok());
+  ASSERT_EQ(chown(dir.path.c_str(), kNobody, kNobody), 0);
+  setDefaultCompiler(nullptr);
+  Runtime rt(optionsWith(dir.path, nullptr));
+  std::string text;
+  Status s = rt.getKernelFile(spec, "sm_90", text);
+  ASSERT_FALSE(s.ok());
+  EXPECT_TRUE(contains(s.message(), "owned by another user (uid 65534"))
+      << s.message();
+  EXPECT_EQ(rt.stats().diskUntrusted, 1u);
+  EXPECT_FALSE(
+      storeKernelFile(spec, "sm_90", kernelFileFor(spec, "sm_90"), dir.path)
+          .ok());
 }
 
 //===----------------------------------------------------------------------===//
@@ -1138,6 +1259,52 @@ TEST(Gpu, TwoPassKernelWithScratch) {
   checkReduce(rt2, spec, 4321, nullptr);
   EXPECT_EQ(compiles, 1);
   EXPECT_EQ(rt2.stats().diskHits, 1u);
+}
+
+TEST(Gpu, OutOfDeviceMemoryIsAnErrorNotACrash) {
+  TempDir dir;
+  std::atomic<int> compiles{0};
+  Runtime rt(gpuOptions(dir.path, countingTwoPassCompiler(compiles)));
+  std::string arch;
+  REQUIRE_GPU(rt, arch);
+  // More than any device has.
+  void *huge = nullptr;
+  Status s = rt.deviceAlloc(size_t(1) << 50, huge);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(huge, nullptr);
+  EXPECT_TRUE(contains(s.message(), "CUDA_ERROR_OUT_OF_MEMORY")) << s.message();
+
+  // Buffers and the loaded kernel first, then every byte left is taken: the
+  // launch needs scratch (n / segment partial sums) and cannot get it.
+  KernelSpec spec = f32Reduce(100);
+  const int64_t n = 3000017;
+  const Kernel *k = nullptr;
+  ASSERT_TRUE(rt.getKernel(spec, k).ok());
+  void *in = nullptr, *out = nullptr, *stream = nullptr;
+  ASSERT_TRUE(rt.deviceAlloc(n * 4, in).ok());
+  ASSERT_TRUE(rt.deviceAlloc(n * 4, out).ok());
+  ASSERT_TRUE(rt.deviceMemset(in, 0, n * 4).ok());
+  ASSERT_TRUE(rt.createStream(stream).ok());
+  std::vector<void *> hog;
+  for (size_t chunk = size_t(1) << 30; chunk >= 4096; chunk /= 4)
+    for (void *p = nullptr; rt.deviceAlloc(chunk, p).ok(); p = nullptr)
+      hog.push_back(p);
+  std::printf("held %zu allocations\n", hog.size());
+  s = rt.launch(*k, in, out, n, stream);
+  if (s.ok()) // a launch that got through must still complete cleanly
+    s = rt.synchronize(stream);
+  EXPECT_FALSE(s.ok()) << "a launch needing scratch with no memory left";
+  EXPECT_TRUE(contains(s.message(), "OUT_OF_MEMORY")) << s.message();
+  std::printf("%s\n", s.message().c_str());
+  for (void *p : hog)
+    EXPECT_TRUE(rt.deviceFree(p).ok());
+  // The runtime is not left broken: with memory back, the same launch works.
+  s = rt.launch(*k, in, out, n, stream);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_TRUE(rt.synchronize(stream).ok());
+  EXPECT_TRUE(rt.destroyStream(stream).ok());
+  EXPECT_TRUE(rt.deviceFree(in).ok());
+  EXPECT_TRUE(rt.deviceFree(out).ok());
 }
 
 TEST(Gpu, ManyThreadsManyStreams) {

@@ -71,10 +71,9 @@ int tcuc::driver::runRun() {
   request.outputFile = outputFile;
   request.check = check;
   request.json = json;
-  // Host buffers: refuse sizes this process cannot hold rather than abort.
-  constexpr int64_t maxBytes = int64_t(1) << 38;
-  if (request.n > maxBytes / 8)
-    return fail("--n " + Twine(request.n) + " is too large");
+  // Sizes beyond the host's memory: checkHostMemory, before compiling.
+  if (!driver::checkHostMemory(request, error))
+    return fail(error);
 
   if (device != "cpu" && device != "gpu" && device != "auto")
     return fail("unknown --device '" + device +

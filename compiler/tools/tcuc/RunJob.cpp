@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
+#include <unistd.h>
 #include <vector>
 
 using namespace tcuc;
@@ -39,8 +40,8 @@ bool tcuc::driver::makeSpec(const std::string &op, int64_t segment,
     return false;
   }
   spec.isScan = op == "scan";
-  if (segment < 1) {
-    error = "--segment must be >= 1, got " + std::to_string(segment);
+  if (std::string e = segmentSizeError(segment); !e.empty()) {
+    error = "--segment: " + e;
     return false;
   }
   spec.segmentSize = segment;
@@ -142,11 +143,39 @@ ExecuteFn tcuc::driver::gpuExecutor(const KernelSpec &spec) {
   };
 }
 
+bool tcuc::driver::checkHostMemory(const RunRequest &request,
+                                   std::string &error) {
+  int64_t n = request.n;
+  if (n > kMaxElements) {
+    error = "--n " + std::to_string(n) + " exceeds the largest supported, 2^47";
+    return false;
+  }
+  const KernelSpec &spec = request.spec;
+  uint64_t bytes = uint64_t(n) * dtypeBytes(spec.input) +
+                   uint64_t(spec.outputLength(n)) * dtypeBytes(spec.output);
+  // The check keeps float64 references and magnitudes per output element,
+  // and a sequential f32 result.
+  if (request.check)
+    bytes += uint64_t(spec.outputLength(n)) * (8 + 8 + 4);
+  uint64_t physical =
+      uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE));
+  if (bytes <= physical)
+    return true;
+  error = "--n " + std::to_string(n) + " needs " + std::to_string(bytes >> 20) +
+          " MiB of host memory (input, output" +
+          (request.check ? ", reference" : "") +
+          "), more than this machine's " + std::to_string(physical >> 20) +
+          " MiB";
+  return false;
+}
+
 int tcuc::driver::runJob(const RunRequest &request, const ExecuteFn &execute) {
   const KernelSpec &spec = request.spec;
   int64_t n = request.n;
   int64_t outLength = spec.outputLength(n);
   std::string error;
+  if (!checkHostMemory(request, error))
+    return fail(error);
   std::vector<uint8_t> input;
   if (!request.inputFile.empty()) {
     if (!ref::readRawFile(request.inputFile, spec.input, n, input, &error))

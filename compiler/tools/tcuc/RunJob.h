@@ -49,6 +49,12 @@ struct RunRequest {
 using ExecuteFn = std::function<bool(const void *in, int64_t n, void *out,
                                      double &ms, std::string &error)>;
 
+/// Refuses an element count larger than kMaxElements or whose host buffers
+/// (input, output, and with --check the float64 reference) exceed this
+/// machine's physical memory: a clear error instead of an abort or the OOM
+/// killer half way. runJob checks it too.
+bool checkHostMemory(const RunRequest &request, std::string &error);
+
 /// Does the job; returns the process exit code (0 ok, 1 check failed,
 /// 2 error). Messages go to stdout/stderr.
 int runJob(const RunRequest &request, const ExecuteFn &execute);

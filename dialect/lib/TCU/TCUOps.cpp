@@ -139,6 +139,9 @@ static LogicalResult verifyTypesAndSegment(Operation *op, Type in, Type out,
   if (segmentSize < 1)
     return op->emitOpError()
            << "segment_size must be >= 1, got " << segmentSize;
+  if (segmentSize > kMaxSegmentSize)
+    return op->emitOpError() << "segment_size must be <= 2^47 ("
+                             << kMaxSegmentSize << "), got " << segmentSize;
   std::string why;
   if (variant && !isVariantApplicable(*variant, isScan, segmentSize, &why))
     return op->emitOpError() << why << ", got segment_size " << segmentSize;

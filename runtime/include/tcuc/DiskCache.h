@@ -7,6 +7,11 @@
 // none; reads check the hash and length, so a damaged file is a miss, never
 // trusted. No locking is needed: two writers of one key write the same bytes.
 //
+// A cache file is loaded code, so only a directory nobody else can write to
+// is read from: it must be owned by this user (or root) and not
+// world-writable, and each file must be a regular file owned by this user
+// (or root) and not world-writable. Anything else is refused, not trusted.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TCUC_DISKCACHE_H
@@ -21,7 +26,7 @@
 
 namespace tcuc {
 
-/// The version of this tcuc (the project VERSION, e.g. "0.5.2"), part of
+/// The version of this tcuc (the project VERSION, e.g. "0.5.3"), part of
 /// every cache key.
 const char *version();
 
@@ -44,15 +49,24 @@ std::string filePath(const std::string &dir, const KernelSpec &spec,
                      const std::string &arch,
                      const std::string &version = tcuc::version());
 
-enum class LoadResult { Hit, Miss, Corrupt };
+/// Whether kernel files may be loaded from `dir`: an error naming the reason
+/// when `dir` exists but is not a directory, is owned by another user than
+/// this one or root, or is world-writable. A missing `dir` is fine (store()
+/// creates it, owned by this user).
+Status checkDirectory(const std::string &dir);
+
+enum class LoadResult { Hit, Miss, Corrupt, Untrusted };
 
 /// Reads the cache file at `path` into `kernelFile`. Miss: no such file.
 /// Corrupt: unreadable, bad first line, wrong length or hash (`why` says
-/// which). The kernel file itself is not parsed here.
+/// which). Untrusted: not a regular file, owned by another user than this
+/// one or root, or world-writable (`why` says which). The kernel file itself
+/// is not parsed here; the directory is not checked (checkDirectory).
 LoadResult load(const std::string &path, std::string &kernelFile,
                 std::string *why = nullptr);
 
 /// Writes `kernelFile` to `path` atomically, creating missing directories.
+/// Refuses a directory that checkDirectory() rejects.
 Status store(const std::string &path, const std::string &kernelFile);
 
 } // namespace cache

@@ -58,11 +58,12 @@ struct RuntimeOptions {
 
 /// Counters, for tests and diagnostics.
 struct RuntimeStats {
-  uint64_t compiles = 0;    // CompileFn calls
-  uint64_t diskHits = 0;    // kernel files read from the disk cache
-  uint64_t diskStores = 0;  // kernel files written to the disk cache
-  uint64_t diskCorrupt = 0; // damaged or stale files ignored
-  uint64_t moduleLoads = 0; // cuModuleLoadDataEx calls that succeeded
+  uint64_t compiles = 0;      // CompileFn calls
+  uint64_t diskHits = 0;      // kernel files read from the disk cache
+  uint64_t diskStores = 0;    // kernel files written to the disk cache
+  uint64_t diskCorrupt = 0;   // damaged or stale files ignored
+  uint64_t diskUntrusted = 0; // refused: directory or file others can write
+  uint64_t moduleLoads = 0;   // cuModuleLoadDataEx calls that succeeded
 };
 
 /// A loaded kernel: the module, its functions and its launch plan. Owned by
@@ -146,8 +147,10 @@ public:
 
   /// The disk cache directory in use; empty when the disk cache is off.
   std::string cacheDirectory() const;
-  /// Why writing to the disk cache stopped (empty while it works); set at the
-  /// first failed write and reported once on stderr.
+  /// Why the disk cache is not fully used (empty while it works): writing
+  /// stopped at the first failed write, or the directory was refused as
+  /// untrusted (owned by another user, or world-writable; cache::
+  /// checkDirectory). Reported once on stderr.
   std::string diskCacheWarning() const;
   RuntimeStats stats() const;
 

@@ -33,6 +33,16 @@ bool isFloat(DType t);
 /// Most tiles a warp may keep in flight (`tiles_per_warp` is 1..8).
 constexpr int kMaxTilesPerWarp = 8;
 
+/// The largest element count a launch takes: 2^47, more than any device
+/// holds even of 1-byte elements, and small enough that no byte count or
+/// index of the kernels overflows 64 bits. Segment sizes have the same
+/// bound (tcu::kMaxSegmentSize in the dialect).
+constexpr int64_t kMaxElements = int64_t(1) << 47;
+
+/// Why `segment` is not a segment size (1..kMaxElements; a larger segment
+/// would be one segment for every input), or empty when it is.
+std::string segmentSizeError(int64_t segment);
+
 /// One segmented collective. Segments are consecutive runs of `segmentSize`
 /// elements, the last one possibly short.
 struct KernelSpec {

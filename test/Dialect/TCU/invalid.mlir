@@ -81,6 +81,16 @@ func.func @segment_size_negative(%in: memref<16xf16>, %out: memref<1xf32>) {
 
 // -----
 
+// Past 2^47 the kernels' index math (segment base + size, 16 segments'
+// strides) could overflow 64 bits: refused, not miscompiled.
+func.func @segment_size_too_large(%in: memref<?xf16>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op segment_size must be <= 2^47 (140737488355328), got 140737488355329}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 140737488355329 : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
 func.func @reduce_length(%in: memref<1000xf16>, %out: memref<62xf32>) {
   // expected-error @+1 {{'tcu.segmented_reduce' op output has 62 elements but the input has ceil(1000 / 16) = 63 segments}}
   tcu.segmented_reduce <add> %in into %out segment_size 16 : memref<1000xf16> -> memref<62xf32>

@@ -135,6 +135,17 @@ int64_t mlir::tcu::detail::tilesPerSegment(const Collective &c) {
   return (c.segmentSize + T * T - 1) / (T * T);
 }
 
+Value mlir::tcu::detail::clippedRuns(TileBuilder &tb, int64_t count,
+                                     int64_t width, Value base, Value end) {
+  if (count <= kUnclippedRuns)
+    return tb.idx(count);
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  Value left = arith::MaxSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, end, base), tb.idx(0));
+  return tb.min(tb.ceilDiv(left, width), tb.idx(count));
+}
+
 int64_t mlir::tcu::detail::gridChunkLength(const Collective &c) {
   int64_t capped = (c.segmentSize + kMaxGridChunks - 1) / kMaxGridChunks;
   capped = (capped + T * T - 1) / (T * T) * (T * T);
@@ -245,8 +256,10 @@ static void reduceSeg256N(TileBuilder &tb, const Collective &c) {
   int64_t tiles = tilesPerSegment(c);
   tb.parallel(c.numSegments, [&](Value seg) {
     Value base = tb.mul(seg, c.segmentSize);
-    Value v = reduceTiles(tb, c.input, base, tb.idx(0), tb.idx(tiles),
-                          tb.idx(1), segmentEnd(tb, c, base), c.tilesPerWarp);
+    Value end = segmentEnd(tb, c, base);
+    Value v = reduceTiles(tb, c.input, base, tb.idx(0),
+                          clippedRuns(tb, tiles, T * T, base, end), tb.idx(1),
+                          end, c.tilesPerWarp);
     storeTotal(tb, v, c.output, seg);
   });
 }
@@ -261,9 +274,10 @@ static void reduceStrided(TileBuilder &tb, const Collective &c, Value group,
   int64_t steps = (length + T - 1) / T;
   Value groupBase = tb.add(tb.mul(group, T * s), tb.idx(offset));
   Type elt = cast<MemRefType>(c.input.getType()).getElementType();
+  // Line 0 starts first: no line has an element at a step past its end.
   Value v = forTileGroups(
-      tb, tb.idx(0), tb.idx(steps), tb.idx(1), c.tilesPerWarp, c.n,
-      {tb.zeroAcc(elt)},
+      tb, tb.idx(0), clippedRuns(tb, steps, T, groupBase, c.n), tb.idx(1),
+      c.tilesPerWarp, c.n, {tb.zeroAcc(elt)},
       [&](ArrayRef<Value> js, ArrayRef<Value> limits,
           ValueRange carried) -> SmallVector<Value> {
         SmallVector<Value> loaded;
@@ -304,9 +318,10 @@ static void reduceSeg16NCoalesced(TileBuilder &tb, const Collective &c) {
                  [&](Value seg, ValueRange) -> SmallVector<Value> {
                    Value base = tb.mul(seg, c.segmentSize);
                    Value end = tb.min(tb.add(base, tb.idx(full)), c.n);
-                   Value v = reduceTiles(tb, c.input, base, tb.idx(0),
-                                         tb.idx(full / (T * T)), tb.idx(1), end,
-                                         c.tilesPerWarp);
+                   Value v = reduceTiles(
+                       tb, c.input, base, tb.idx(0),
+                       clippedRuns(tb, full / (T * T), T * T, base, end),
+                       tb.idx(1), end, c.tilesPerWarp);
                    storeTotal(tb, v, c.output, seg);
                    return {};
                  });
@@ -335,10 +350,11 @@ static void reduceBlock(TileBuilder &tb, const Collective &c) {
                                              MemRefType::get({T * T}, acc));
     Value base = tb.mul(seg, c.segmentSize);
     Value end = segmentEnd(tb, c, base);
+    Value count = clippedRuns(tb, tiles, T * T, base, end);
     tb.forLoop(tb.idx(0), tb.idx(warps), tb.idx(1), {},
                [&](Value w, ValueRange) -> SmallVector<Value> {
                  Value v =
-                     reduceTiles(tb, c.input, base, w, tb.idx(tiles),
+                     reduceTiles(tb, c.input, base, w, count,
                                  tb.idx(kBlockWarps), end, c.tilesPerWarp);
                  Value row = tb.mul(w, T);
                  tb.storeRow(v, 0, partials, row, tb.add(row, tb.idx(T)));
@@ -369,9 +385,10 @@ static void reduceGrid(TileBuilder &tb, const Collective &c) {
 
   tb.parallel(numPartials, [&](Value p) {
     auto [base, end] = gridChunkRange(tb, c, p);
-    Value v = reduceTiles(tb, c.input, base, tb.idx(0),
-                          tb.idx(gridChunkLength(c) / (T * T)), tb.idx(1), end,
-                          c.tilesPerWarp);
+    Value v = reduceTiles(
+        tb, c.input, base, tb.idx(0),
+        clippedRuns(tb, gridChunkLength(c) / (T * T), T * T, base, end),
+        tb.idx(1), end, c.tilesPerWarp);
     storeTotal(tb, v, scratch, p);
   });
 

@@ -73,8 +73,9 @@ static Value loadScanTile(TileBuilder &tb, const Collective &c, Value base,
 /// `carry`: each tile as scanLoadedTile, the carry passed along. A warp
 /// loads c.tilesPerWarp tiles before it scans the first of them.
 static void scanTiles(TileBuilder &tb, const Collective &c, Value base,
-                      Value count, Value end, Value carry) {
-  forTileGroups(tb, tb.idx(0), count, tb.idx(1), c.tilesPerWarp, end, {carry},
+                      int64_t count, Value end, Value carry) {
+  forTileGroups(tb, tb.idx(0), clippedRuns(tb, count, T * T, base, end),
+                tb.idx(1), c.tilesPerWarp, end, {carry},
                 [&](ArrayRef<Value> tiles, ArrayRef<Value> limits,
                     ValueRange carried) -> SmallVector<Value> {
                   SmallVector<Value> bases, loaded;
@@ -157,8 +158,7 @@ static void scanSeg256N(TileBuilder &tb, const Collective &c) {
   int64_t tiles = tilesPerSegment(c);
   tb.parallel(c.numSegments, [&](Value seg) {
     Value base = tb.mul(seg, c.segmentSize);
-    scanTiles(tb, c, base, tb.idx(tiles), segmentEnd(tb, c, base),
-              zeroCarry(tb, c));
+    scanTiles(tb, c, base, tiles, segmentEnd(tb, c, base), zeroCarry(tb, c));
   });
 }
 
@@ -171,8 +171,9 @@ static void scanSeg16N(TileBuilder &tb, const Collective &c) {
   int64_t steps = (s + T - 1) / T;
   tb.parallel(tb.ceilDiv(c.numSegments, T), [&](Value g) {
     Value groupBase = tb.mul(g, T * s);
-    forTileGroups(tb, tb.idx(0), tb.idx(steps), tb.idx(1), c.tilesPerWarp, c.n,
-                  {zeroCarry(tb, c)},
+    // Row 0 starts first: no row has an element at a step past its end.
+    forTileGroups(tb, tb.idx(0), clippedRuns(tb, steps, T, groupBase, c.n),
+                  tb.idx(1), c.tilesPerWarp, c.n, {zeroCarry(tb, c)},
                   [&](ArrayRef<Value> js, ArrayRef<Value> limits,
                       ValueRange carried) -> SmallVector<Value> {
                     SmallVector<Value> bases, lineLengths, loaded;
@@ -234,9 +235,10 @@ static void scanBlock(TileBuilder &tb, const Collective &c) {
     };
     tb.forLoop(tb.idx(0), tb.idx(warps), tb.idx(1), {},
                [&](Value w, ValueRange) -> SmallVector<Value> {
-                 Value v = reduceTiles(tb, c.input, warpBase(w), tb.idx(0),
-                                       tb.idx(perWarp), tb.idx(1), end,
-                                       c.tilesPerWarp);
+                 Value v = reduceTiles(
+                     tb, c.input, warpBase(w), tb.idx(0),
+                     clippedRuns(tb, perWarp, T * T, warpBase(w), end),
+                     tb.idx(1), end, c.tilesPerWarp);
                  storeTotal(tb, v, totals, w);
                  return {};
                });
@@ -244,7 +246,7 @@ static void scanBlock(TileBuilder &tb, const Collective &c) {
     tb.forLoop(tb.idx(0), tb.idx(warps), tb.idx(1), {},
                [&](Value w, ValueRange) -> SmallVector<Value> {
                  Value start = memref::LoadOp::create(b, loc, prefix, w);
-                 scanTiles(tb, c, warpBase(w), tb.idx(perWarp), end,
+                 scanTiles(tb, c, warpBase(w), perWarp, end,
                            tb.broadcast(start, acc));
                  return {};
                });
@@ -271,7 +273,8 @@ static void scanGrid(TileBuilder &tb, const Collective &c) {
 
   tb.parallel(numPartials, [&](Value p) {
     auto [base, end] = gridChunkRange(tb, c, p);
-    Value v = reduceTiles(tb, c.input, base, tb.idx(0), tb.idx(chunkTiles),
+    Value v = reduceTiles(tb, c.input, base, tb.idx(0),
+                          clippedRuns(tb, chunkTiles, T * T, base, end),
                           tb.idx(1), end, c.tilesPerWarp);
     storeTotal(tb, v, totals, p);
   });
@@ -287,7 +290,7 @@ static void scanGrid(TileBuilder &tb, const Collective &c) {
   tb.parallel(numPartials, [&](Value p) {
     auto [base, end] = gridChunkRange(tb, c, p);
     Value start = memref::LoadOp::create(b, loc, prefix, p);
-    scanTiles(tb, c, base, tb.idx(chunkTiles), end, tb.broadcast(start, acc));
+    scanTiles(tb, c, base, chunkTiles, end, tb.broadcast(start, acc));
   });
   memref::DeallocOp::create(b, loc, totals);
   memref::DeallocOp::create(b, loc, prefix);

@@ -76,6 +76,17 @@ void storeTotal(TileBuilder &tb, Value v, Value dest, Value index,
 Value segmentEnd(TileBuilder &tb, const Collective &c, Value segBase);
 /// Number of 256-element tiles a segment spans.
 int64_t tilesPerSegment(const Collective &c);
+/// Runs of a loop over a segment: up to `count` runs (tiles, steps) of
+/// `width` elements from `base`, clipped to those that start before `end`.
+/// A segment far longer than the input then costs work in proportion to the
+/// input, not to the segment size (segment 2^40 + 3 over 5000 elements
+/// looped 2^32 empty tiles: a hang). Up to kUnclippedRuns runs stay a
+/// constant count, as before: every tuned kernel (the longest, seg256n scans
+/// of 2^18, loop 1024 tiles) is unchanged, and a segment longer than the
+/// input wastes at most that many masked runs.
+Value clippedRuns(TileBuilder &tb, int64_t count, int64_t width, Value base,
+                  Value end);
+constexpr int64_t kUnclippedRuns = 4096;
 /// Elements per chunk of the grid variants: kGridChunk, or more (a
 /// multiple of 256) once the segment would have over kMaxGridChunks.
 int64_t gridChunkLength(const Collective &c);
