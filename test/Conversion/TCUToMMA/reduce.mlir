@@ -2,12 +2,13 @@
 // RUN: tcuc-opt %s --convert-tcu-to-mma --canonicalize --cse | FileCheck %s
 
 // Reduction16: column j of a column-major tile is segment j; V = P·A and row
-// 0 of V holds 16 segment sums.
+// 0 of V holds 16 segment sums. P·A is computed as Ones·A (same row 0, no
+// zero entries: no NaN/Inf check on the GPU).
 // CHECK-LABEL: func @seg16
 // CHECK: scf.parallel
 // Each line is one segment, summed whole: its order is free.
 // CHECK: %[[A:.*]] = tcu.load_tile <cols> %{{.*}} stride %c7 line %c7 limit %{{.*}} order <line>
-// CHECK: %[[P:.*]] = tcu.matrix <P> : vector<16x16xf16>
+// CHECK: %[[P:.*]] = tcu.matrix <Ones> : vector<16x16xf16>
 // CHECK: %[[V:.*]] = tcu.mma %[[P]], %[[A]], %{{.*}} : vector<16x16xf16>, vector<16x16xf16> into vector<16x16xf32>
 // CHECK: tcu.store_row %[[V]][0]
 // CHECK-NOT: tcu.mma
@@ -21,7 +22,7 @@ func.func @seg16(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK-LABEL: func @seg256
 // The tile is summed whole: the order of all its elements is free.
 // CHECK: %[[A:.*]] = tcu.load_tile <rows> %{{.*}} stride %c16 line %c16 limit %{{.*}} order <tile>
-// CHECK: %[[P:.*]] = tcu.matrix <P> : vector<16x16xbf16>
+// CHECK: %[[P:.*]] = tcu.matrix <Ones> : vector<16x16xbf16>
 // CHECK: %[[V:.*]] = tcu.mma %[[P]], %[[A]], %{{.*}} : vector<16x16xbf16>
 // CHECK-NOT: tcu.split
 // CHECK: %[[R:.*]] = tcu.row_sums %[[V]] : vector<16x16xf32>
@@ -38,7 +39,7 @@ func.func @seg256(%in: memref<?xbf16>, %out: memref<?xf32>) {
 // CHECK: %[[V:.*]] = scf.for %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<16x16xf32>)
 // CHECK: %[[A:.*]] = tcu.load_tile <rows> %{{.*}} order <tile> : memref<?xf32> -> vector<16x16xf32>
 // CHECK: %[[AS:.*]]:3 = tcu.split %[[A]]
-// CHECK: %[[P:.*]] = tcu.matrix <P> : vector<16x16xbf16>
+// CHECK: %[[P:.*]] = tcu.matrix <Ones> : vector<16x16xbf16>
 // CHECK: tcu.mma %[[P]], %[[AS]]#2, %[[ACC]]
 // CHECK: scf.yield
 // CHECK: tcu.row_sums %[[V]]
@@ -52,7 +53,7 @@ func.func @seg256n(%in: memref<?xf32>, %out: memref<?xf32>) {
 // CHECK-LABEL: func @seg16n_strided
 // CHECK: scf.for
 // CHECK: tcu.load_tile <cols> %{{.*}} stride %c48 line
-// CHECK: tcu.matrix <P>
+// CHECK: tcu.matrix <Ones>
 // CHECK: tcu.mma
 // CHECK: tcu.store_row
 // CHECK-NOT: tcu.matrix <PT>
@@ -78,7 +79,7 @@ func.func @seg16n_coalesced(%in: memref<?xf16>, %out: memref<?xf32>) {
 // P·T (i32 partials: split into five digits) and its row sums reduce them.
 // CHECK-LABEL: func @block
 // CHECK: memref.alloc() : memref<256xi32>
-// CHECK: tcu.matrix <P> : vector<16x16xi8>
+// CHECK: tcu.matrix <Ones> : vector<16x16xi8>
 // CHECK: tcu.store_row
 // CHECK: %[[T:.*]] = tcu.load_tile <rows> %{{.*}} : memref<256xi32> -> vector<16x16xi32>
 // CHECK: tcu.split %[[T]] : vector<16x16xi32> -> vector<16x16xi8>, vector<16x16xi8>, vector<16x16xi8>, vector<16x16xi8>, vector<16x16xi8>

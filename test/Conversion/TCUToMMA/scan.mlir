@@ -76,7 +76,7 @@ func.func @seg16n(%in: memref<?xi8>, %out: memref<?xi32>) {
 // rest of the scratch is never written).
 // CHECK-LABEL: func @block
 // CHECK: %[[TOTALS:.*]] = memref.alloc() : memref<16xf32>
-// CHECK: tcu.matrix <P>
+// CHECK: tcu.matrix <Ones>
 // CHECK: tcu.row_sums
 // CHECK: tcu.load_tile <rows> %[[TOTALS]][%c0] stride %c16 line %c16 limit %c10
 // CHECK: tcu.matrix <Ustrict> : vector<16x16xbf16>

@@ -491,6 +491,13 @@ struct LowerMMA : OpConversionPattern<MMAOp> {
       rewriter.replaceOp(op, buildMMA(rewriter, loc, lhs, rhsT, acc));
       return success();
     }
+    // Ones has no zero entry: every output is a sum of 1·x terms, so a NaN
+    // or Inf reaches exactly the outputs that sum it, as IEEE adds do (the
+    // reductions' Ones·A, the scans' carries A·Ones). No check needed.
+    if (matrix.getKind() == MatrixKind::Ones) {
+      rewriter.replaceOp(op, buildMMA(rewriter, loc, lhs, rhsT, acc));
+      return success();
+    }
     Value bad = anyNonFinite(rewriter, loc, data);
     auto ifOp = scf::IfOp::create(
         rewriter, loc, bad,

@@ -5,6 +5,14 @@
 // V[0][0]; that last step is tcu.row_sums (f32/i32 adds, DESIGN §4), not a
 // split product. `tb.mulConst(P, A, V)` emits `V + P·A` as tcu.mma.
 //
+// The code multiplies by Ones where the paper has P: row 0 of Ones·A is
+// P·A's row 0 (the other rows repeat it, and only row 0 is ever read), but
+// Ones has no zero entry, so no 0·NaN or 0·Inf can arise: NaN and Inf
+// propagate as IEEE adds without the per-product check and exact path that
+// products with zeros need on the GPU (docs/algorithms.md, "NaN and Inf").
+// Only the packed variant, whose rows are different segments, keeps P with
+// blocks.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Variants.h"
@@ -112,7 +120,7 @@ Value mlir::tcu::detail::reduceTiles(TileBuilder &tb, Value src, Value base,
                           tb.idx(T), tb.idx(T), limit, ElementOrder::Tile));
         Value v = carried[0];
         for (Value a : loaded)
-          v = tb.mulConst(MatrixKind::P, a, v);
+          v = tb.mulConst(MatrixKind::Ones, a, v);
         return {v};
       })[0];
 }
@@ -192,7 +200,8 @@ static void reduceSeg16(TileBuilder &tb, const Collective &c) {
                          TileLayout::Cols, c.input, tb.mul(g, T * s), tb.idx(s),
                          tb.idx(s), c.n, ElementOrder::Line));
                    for (auto [g, a] : llvm::zip(groups, loaded)) {
-                     Value v = tb.mulConst(MatrixKind::P, a, tb.zeroAccLike(a));
+                     Value v =
+                         tb.mulConst(MatrixKind::Ones, a, tb.zeroAccLike(a));
                      tb.storeRow(v, 0, c.output, tb.mul(g, T), c.numSegments);
                    }
                  });
@@ -214,7 +223,7 @@ static void reduceSeg256(TileBuilder &tb, const Collective &c) {
                                    ElementOrder::Tile));
     }
     for (auto [seg, a] : llvm::zip(segs, loaded)) {
-      Value v = tb.mulConst(MatrixKind::P, a, tb.zeroAccLike(a));
+      Value v = tb.mulConst(MatrixKind::Ones, a, tb.zeroAccLike(a));
       // Only a group of several can run past the last segment.
       Value limit =
           k > 1 ? tb.min(tb.add(seg, tb.idx(1)), c.numSegments) : Value();
@@ -292,7 +301,7 @@ static void reduceStrided(TileBuilder &tb, const Collective &c, Value group,
         }
         Value v = carried[0];
         for (Value a : loaded)
-          v = tb.mulConst(MatrixKind::P, a, v);
+          v = tb.mulConst(MatrixKind::Ones, a, v);
         return {v};
       })[0];
   tb.storeRow(v, 0, c.output, tb.mul(group, T), c.numSegments, accumulate);
@@ -363,7 +372,7 @@ static void reduceBlock(TileBuilder &tb, const Collective &c) {
     // Only the rows of warps that ran were written.
     Value p = tb.loadTile(TileLayout::Rows, partials, tb.idx(0), tb.idx(T),
                           tb.idx(T), tb.idx(warps * T));
-    Value colSums = tb.mulConst(MatrixKind::P, p, tb.zeroAcc(acc));
+    Value colSums = tb.mulConst(MatrixKind::Ones, p, tb.zeroAcc(acc));
     storeTotal(tb, colSums, c.output, seg);
     memref::DeallocOp::create(b, tb.location(), partials);
   });
