@@ -60,7 +60,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 _fuzzer = os.path.join(config.tcuc_tools_dir, "tcuc-opt-fuzzer")
 if os.access(_fuzzer, os.X_OK):
     config.available_features.add("fuzzer")
-    config.substitutions.append(("%tcuc_opt_fuzzer", _fuzzer))
+    config.substitutions.append(("%fuzz_target", _fuzzer))
 
 tool_dirs = [config.tcuc_tools_dir, config.llvm_tools_dir]
 tools = ["tcuc-opt", "tcuc", "mlir-runner"]

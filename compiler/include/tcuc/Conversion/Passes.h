@@ -11,6 +11,9 @@ class TypeConverter;
 namespace arith {
 class ArithDialect;
 }
+namespace func {
+class FuncDialect;
+}
 namespace gpu {
 class GPUDialect;
 }

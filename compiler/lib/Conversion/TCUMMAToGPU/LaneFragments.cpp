@@ -3,10 +3,14 @@
 #include "LaneFragments.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::tcu;
@@ -265,4 +269,36 @@ Value gpu_lowering::buildSelectedSums(OpBuilder &b, Location loc,
     out.push_back(arith::AddFOp::create(b, loc, sum, c));
   }
   return vector::FromElementsOp::create(b, loc, fragmentType(f32), out);
+}
+
+Value gpu_lowering::callSelectedSums(OpBuilder &b, Location loc, Operation *at,
+                                     MatrixKind kind, int block,
+                                     bool constOnLeft, Value data, Value acc) {
+  auto module = at->getParentOfType<gpu::GPUModuleOp>();
+  assert(module && "products are lowered inside a gpu.module");
+  Type dataType = data.getType(), accType = acc.getType();
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  os << "tcuc_exact_" << stringifyMatrixKind(kind) << block
+     << (constOnLeft ? "_left_" : "_right_") << dataType << "_" << accType;
+  // Types print as e.g. vector<8xf16>: keep a PTX-friendly symbol.
+  for (char &c : name)
+    if (!llvm::isAlnum(c) && c != '_')
+      c = '_';
+  auto fn = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+      module, StringAttr::get(b.getContext(), name));
+  if (!fn) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    auto type = b.getFunctionType({dataType, accType}, {accType});
+    fn = func::FuncOp::create(b, loc, name, type);
+    fn.setPrivate();
+    fn->setAttr("passthrough", b.getArrayAttr({b.getStringAttr("noinline")}));
+    Block *body = fn.addEntryBlock();
+    b.setInsertionPointToStart(body);
+    Value r = buildSelectedSums(b, loc, kind, block, constOnLeft,
+                                body->getArgument(0), body->getArgument(1));
+    func::ReturnOp::create(b, loc, r);
+  }
+  return func::CallOp::create(b, loc, fn, ValueRange{data, acc}).getResult(0);
 }

@@ -85,6 +85,17 @@ Value anyNonFinite(OpBuilder &b, Location loc, Value fragment);
 Value buildSelectedSums(OpBuilder &b, Location loc, MatrixKind kind, int block,
                         bool constOnLeft, Value data, Value acc);
 
+/// buildSelectedSums as a call of a noinline device function (one per
+/// matrix, side and fragment types, made on first use in the gpu.module
+/// around `at`). Inlined, the exact path's unrolled shuffles and selections
+/// raised whole kernels' register counts although they rarely run (a 2-tile
+/// f16->f16 scan kernel: 72 -> 96 registers, 0.89-0.90 of the copy ceiling
+/// at segments 512-1024 instead of 1.00); behind a call the kernel keeps
+/// the registers of its fast path and pays the call only when taken.
+Value callSelectedSums(OpBuilder &b, Location loc, Operation *at,
+                       MatrixKind kind, int block, bool constOnLeft, Value data,
+                       Value acc);
+
 } // namespace mlir::tcu::gpu_lowering
 
 #endif // TCUC_CONVERSION_TCUMMATOGPU_LANEFRAGMENTS_H

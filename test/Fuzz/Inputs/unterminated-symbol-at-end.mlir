@@ -1,0 +1,3 @@
+// linalg sums over the innermost dimension become tcu 
+
+func.func @sgac
