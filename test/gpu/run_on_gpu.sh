@@ -100,7 +100,8 @@ fi
 # Every variant (reliability_specs.txt): compute-sanitizer memcheck,
 # racecheck, initcheck and synccheck; 10 runs of the same input compared
 # bitwise; an input with NaN, +Inf and -Inf checked against the IEEE
-# reference (docs/algorithms.md, "NaN and Inf").
+# reference (docs/algorithms.md, "NaN and Inf"), and run under racecheck
+# and memcheck.
 if [ "$what" = reliability ]; then
   mapfile -t specs < <(grep -v '^#' "$root/test/gpu/reliability_specs.txt")
   n=100003
@@ -132,6 +133,23 @@ if [ "$what" = reliability ]; then
     echo "nan/inf: $s -> $(echo "$out" | grep -E 'check:|error' | tr '\n' ' ')"
   done
   record "NaN/Inf inputs (every float variant)" $bad "$((total - bad)) of $total match the IEEE reference"
+  # The same inputs under racecheck and memcheck: random data never takes
+  # the exact path (per-warp shared memory, docs/algorithms.md), these do.
+  bad=0; total=0
+  for s in "${specs[@]}"; do
+    dt=$(echo "$s" | sed -n 's/.*--dtype \([a-z0-9]*\).*/\1/p')
+    [ "$dt" = i8 ] && continue
+    for tool in racecheck memcheck; do
+      total=$((total + 1))
+      # shellcheck disable=SC2086
+      out=$(compute-sanitizer --tool $tool --error-exitcode 9 "$tcuc" run \
+        --device gpu $s --n $n --input /tmp/tcuc-nan.$dt --check 2>&1)
+      rc=$?
+      if [ $rc -ne 0 ]; then bad=$((bad + 1)); echo "$out" | tail -20; fi
+      echo "$tool (NaN/Inf input): $s -> $(echo "$out" | grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|check:' | tr '\n' ' ')"
+    done
+  done
+  record "compute-sanitizer racecheck+memcheck, NaN/Inf inputs (exact path)" $bad "$((total - bad)) of $total clean"
 fi
 
 if part example; then

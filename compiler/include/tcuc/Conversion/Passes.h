@@ -11,9 +11,6 @@ class TypeConverter;
 namespace arith {
 class ArithDialect;
 }
-namespace func {
-class FuncDialect;
-}
 namespace gpu {
 class GPUDialect;
 }

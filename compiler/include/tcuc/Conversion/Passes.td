@@ -65,8 +65,7 @@ def ConvertTCUMMAToGPU : Pass<"convert-tcu-mma-to-gpu", "ModuleOp"> {
            "Threads per block (a multiple of 32); each warp is one worker">
   ];
   let dependentDialects = [
-    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
-    "::mlir::gpu::GPUDialect",
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect",
     "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect"

@@ -3,14 +3,15 @@
 #include "LaneFragments.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/SymbolTable.h"
 
-#include "llvm/ADT/StringExtras.h"
+#include "tcuc/Conversion/Passes.h"
 
 using namespace mlir;
 using namespace mlir::tcu;
@@ -183,122 +184,139 @@ Value gpu_lowering::anyNonFinite(OpBuilder &b, Location loc, Value fragment) {
                                   NVVM::VoteSyncKind::any);
 }
 
-Value gpu_lowering::buildSelectedSums(OpBuilder &b, Location loc,
+/// Entry (r, c) of the named matrix, as an i1 computed from index values
+/// (tcu::matrixEntry with a runtime row and column).
+static Value matrixEntryValue(OpBuilder &b, Location loc, MatrixKind kind,
+                              Value r, Value c, int block) {
+  auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) -> Value {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  };
+  auto blockOf = [&](Value x) -> Value {
+    return arith::DivUIOp::create(b, loc, x, index(b, loc, block));
+  };
+  switch (kind) {
+  case MatrixKind::P:
+    return cmp(arith::CmpIPredicate::eq, blockOf(c), r);
+  case MatrixKind::PT:
+    return cmp(arith::CmpIPredicate::eq, c, index(b, loc, 0));
+  case MatrixKind::U:
+    return cmp(arith::CmpIPredicate::ule, r, c);
+  case MatrixKind::Ustrict:
+    return cmp(arith::CmpIPredicate::ult, r, c);
+  case MatrixKind::L:
+    return arith::AndIOp::create(
+        b, loc, cmp(arith::CmpIPredicate::ugt, r, c),
+        cmp(arith::CmpIPredicate::eq, blockOf(r), blockOf(c)));
+  case MatrixKind::Ones:
+    break;
+  }
+  return arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+}
+
+Value gpu_lowering::buildSelectedSums(OpBuilder &b, Location loc, Operation *at,
                                       MatrixKind kind, int block,
                                       bool constOnLeft, Value data, Value acc) {
   Type f32 = b.getF32Type();
-  Value wide = arith::ExtFOp::create(b, loc, fragmentType(f32), data);
-  // The lane id read by an asm statement with a side effect: everything the
-  // exact path derives from it (shuffle sources, selection bits) stays in
-  // this rarely taken branch. From gpu.lane_id, the backend hoisted those
-  // loop invariants out of the kernel's loop and kept them live in
-  // registers across all of it (a 2-tile scan kernel: 72 -> 112 registers).
-  Value lane = LLVM::InlineAsmOp::create(b, loc, b.getI32Type(), ValueRange{},
-                                         "mov.u32 $0, %laneid;", "=r",
-                                         /*has_side_effects=*/true,
-                                         /*is_align_stack=*/false,
-                                         LLVM::tailcallkind::TailCallKind::None,
-                                         /*asm_dialect=*/LLVM::AsmDialectAttr(),
-                                         /*operand_attrs=*/ArrayAttr())
-                   .getResult(0);
-  Value laneIdx = arith::IndexCastOp::create(b, loc, b.getIndexType(), lane);
-  LanePosition pos;
-  pos.g = arith::DivUIOp::create(b, loc, laneIdx,
-                                 arith::ConstantIndexOp::create(b, loc, 4));
-  pos.t = arith::RemUIOp::create(b, loc, laneIdx,
-                                 arith::ConstantIndexOp::create(b, loc, 4));
-  auto i32 = [&](int64_t v) -> Value {
-    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
-  };
-  auto times4 = [&](Value m) -> Value {
-    return arith::IndexCastOp::create(
-        b, loc, b.getI32Type(),
-        arith::MulIOp::create(b, loc, m,
-                              arith::ConstantIndexOp::create(b, loc, 4)));
-  };
-  // Output slot s of this lane is (r, c) = (slotRow, slotCol). It needs the
-  // data element M(m, k) for every selected k, where M is the fragment's
-  // matrix and m = r (X · K, M = X) or c (K · X, M = X^T). M(m, k) sits in
-  // lane 4 (m % 8) + (k % 8) / 2, slot (k & 1) | (m / 8) << 1 | (k / 8) << 2:
-  // m / 8 is the same in every lane for a given s, and m % 8 is g (X · K) or
-  // 2t + (s & 1) (K · X). laneBase[s & 1] = 4 (m % 8).
-  Value laneBase[2];
-  if (constOnLeft) {
-    Value twoT = arith::MulIOp::create(
-        b, loc, pos.t, arith::ConstantIndexOp::create(b, loc, 2));
-    laneBase[0] = times4(twoT);
-    laneBase[1] = times4(arith::AddIOp::create(
-        b, loc, twoT, arith::ConstantIndexOp::create(b, loc, 1)));
-  } else {
-    laneBase[0] = laneBase[1] = times4(pos.g);
+  Type i32 = b.getI32Type();
+  auto module = at->getParentOfType<gpu::GPUModuleOp>();
+  assert(module && "products are lowered inside a gpu.module");
+  auto blockAttr = module->getAttrOfType<IntegerAttr>(kPlanBlockAttr);
+  int64_t warps =
+      blockAttr ? std::max<int64_t>(blockAttr.getInt() / 32, 1) : 32;
+
+  // One 16x16 tile of workgroup memory per warp, of the data's 16-bit type
+  // (2 KB for a block of 4 warps: small, since the L1 cache shares the
+  // space), shared by every exact product of that type in the module's
+  // kernels (a warp runs one at a time).
+  Type elt = cast<VectorType>(data.getType()).getElementType();
+  std::string name =
+      elt.isBF16() ? "tcuc_exact_tiles_bf16" : "tcuc_exact_tiles_f16";
+  auto tiles = MemRefType::get({warps * 256}, elt, AffineMap(),
+                               b.getI64IntegerAttr(3)); // shared memory
+  if (!SymbolTable::lookupSymbolIn(module, name)) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    memref::GlobalOp::create(b, loc, name, b.getStringAttr("private"), tiles,
+                             Attribute(), /*constant=*/false,
+                             /*alignment=*/b.getI64IntegerAttr(16));
   }
-  // Unrolled with constant slots and selection tables: a loop over k would
-  // index the fragment and the tables dynamically, which puts them in local
-  // memory (test/Target/PTX/ptxas.test forbids any).
+  Value buffer = memref::GetGlobalOp::create(b, loc, tiles, name);
+
+  // The lane and warp ids, and the loop's trip count, from asm statements
+  // with a side effect: nothing derived from them is hoisted out of this
+  // rarely taken branch into the kernel's loops, and the loop over k stays
+  // a loop.
+  auto asmValue = [&](StringRef text) -> Value {
+    Value v = LLVM::InlineAsmOp::create(b, loc, i32, ValueRange{}, text, "=r",
+                                        /*has_side_effects=*/true,
+                                        /*is_align_stack=*/false,
+                                        LLVM::tailcallkind::TailCallKind::None,
+                                        /*asm_dialect=*/LLVM::AsmDialectAttr(),
+                                        /*operand_attrs=*/ArrayAttr())
+                  .getResult(0);
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+  };
+  Value laneIdx = asmValue("mov.u32 $0, %laneid;");
+  Value warp = asmValue("mov.u32 $0, %tid.x;");
+  Value sixteen = asmValue("mov.u32 $0, 16;");
+  Value base = arith::MulIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, warp, index(b, loc, 32)),
+      index(b, loc, 256));
+  LanePosition pos;
+  pos.g = arith::DivUIOp::create(b, loc, laneIdx, index(b, loc, 4));
+  pos.t = arith::RemUIOp::create(b, loc, laneIdx, index(b, loc, 4));
+  auto at16 = [&](Value r, Value c) -> Value {
+    return arith::AddIOp::create(
+        b, loc, base,
+        arith::AddIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, r, index(b, loc, 16)), c));
+  };
+  auto syncWarp = [&] {
+    NVVM::SyncWarpOp::create(
+        b, loc, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(-1)));
+  };
+
+  // The fragment's matrix M (X for X · K, X^T for K · X) into the warp's
+  // tile.
+  syncWarp(); // the previous exact product's reads are done
+  for (int s = 0; s < kSlots; ++s) {
+    Value x = vector::ExtractOp::create(b, loc, data, ArrayRef<int64_t>{s});
+    memref::StoreOp::create(
+        b, loc, x, buffer,
+        ValueRange{at16(pos.row(b, loc, s), pos.col(b, loc, s))});
+  }
+  syncWarp();
+
+  // Output slot s, (r, c): the f32 sum, in order of k, of M(m, k) over the
+  // selected k (K(r, k) for K · X with m = c; K(k, c) for X · K with
+  // m = r), then C(r, c) added. One slot at a time: a sum, k and an address
+  // live beside what the kernel already holds.
   Value negZero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(-0.0));
   SmallVector<Value> out;
   for (int s = 0; s < kSlots; ++s) {
-    int mHigh = constOnLeft ? (s >> 2) : ((s >> 1) & 1);
-    Value sum = negZero; // -0 + x == x for every x
-    for (int k = 0; k < 16; ++k) {
-      // Bit l: whether lane l's output slot s takes k, i.e. K(r, k) (K · X)
-      // or K(k, c) (X · K).
-      uint32_t table = laneTable([&](int l) {
-        return constOnLeft ? matrixEntry(kind, slotRow(l, s), k, block)
-                           : matrixEntry(kind, k, slotCol(l, s), block);
-      });
-      if (table == 0)
-        continue;
-      int slot = (k & 1) | (mHigh << 1) | ((k / 8) << 2);
-      Value v =
-          vector::ExtractOp::create(b, loc, wide, ArrayRef<int64_t>{slot});
-      Value from =
-          arith::AddIOp::create(b, loc, laneBase[s & 1], i32((k % 8) / 2));
-      Value got =
-          gpu::ShuffleOp::create(
-              b, loc, v, from, /*width=*/i32(32),
-              gpu::ShuffleModeAttr::get(b.getContext(), gpu::ShuffleMode::IDX))
-              .getShuffleResult();
-      Value added = arith::AddFOp::create(b, loc, sum, got);
-      sum = table == ~0u ? added
-                         : arith::SelectOp::create(
-                               b, loc, laneBit(b, loc, table, lane), added, sum)
-                               .getResult();
+    Value r = pos.row(b, loc, s), c = pos.col(b, loc, s);
+    Value m = constOnLeft ? c : r;
+    auto loop = scf::ForOp::create(b, loc, index(b, loc, 0), sixteen,
+                                   index(b, loc, 1), ValueRange{negZero});
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value k = loop.getInductionVar();
+      Value sum = loop.getRegionIterArgs()[0];
+      Value x = arith::ExtFOp::create(
+          b, loc, f32,
+          memref::LoadOp::create(b, loc, buffer, ValueRange{at16(m, k)})
+              .getResult());
+      Value selected = constOnLeft
+                           ? matrixEntryValue(b, loc, kind, r, k, block)
+                           : matrixEntryValue(b, loc, kind, k, c, block);
+      Value added = arith::AddFOp::create(b, loc, sum, x);
+      scf::YieldOp::create(
+          b, loc,
+          ValueRange{arith::SelectOp::create(b, loc, selected, added, sum)});
     }
-    Value c = vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{s});
-    out.push_back(arith::AddFOp::create(b, loc, sum, c));
+    Value cs = vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{s});
+    out.push_back(arith::AddFOp::create(b, loc, loop.getResult(0), cs));
   }
   return vector::FromElementsOp::create(b, loc, fragmentType(f32), out);
-}
-
-Value gpu_lowering::callSelectedSums(OpBuilder &b, Location loc, Operation *at,
-                                     MatrixKind kind, int block,
-                                     bool constOnLeft, Value data, Value acc) {
-  auto module = at->getParentOfType<gpu::GPUModuleOp>();
-  assert(module && "products are lowered inside a gpu.module");
-  Type dataType = data.getType(), accType = acc.getType();
-  std::string name;
-  llvm::raw_string_ostream os(name);
-  os << "tcuc_exact_" << stringifyMatrixKind(kind) << block
-     << (constOnLeft ? "_left_" : "_right_") << dataType << "_" << accType;
-  // Types print as e.g. vector<8xf16>: keep a PTX-friendly symbol.
-  for (char &c : name)
-    if (!llvm::isAlnum(c) && c != '_')
-      c = '_';
-  auto fn = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
-      module, StringAttr::get(b.getContext(), name));
-  if (!fn) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
-    auto type = b.getFunctionType({dataType, accType}, {accType});
-    fn = func::FuncOp::create(b, loc, name, type);
-    fn.setPrivate();
-    fn->setAttr("passthrough", b.getArrayAttr({b.getStringAttr("noinline")}));
-    Block *body = fn.addEntryBlock();
-    b.setInsertionPointToStart(body);
-    Value r = buildSelectedSums(b, loc, kind, block, constOnLeft,
-                                body->getArgument(0), body->getArgument(1));
-    func::ReturnOp::create(b, loc, r);
-  }
-  return func::CallOp::create(b, loc, fn, ValueRange{data, acc}).getResult(0);
 }

@@ -80,21 +80,19 @@ Value anyNonFinite(OpBuilder &b, Location loc, Value fragment);
 /// k, then C added: the exact path for data with NaN or Inf, which a Tensor
 /// Core product would spread to every output of the tile (0 · NaN and
 /// 0 · Inf are NaN). `data` is X's fragment in A layout for X · K, X^T's for
-/// K · X (as buildMMA takes them); f16/bf16 data, f32 accumulator. Up to
-/// 128 shuffles a lane: slow, for tiles with NaN or Inf only.
-Value buildSelectedSums(OpBuilder &b, Location loc, MatrixKind kind, int block,
-                        bool constOnLeft, Value data, Value acc);
-
-/// buildSelectedSums as a call of a noinline device function (one per
-/// matrix, side and fragment types, made on first use in the gpu.module
-/// around `at`). Inlined, the exact path's unrolled shuffles and selections
-/// raised whole kernels' register counts although they rarely run (a 2-tile
-/// f16->f16 scan kernel: 72 -> 96 registers, 0.89-0.90 of the copy ceiling
-/// at segments 512-1024 instead of 1.00); behind a call the kernel keeps
-/// the registers of its fast path and pays the call only when taken.
-Value callSelectedSums(OpBuilder &b, Location loc, Operation *at,
-                       MatrixKind kind, int block, bool constOnLeft, Value data,
-                       Value acc);
+/// K · X (as buildMMA takes them); f16/bf16 data, f32 accumulator.
+///
+/// The warp writes the data to a tile of workgroup memory (one per warp,
+/// `tcuc_exact_tiles` in the gpu.module around `at`, sized by its block
+/// size) and each lane sums its outputs one at a time in a loop over k: slow,
+/// for tiles with NaN or Inf only, but it needs few registers beyond those
+/// the kernel already holds. Unrolled with shuffles (the form before
+/// 2026-11-24) it needed about 30 more, which every kernel containing it
+/// paid for on its fast path too (a 2-tile f16->f16 scan: 66 registers
+/// without it, 96 with it).
+Value buildSelectedSums(OpBuilder &b, Location loc, Operation *at,
+                        MatrixKind kind, int block, bool constOnLeft,
+                        Value data, Value acc);
 
 } // namespace mlir::tcu::gpu_lowering
 

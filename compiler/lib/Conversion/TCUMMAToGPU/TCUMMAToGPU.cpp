@@ -503,9 +503,9 @@ struct LowerMMA : OpConversionPattern<MMAOp> {
         rewriter, loc, bad,
         [&](OpBuilder &t, Location l) {
           scf::YieldOp::create(t, l,
-                               callSelectedSums(t, l, op, matrix.getKind(),
-                                                matrix.getBlock(), constOnLeft,
-                                                data, acc));
+                               buildSelectedSums(t, l, op, matrix.getKind(),
+                                                 matrix.getBlock(), constOnLeft,
+                                                 data, acc));
         },
         [&](OpBuilder &e, Location l) {
           scf::YieldOp::create(e, l, buildMMA(e, l, lhs, rhsT, acc));
