@@ -54,7 +54,7 @@ func.func @scans(%h: memref<?xf16>, %f: memref<?xf32>, %bh: memref<?xbf16>,
   tcu.segmented_scan <add> inclusive %h into %f segment_size 48 : memref<?xf16> -> memref<?xf32>
   // Packed serves only multiples of 16: the row of the same size after it
   // (the fastest variant serving every size of the row).
-  // CHECK: segment_size 100 {tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256>}
+  // CHECK: segment_size 100 {tiles_per_warp = 1 : i64, variant = #tcu.variant<seg256>}
   tcu.segmented_scan <add> inclusive %h into %f segment_size 100 : memref<?xf16> -> memref<?xf32>
   // CHECK: segment_size 7 {tiles_per_warp = 1 : i64, variant = #tcu.variant<seg16>}
   tcu.segmented_scan <add> inclusive %h into %f segment_size 7 : memref<?xf16> -> memref<?xf32>
