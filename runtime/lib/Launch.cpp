@@ -16,13 +16,8 @@ Status checkArguments(const KernelSpec &spec, const void *in, const void *out,
                       int64_t n) {
   if (std::string e = segmentSizeError(spec.segmentSize); !e.empty())
     return Status::error(e);
-  if (n < 0)
-    return Status::error("element count must be >= 0, got " +
-                         std::to_string(n));
-  if (n > kMaxElements)
-    return Status::error("element count " + std::to_string(n) +
-                         " exceeds the largest supported, 2^47 (more than "
-                         "any device holds)");
+  if (std::string e = elementCountError(n); !e.empty())
+    return Status::error(e);
   if (n == 0)
     return Status::success();
   if (!in)

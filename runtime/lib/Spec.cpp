@@ -60,6 +60,16 @@ std::string tcuc::segmentSizeError(int64_t segment) {
   return "";
 }
 
+std::string tcuc::elementCountError(int64_t n) {
+  if (n < 0)
+    return "element count must be >= 0, got " + std::to_string(n);
+  if (n > kMaxElements)
+    return "element count " + std::to_string(n) +
+           " exceeds the largest supported, 2^47 (more than any device "
+           "holds)";
+  return "";
+}
+
 bool tcuc::isFloat(DType t) {
   return t == DType::F16 || t == DType::BF16 || t == DType::F32;
 }

@@ -135,21 +135,12 @@ if [ "$what" = reliability ]; then
   record "NaN/Inf inputs (every float variant)" $bad "$((total - bad)) of $total match the IEEE reference"
   # The same inputs under racecheck and memcheck: random data never takes
   # the exact path (per-warp shared memory, docs/algorithms.md), these do.
-  bad=0; total=0
+  nanSpecs=()
   for s in "${specs[@]}"; do
     dt=$(echo "$s" | sed -n 's/.*--dtype \([a-z0-9]*\).*/\1/p')
-    [ "$dt" = i8 ] && continue
-    for tool in racecheck memcheck; do
-      total=$((total + 1))
-      # shellcheck disable=SC2086
-      out=$(compute-sanitizer --tool $tool --error-exitcode 9 "$tcuc" run \
-        --device gpu $s --n $n --input /tmp/tcuc-nan.$dt --check 2>&1)
-      rc=$?
-      if [ $rc -ne 0 ]; then bad=$((bad + 1)); echo "$out" | tail -20; fi
-      echo "$tool (NaN/Inf input): $s -> $(echo "$out" | grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|check:' | tr '\n' ' ')"
-    done
+    [ "$dt" = i8 ] || nanSpecs+=("$s --input /tmp/tcuc-nan.$dt")
   done
-  record "compute-sanitizer racecheck+memcheck, NaN/Inf inputs (exact path)" $bad "$((total - bad)) of $total clean"
+  sanitize " (NaN/Inf inputs: the exact path)" racecheck memcheck -- "${nanSpecs[@]}"
 fi
 
 if part example; then

@@ -146,8 +146,8 @@ ExecuteFn tcuc::driver::gpuExecutor(const KernelSpec &spec) {
 bool tcuc::driver::checkHostMemory(const RunRequest &request,
                                    std::string &error) {
   int64_t n = request.n;
-  if (n > kMaxElements) {
-    error = "--n " + std::to_string(n) + " exceeds the largest supported, 2^47";
+  if (std::string e = elementCountError(n); !e.empty()) {
+    error = "--n: " + e;
     return false;
   }
   const KernelSpec &spec = request.spec;
@@ -174,8 +174,6 @@ int tcuc::driver::runJob(const RunRequest &request, const ExecuteFn &execute) {
   int64_t n = request.n;
   int64_t outLength = spec.outputLength(n);
   std::string error;
-  if (!checkHostMemory(request, error))
-    return fail(error);
   std::vector<uint8_t> input;
   if (!request.inputFile.empty()) {
     if (!ref::readRawFile(request.inputFile, spec.input, n, input, &error))

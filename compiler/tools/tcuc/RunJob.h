@@ -52,7 +52,7 @@ using ExecuteFn = std::function<bool(const void *in, int64_t n, void *out,
 /// Refuses an element count larger than kMaxElements or whose host buffers
 /// (input, output, and with --check the float64 reference) exceed this
 /// machine's physical memory: a clear error instead of an abort or the OOM
-/// killer half way. runJob checks it too.
+/// killer half way. Both drivers call it before compiling or loading.
 bool checkHostMemory(const RunRequest &request, std::string &error);
 
 /// Does the job; returns the process exit code (0 ok, 1 check failed,

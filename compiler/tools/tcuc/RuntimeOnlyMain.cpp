@@ -122,6 +122,8 @@ int main(int argc, char **argv) {
   request.outputFile = values["output"];
   request.check = switches["check"];
   request.json = switches["json"];
+  if (!driver::checkHostMemory(request, error))
+    return usage(error);
 
   if (!driver::loadGPUKernel(spec, request.compileMs, error)) {
     std::fprintf(stderr, "tcuc run: loading the GPU kernel failed:\n%s\n",

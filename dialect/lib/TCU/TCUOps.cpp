@@ -1,6 +1,7 @@
 //===- TCUOps.cpp - tcu operation verifiers and custom syntax -------------===//
 
 #include "tcuc/Dialect/TCU/TCUOps.h"
+#include "tcuc/Spec.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -139,9 +140,12 @@ static LogicalResult verifyTypesAndSegment(Operation *op, Type in, Type out,
   if (segmentSize < 1)
     return op->emitOpError()
            << "segment_size must be >= 1, got " << segmentSize;
-  if (segmentSize > kMaxSegmentSize)
+  // The runtime's bound (runtime/include/tcuc/Spec.h): a larger segment is
+  // one segment for any input, and the kernels' index math (segment base +
+  // size, 16 segments' strides) must not overflow 64 bits.
+  if (segmentSize > tcuc::kMaxElements)
     return op->emitOpError() << "segment_size must be <= 2^47 ("
-                             << kMaxSegmentSize << "), got " << segmentSize;
+                             << tcuc::kMaxElements << "), got " << segmentSize;
   std::string why;
   if (variant && !isVariantApplicable(*variant, isScan, segmentSize, &why))
     return op->emitOpError() << why << ", got segment_size " << segmentSize;

@@ -36,12 +36,14 @@ constexpr int kMaxTilesPerWarp = 8;
 /// The largest element count a launch takes: 2^47, more than any device
 /// holds even of 1-byte elements, and small enough that no byte count or
 /// index of the kernels overflows 64 bits. Segment sizes have the same
-/// bound (tcu::kMaxSegmentSize in the dialect).
+/// bound (the op verifier uses it too).
 constexpr int64_t kMaxElements = int64_t(1) << 47;
 
 /// Why `segment` is not a segment size (1..kMaxElements; a larger segment
 /// would be one segment for every input), or empty when it is.
 std::string segmentSizeError(int64_t segment);
+/// Why `n` is not an element count (0..kMaxElements), or empty when it is.
+std::string elementCountError(int64_t n);
 
 /// One segmented collective. Segments are consecutive runs of `segmentSize`
 /// elements, the last one possibly short.

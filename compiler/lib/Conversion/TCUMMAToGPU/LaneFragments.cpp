@@ -184,35 +184,6 @@ Value gpu_lowering::anyNonFinite(OpBuilder &b, Location loc, Value fragment) {
                                   NVVM::VoteSyncKind::any);
 }
 
-/// Entry (r, c) of the named matrix, as an i1 computed from index values
-/// (tcu::matrixEntry with a runtime row and column).
-static Value matrixEntryValue(OpBuilder &b, Location loc, MatrixKind kind,
-                              Value r, Value c, int block) {
-  auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) -> Value {
-    return arith::CmpIOp::create(b, loc, p, x, y);
-  };
-  auto blockOf = [&](Value x) -> Value {
-    return arith::DivUIOp::create(b, loc, x, index(b, loc, block));
-  };
-  switch (kind) {
-  case MatrixKind::P:
-    return cmp(arith::CmpIPredicate::eq, blockOf(c), r);
-  case MatrixKind::PT:
-    return cmp(arith::CmpIPredicate::eq, c, index(b, loc, 0));
-  case MatrixKind::U:
-    return cmp(arith::CmpIPredicate::ule, r, c);
-  case MatrixKind::Ustrict:
-    return cmp(arith::CmpIPredicate::ult, r, c);
-  case MatrixKind::L:
-    return arith::AndIOp::create(
-        b, loc, cmp(arith::CmpIPredicate::ugt, r, c),
-        cmp(arith::CmpIPredicate::eq, blockOf(r), blockOf(c)));
-  case MatrixKind::Ones:
-    break;
-  }
-  return arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
-}
-
 Value gpu_lowering::buildSelectedSums(OpBuilder &b, Location loc, Operation *at,
                                       MatrixKind kind, int block,
                                       bool constOnLeft, Value data, Value acc) {
@@ -290,12 +261,41 @@ Value gpu_lowering::buildSelectedSums(OpBuilder &b, Location loc, Operation *at,
   // Output slot s, (r, c): the f32 sum, in order of k, of M(m, k) over the
   // selected k (K(r, k) for K · X with m = c; K(k, c) for X · K with
   // m = r), then C(r, c) added. One slot at a time: a sum, k and an address
-  // live beside what the kernel already holds.
+  // live beside what the kernel already holds. Which k a lane selects
+  // depends on it only through g (r = g + 8 ((s >> 1) & 1)) or t (c = 2t +
+  // (s & 1) + 8 (s >> 2)): a 16-bit mask of tcu::matrixEntry per g or t,
+  // four to a 64-bit constant.
   Value negZero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(-0.0));
+  Type i64 = b.getI64Type();
+  auto i64Const = [&](uint64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(int64_t(v)));
+  };
+  Value who = constOnLeft ? pos.g : pos.t;
+  Value whoHigh = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, who,
+                                        index(b, loc, 4));
+  Value shift = arith::IndexCastOp::create(
+      b, loc, i64,
+      arith::MulIOp::create(
+          b, loc, arith::RemUIOp::create(b, loc, who, index(b, loc, 4)),
+          index(b, loc, 16)));
   SmallVector<Value> out;
   for (int s = 0; s < kSlots; ++s) {
-    Value r = pos.row(b, loc, s), c = pos.col(b, loc, s);
-    Value m = constOnLeft ? c : r;
+    uint64_t words[2] = {0, 0};
+    for (int w = 0; w < (constOnLeft ? 8 : 4); ++w)
+      for (int k = 0; k < 16; ++k) {
+        bool on =
+            constOnLeft
+                ? matrixEntry(kind, w + 8 * ((s >> 1) & 1), k, block)
+                : matrixEntry(kind, k, 2 * w + (s & 1) + 8 * (s >> 2), block);
+        if (on)
+          words[w / 4] |= uint64_t(1) << ((w % 4) * 16 + k);
+      }
+    Value mask = arith::ShRUIOp::create(
+        b, loc,
+        arith::SelectOp::create(b, loc, whoHigh, i64Const(words[1]),
+                                i64Const(words[0])),
+        shift);
+    Value m = constOnLeft ? pos.col(b, loc, s) : pos.row(b, loc, s);
     auto loop = scf::ForOp::create(b, loc, index(b, loc, 0), sixteen,
                                    index(b, loc, 1), ValueRange{negZero});
     {
@@ -307,9 +307,10 @@ Value gpu_lowering::buildSelectedSums(OpBuilder &b, Location loc, Operation *at,
           b, loc, f32,
           memref::LoadOp::create(b, loc, buffer, ValueRange{at16(m, k)})
               .getResult());
-      Value selected = constOnLeft
-                           ? matrixEntryValue(b, loc, kind, r, k, block)
-                           : matrixEntryValue(b, loc, kind, k, c, block);
+      Value selected = arith::TruncIOp::create(
+          b, loc, b.getI1Type(),
+          arith::ShRUIOp::create(b, loc, mask,
+                                 arith::IndexCastOp::create(b, loc, i64, k)));
       Value added = arith::AddFOp::create(b, loc, sum, x);
       scf::YieldOp::create(
           b, loc,

@@ -104,11 +104,12 @@ void mlir::tcu::detail::parallelPackedTiles(
 }
 
 Value mlir::tcu::detail::reduceTiles(TileBuilder &tb, Value src, Value base,
-                                     Value first, Value count, Value step,
+                                     Value first, int64_t count, Value step,
                                      Value end, int64_t inFlight) {
   Type elt = cast<MemRefType>(src.getType()).getElementType();
   return forTileGroups(
-      tb, first, count, step, inFlight, end, {tb.zeroAcc(elt)},
+      tb, first, clippedRuns(tb, count, T * T, base, end), step, inFlight, end,
+      {tb.zeroAcc(elt)},
       [&](ArrayRef<Value> tiles, ArrayRef<Value> limits,
           ValueRange carried) -> SmallVector<Value> {
         // Every load first, then the products: the loads are in flight
@@ -266,9 +267,8 @@ static void reduceSeg256N(TileBuilder &tb, const Collective &c) {
   tb.parallel(c.numSegments, [&](Value seg) {
     Value base = tb.mul(seg, c.segmentSize);
     Value end = segmentEnd(tb, c, base);
-    Value v = reduceTiles(tb, c.input, base, tb.idx(0),
-                          clippedRuns(tb, tiles, T * T, base, end), tb.idx(1),
-                          end, c.tilesPerWarp);
+    Value v = reduceTiles(tb, c.input, base, tb.idx(0), tiles, tb.idx(1), end,
+                          c.tilesPerWarp);
     storeTotal(tb, v, c.output, seg);
   });
 }
@@ -327,10 +327,9 @@ static void reduceSeg16NCoalesced(TileBuilder &tb, const Collective &c) {
                  [&](Value seg, ValueRange) -> SmallVector<Value> {
                    Value base = tb.mul(seg, c.segmentSize);
                    Value end = tb.min(tb.add(base, tb.idx(full)), c.n);
-                   Value v = reduceTiles(
-                       tb, c.input, base, tb.idx(0),
-                       clippedRuns(tb, full / (T * T), T * T, base, end),
-                       tb.idx(1), end, c.tilesPerWarp);
+                   Value v =
+                       reduceTiles(tb, c.input, base, tb.idx(0), full / (T * T),
+                                   tb.idx(1), end, c.tilesPerWarp);
                    storeTotal(tb, v, c.output, seg);
                    return {};
                  });
@@ -359,11 +358,10 @@ static void reduceBlock(TileBuilder &tb, const Collective &c) {
                                              MemRefType::get({T * T}, acc));
     Value base = tb.mul(seg, c.segmentSize);
     Value end = segmentEnd(tb, c, base);
-    Value count = clippedRuns(tb, tiles, T * T, base, end);
     tb.forLoop(tb.idx(0), tb.idx(warps), tb.idx(1), {},
                [&](Value w, ValueRange) -> SmallVector<Value> {
                  Value v =
-                     reduceTiles(tb, c.input, base, w, count,
+                     reduceTiles(tb, c.input, base, w, tiles,
                                  tb.idx(kBlockWarps), end, c.tilesPerWarp);
                  Value row = tb.mul(w, T);
                  tb.storeRow(v, 0, partials, row, tb.add(row, tb.idx(T)));
@@ -394,10 +392,9 @@ static void reduceGrid(TileBuilder &tb, const Collective &c) {
 
   tb.parallel(numPartials, [&](Value p) {
     auto [base, end] = gridChunkRange(tb, c, p);
-    Value v = reduceTiles(
-        tb, c.input, base, tb.idx(0),
-        clippedRuns(tb, gridChunkLength(c) / (T * T), T * T, base, end),
-        tb.idx(1), end, c.tilesPerWarp);
+    Value v =
+        reduceTiles(tb, c.input, base, tb.idx(0), gridChunkLength(c) / (T * T),
+                    tb.idx(1), end, c.tilesPerWarp);
     storeTotal(tb, v, scratch, p);
   });
 

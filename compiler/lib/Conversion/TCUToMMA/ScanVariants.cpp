@@ -235,10 +235,8 @@ static void scanBlock(TileBuilder &tb, const Collective &c) {
     };
     tb.forLoop(tb.idx(0), tb.idx(warps), tb.idx(1), {},
                [&](Value w, ValueRange) -> SmallVector<Value> {
-                 Value v = reduceTiles(
-                     tb, c.input, warpBase(w), tb.idx(0),
-                     clippedRuns(tb, perWarp, T * T, warpBase(w), end),
-                     tb.idx(1), end, c.tilesPerWarp);
+                 Value v = reduceTiles(tb, c.input, warpBase(w), tb.idx(0),
+                                       perWarp, tb.idx(1), end, c.tilesPerWarp);
                  storeTotal(tb, v, totals, w);
                  return {};
                });
@@ -273,9 +271,8 @@ static void scanGrid(TileBuilder &tb, const Collective &c) {
 
   tb.parallel(numPartials, [&](Value p) {
     auto [base, end] = gridChunkRange(tb, c, p);
-    Value v = reduceTiles(tb, c.input, base, tb.idx(0),
-                          clippedRuns(tb, chunkTiles, T * T, base, end),
-                          tb.idx(1), end, c.tilesPerWarp);
+    Value v = reduceTiles(tb, c.input, base, tb.idx(0), chunkTiles, tb.idx(1),
+                          end, c.tilesPerWarp);
     storeTotal(tb, v, totals, p);
   });
 

@@ -62,11 +62,12 @@ int64_t packedRows(const Collective &c);
 /// past the last segment starts at or past n: its end selects nothing.
 void parallelPackedTiles(TileBuilder &tb, const Collective &c,
                          function_ref<void(ArrayRef<PackedTile>)> body);
-/// V = sum of P·A_t over the tiles t = first, first + step, ... < count of
-/// 256 consecutive elements from `base`, reading nothing at or past `end`;
-/// `inFlight` tiles are loaded before they are multiplied.
+/// V = sum of P·A_t (as Ones·A_t) over the tiles t = first, first + step,
+/// ... < count of 256 consecutive elements from `base`, reading nothing at
+/// or past `end` (count is clipped there: clippedRuns); `inFlight` tiles are
+/// loaded before they are multiplied.
 Value reduceTiles(TileBuilder &tb, Value src, Value base, Value first,
-                  Value count, Value step, Value end, int64_t inFlight);
+                  int64_t count, Value step, Value end, int64_t inFlight);
 /// dest[index] (+)= (V·PT)[0][0], the sum of row 0 of V (tcu.row_sums);
 /// nothing if index is at or past `limit` (default: index + 1, always
 /// stored).

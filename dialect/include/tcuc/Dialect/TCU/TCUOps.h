@@ -47,12 +47,6 @@ SmallVector<Value> buildSplitParts(OpBuilder &b, Location loc, Value source);
 /// The tile edge of the mma form (16x16x16 products).
 constexpr int64_t kTileSize = 16;
 
-/// The largest segment_size: 2^47, the runtime's largest element count
-/// (tcuc::kMaxElements). A larger segment would be one segment for any
-/// input, and the kernels' index math (segment base + segment size, 16
-/// segments' strides) must not overflow 64 bits.
-constexpr int64_t kMaxSegmentSize = int64_t(1) << 47;
-
 /// Number of segments of `numElements` elements cut into segments of
 /// `segmentSize` (ceil division; 0 for 0 elements). Requires segmentSize >= 1
 /// and numElements >= 0.
