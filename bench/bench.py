@@ -57,8 +57,10 @@ def segments(n):
 TILES_TRIED = [2, 4]
 
 
-def tiles_tried(v, seg):
+def tiles_tried(op, v, seg):
     if v == "grid" or (v == "seg256n" and seg >= 512):
+        return TILES_TRIED
+    if v == "block" and op == "scan":
         return TILES_TRIED
     if v in ("seg16", "seg256", "packed"):
         return TILES_TRIED
@@ -73,6 +75,9 @@ def tiles_tried(v, seg):
 # call takes up to a second, so the sweep skips them there. (At 2048
 # segments seg256n still won the scans of 2026-11-22.)
 MIN_SEGMENTS_ONE_WARP = 1024
+# The block scan gives a segment the 4-16 warps of a block: 64 segments of
+# 2^22 are 1024 warps.
+MIN_SEGMENTS_ONE_BLOCK = 64
 
 
 def variants(op, seg, n=DEFAULT_N):
@@ -87,10 +92,13 @@ def variants(op, seg, n=DEFAULT_N):
             continue
         if v == "packed" and (seg % 16 or seg > 256):
             continue
-        if v in ("seg256n", "block") and n // seg < MIN_SEGMENTS_ONE_WARP:
+        if v == "seg256n" and n // seg < MIN_SEGMENTS_ONE_WARP:
+            continue
+        if v == "block" and n // seg < (MIN_SEGMENTS_ONE_BLOCK if op == "scan"
+                                        else MIN_SEGMENTS_ONE_WARP):
             continue
         out.append(v + ":1")
-        out += [f"{v}:{k}" for k in tiles_tried(v, seg)]
+        out += [f"{v}:{k}" for k in tiles_tried(op, v, seg)]
     return out
 
 

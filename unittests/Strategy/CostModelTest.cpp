@@ -92,6 +92,9 @@ TEST(CostModel, AnalyticRuleWithoutRows) {
   EXPECT_EQ(c.variant, Variant::Seg16);
   EXPECT_EQ(c.reason.rfind("analytic", 0), 0u) << c.reason;
   c = selectStrategy(query(true, "f32", "f32", 1 << 20));
+  EXPECT_EQ(c.variant, Variant::Block);
+  EXPECT_EQ(c.reason.rfind("analytic", 0), 0u) << c.reason;
+  c = selectStrategy(query(true, "f32", "f32", 1 << 22));
   EXPECT_EQ(c.variant, Variant::Grid);
   EXPECT_EQ(c.reason.rfind("analytic", 0), 0u) << c.reason;
 }
@@ -107,15 +110,18 @@ TEST(CostModel, FewSegmentsOfAStaticNUseTheGrid) {
 }
 
 // With as many segments as a row where one warp a segment still won (a
-// scan of 2^28 in segments of 2^18: 1024 segments), a static n keeps it;
-// where that row chose the grid (i8, same count), so does the query.
+// scan of 2^28 in segments of 2^17: 2048 segments), a static n keeps it;
+// where that row spread segments over warps (block at 2^18, 1024 segments;
+// grid at 2^21, 128), so does the query.
 TEST(CostModel, StaticNFollowsTheRowWithAsManySegments) {
   StrategyQuery q = query(true, "f16", "f32", 8000);
-  q.n = 8000 * 1024;
+  q.n = 8000 * 2048;
   EXPECT_EQ(selectStrategy(q).variant, Variant::Seg256N)
       << selectStrategy(q).reason;
-  q = query(true, "i8", "i32", 8000);
   q.n = 8000 * 1024;
+  EXPECT_EQ(selectStrategy(q).variant, Variant::Block)
+      << selectStrategy(q).reason;
+  q.n = 8000 * 128;
   EXPECT_EQ(selectStrategy(q).variant, Variant::Grid)
       << selectStrategy(q).reason;
 }

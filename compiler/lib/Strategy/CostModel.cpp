@@ -115,7 +115,10 @@ StrategyChoice analytic(const StrategyQuery &q) {
       return pick(Variant::Seg256, "segment <= 256: one tile per segment");
     if (s <= 65536)
       return pick(Variant::Seg256N, "segment <= 65536: a warp per segment");
-    return pick(Variant::Grid, "segment > 65536: segments split over blocks");
+    if (s <= (int64_t(1) << 21))
+      return pick(Variant::Block,
+                  "segment <= 2^21: a block of 4-16 warps per segment");
+    return pick(Variant::Grid, "segment > 2^21: segments split over blocks");
   }
   if (s <= 16)
     return pick(Variant::Seg16, "segment <= 16: 16 segments per tile");
@@ -156,8 +159,9 @@ StrategyChoice mlir::tcu::selectStrategy(const StrategyQuery &q,
     choice = analytic(q);
   // A known n with fewer segments than the table's row had at kTableN:
   // whether one warp a segment still keeps the GPU busy is what the row
-  // with as few segments measured. Where that row chose the grid, so does
-  // this query. The 4096-element floor (shorter segments are not worth
+  // with as few segments measured. Where that row chose a variant that
+  // spreads a segment over several warps (block, grid), so does this
+  // query. The 4096-element floor (shorter segments are not worth
   // splitting) is a judgement, not a measurement.
   if (q.n && !q.variant && choice->variant != Variant::Grid &&
       q.segmentSize > 4096) {
@@ -168,17 +172,21 @@ StrategyChoice mlir::tcu::selectStrategy(const StrategyQuery &q,
       StrategyQuery like = q;
       like.n.reset();
       like.segmentSize = likeSegments;
-      if (selectStrategy(like, table).variant == Variant::Grid) {
-        // The tiles per warp of a grid row for this segment size, if the
-        // table has one (the other variant's tiles were measured for it).
-        StrategyQuery grid = q;
-        grid.variant = Variant::Grid;
-        grid.n.reset();
-        StrategyChoice c = selectStrategy(grid, table);
+      Variant spread = selectStrategy(like, table).variant;
+      if ((spread == Variant::Grid || spread == Variant::Block) &&
+          spread != choice->variant) {
+        // The tiles per warp of a row of that variant for this segment
+        // size, if the table has one (the other variant's tiles were
+        // measured for it).
+        StrategyQuery other = q;
+        other.variant = spread;
+        other.n.reset();
+        StrategyChoice c = selectStrategy(other, table);
         c.reason = "n = " + std::to_string(*q.n) + " gives " +
                    std::to_string(segments) +
                    " segments; the table's row with as few (segment " +
-                   std::to_string(likeSegments) + " at n = 2^28) chose grid";
+                   std::to_string(likeSegments) + " at n = 2^28) chose " +
+                   stringifyVariant(spread).str();
         return c;
       }
     }

@@ -39,3 +39,37 @@ func.func @unknown_size(%in: memref<?xf32>, %m: memref<?xindex>) {
   return
 }
 
+
+// -----
+
+// A block work item's phases loop over at most the 32 warps of a block.
+// expected-error @below {{a block work item of 64 warps exceeds the GPU's 32 warps per block}}
+func.func @too_many_warps(%in: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+    scf.parallel (%w) = (%c0) to (%c64) step (%c1) {
+      scf.reduce
+    }
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+func.func @phase_with_two_dims(%in: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+    // expected-error @below {{expected a 1-D scf.parallel from 0 step 1 without results or nesting (a phase of the warps of a block)}}
+    scf.parallel (%w, %v) = (%c0, %c0) to (%c4, %c4) step (%c1, %c1) {
+      scf.reduce
+    }
+    scf.reduce
+  }
+  return
+}

@@ -70,21 +70,46 @@ func.func @seg16n(%in: memref<?xi8>, %out: memref<?xi32>) {
   return
 }
 
-// Block level: warp totals (P·A, ·PT as row sums), their exclusive prefix
-// with one product T·Ustrict, then each warp scans its run from its prefix.
-// 20 tiles need 10 warps of 2: only the 10 totals they wrote are read (the
-// rest of the scratch is never written).
+// Block level: a segment of 5000 is 20 tiles, walked by 4 warps in chunks
+// of 4 tiles (1 per warp). Phase 1: each warp's total (Ones·A, row sums)
+// into the block's 4 totals; between the phases every warp reads the 4
+// totals and forms the prefixes; phase 2: each warp scans its tile from its
+// prefix (carry + totals of the warps before it); the next carry is the
+// sum of all 4.
 // CHECK-LABEL: func @block
-// CHECK: %[[TOTALS:.*]] = memref.alloc() : memref<16xf32>
+// CHECK: scf.parallel
+// CHECK: %[[TOTALS:.*]] = memref.alloc() : memref<4xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c5 step %c1 iter_args(%[[CARRY:.*]] = %cst
+// CHECK: scf.parallel (%[[W1:.*]]) = (%c0) to (%c4) step (%c1)
 // CHECK: tcu.matrix <Ones>
 // CHECK: tcu.row_sums
-// CHECK: tcu.load_tile <rows> %[[TOTALS]][%c0] stride %c16 line %c16 limit %c10
-// CHECK: tcu.matrix <Ustrict> : vector<16x16xbf16>
-// CHECK: memref.load
+// CHECK: tcu.store_row %{{.*}}[0], %[[TOTALS]][%[[W1]]]
+// CHECK: %[[T0:.*]] = memref.load %[[TOTALS]][%c0]
+// CHECK: %[[P1:.*]] = arith.addf %[[CARRY]], %[[T0]]
+// CHECK: memref.load %[[TOTALS]][%c3]
+// CHECK: %[[ALL:.*]] = arith.addf
+// CHECK: scf.parallel (%[[W2:.*]]) = (%c0) to (%c4) step (%c1)
+// CHECK: arith.cmpi eq, %[[W2]], %c1
+// CHECK: arith.select %{{.*}}, %[[P1]], %[[CARRY]]
 // CHECK: vector.broadcast
 // CHECK: tcu.matrix <L>
+// CHECK: scf.yield %[[ALL]]
+// CHECK: memref.dealloc %[[TOTALS]]
 func.func @block(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 5000 {variant = #tcu.variant<block>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// Longer segments give the block more warps (blockScanWarps): 8 at 2^19,
+// 16 from 2^20.
+// CHECK-LABEL: func @block_warps
+// CHECK: memref.alloc() : memref<8xf32>
+// CHECK: scf.parallel (%{{.*}}) = (%c0) to (%c8) step (%c1)
+// CHECK: memref.alloc() : memref<16xi32>
+// CHECK: scf.parallel (%{{.*}}) = (%c0) to (%c16) step (%c1)
+func.func @block_warps(%in: memref<?xf16>, %out: memref<?xf32>, %in8: memref<?xi8>, %out8: memref<?xi32>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 524288 {variant = #tcu.variant<block>} : memref<?xf16> -> memref<?xf32>
+  tcu.segmented_scan <add> exclusive %in8 into %out8 segment_size 16777216 {variant = #tcu.variant<block>} : memref<?xi8> -> memref<?xi32>
   return
 }
 

@@ -152,14 +152,27 @@ LogicalResult Outliner::outline(scf::ParallelOp loop, int index) {
   auto kernel = gpu::GPUFuncOp::create(mb, loc, name,
                                        FunctionType::get(ctx, argTypes, {}));
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
-  // No known_block_size: it becomes `.maxntid`, under which ptxas for sm_80
-  // caps registers low enough to spill some of these kernels (seen with
-  // CUDA 13.0's ptxas, 2026-11-22); the runtime launches `tcuc.block`
-  // threads anyway.
+  // A work item is a warp, or a block when the item's body has phases
+  // (nested scf.parallel loops over the warps that share the item).
+  bool blockItems = false;
+  loop.getBody()->walk([&](scf::ParallelOp) { blockItems = true; });
+  // Warp items: no known_block_size. It becomes `.maxntid`, under which
+  // ptxas for sm_80 caps registers low enough to spill some of these
+  // kernels (seen with CUDA 13.0's ptxas, 2026-11-22); the runtime launches
+  // `tcuc.block` threads anyway. Block items of up to 16 warps need it: a
+  // whole block's registers must fit in the SM's (16 warps at 4 tiles per
+  // warp asked for more: CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES).
+  if (blockItems)
+    kernel.setKnownBlockSizeAttr(
+        DenseI32ArrayAttr::get(ctx, {int32_t(blockSize), 1, 1}));
   kernels.push_back(FlatSymbolRefAttr::get(ctx, name));
+  int64_t warpsPerBlock = blockSize / 32;
   std::string count;
   if (itemsKnown && succeeded(SizeExpression(func.getArgument(0))
                                   .write(loop.getUpperBound()[0], count))) {
+    // The runtime reads items as warps: a block item is a block's worth.
+    if (blockItems)
+      count += std::to_string(warpsPerBlock) + " mul ";
     count.pop_back();
     items.push_back(StringAttr::get(ctx, count));
   } else {
@@ -172,8 +185,8 @@ LogicalResult Outliner::outline(scf::ParallelOp loop, int index) {
   for (auto [host, arg] : llvm::zip(hostArgs, entry.getArguments()))
     map.map(host, arg);
 
-  // Work item w of this kernel runs on warp w mod (warps in the grid).
-  int64_t warpsPerBlock = blockSize / 32;
+  // Work item w of this kernel runs on warp (or block) w mod (warps or
+  // blocks in the grid).
   auto idx = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
@@ -181,12 +194,16 @@ LogicalResult Outliner::outline(scf::ParallelOp loop, int index) {
   Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value grid = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
   Value warpInBlock = arith::DivUIOp::create(b, loc, tid, idx(32));
-  Value firstItem = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, bid, idx(warpsPerBlock)),
-      warpInBlock);
-  Value stride = arith::MulIOp::create(b, loc, grid, idx(warpsPerBlock));
+  Value firstItem = bid, stride = grid;
+  if (!blockItems) {
+    firstItem = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, bid, idx(warpsPerBlock)),
+        warpInBlock);
+    stride = arith::MulIOp::create(b, loc, grid, idx(warpsPerBlock));
+  }
 
-  // Per-item scratch: this warp's slice of a workgroup buffer.
+  // Per-item scratch: this warp's slice of a workgroup buffer, or the
+  // whole buffer for a block item.
   SmallVector<Operation *> skipped;
   WalkResult walk = loop.getBody()->walk([&](Operation *op) {
     if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
@@ -204,17 +221,21 @@ LogicalResult Outliner::outline(scf::ParallelOp loop, int index) {
     }
     int64_t size = type.getDimSize(0);
     auto wgType = MemRefType::get(
-        {size * warpsPerBlock}, type.getElementType(),
+        {blockItems ? size : size * warpsPerBlock}, type.getElementType(),
         MemRefLayoutAttrInterface(),
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
     Value buffer = kernel.addWorkgroupAttribution(wgType, alloc.getLoc());
+    skipped.push_back(op);
+    if (blockItems) {
+      map.map(alloc.getResult(), buffer);
+      return WalkResult::advance();
+    }
     Value offset = arith::MulIOp::create(b, loc, warpInBlock, idx(size));
     Value slice = memref::SubViewOp::create(
         b, loc, buffer, ArrayRef<OpFoldResult>{offset},
         ArrayRef<OpFoldResult>{b.getIndexAttr(size)},
         ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
     map.map(alloc.getResult(), slice);
-    skipped.push_back(op);
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
@@ -238,6 +259,33 @@ LogicalResult Outliner::outline(scf::ParallelOp loop, int index) {
     body.clone(op, map);
   }
   gpu::ReturnOp::create(b, loc);
+
+  // Phases of a block item: warp w of the block runs iterations w, w +
+  // (warps per block), ... of each nested loop, and the block waits at a
+  // barrier after it. Every warp runs the code between phases (it only
+  // reads what the phase before wrote), so all reach each barrier.
+  SmallVector<scf::ParallelOp> phases;
+  kernel.walk([&](scf::ParallelOp p) { phases.push_back(p); });
+  for (scf::ParallelOp phase : phases) {
+    if (phase.getNumLoops() != 1 ||
+        !isConstantIntValue(phase.getLowerBound()[0], 0) ||
+        !isConstantIntValue(phase.getStep()[0], 1) || phase.getNumResults() ||
+        phase->getParentOfType<scf::ParallelOp>())
+      return phase.emitOpError("expected a 1-D scf.parallel from 0 step 1 "
+                               "without results or nesting (a phase of the "
+                               "warps of a block)");
+    OpBuilder pb(phase);
+    Value step = arith::ConstantIndexOp::create(pb, loc, warpsPerBlock);
+    auto warps = scf::ForOp::create(pb, phase.getLoc(), warpInBlock,
+                                    phase.getUpperBound()[0], step);
+    IRMapping phaseMap;
+    phaseMap.map(phase.getInductionVars()[0], warps.getInductionVar());
+    OpBuilder wb = OpBuilder::atBlockBegin(warps.getBody());
+    for (Operation &op : phase.getBody()->without_terminator())
+      wb.clone(op, phaseMap);
+    gpu::BarrierOp::create(pb, phase.getLoc());
+    phase.erase();
+  }
 
   // Nested deallocs of workgroup slices were cloned if inside nested
   // regions; drop them. Then order every store before later reads by other
@@ -276,6 +324,24 @@ LogicalResult Outliner::run() {
     return func.emitOpError("has no input buffer");
   if (func.getBody().getBlocks().size() != 1)
     return func.emitOpError("expected a single block");
+
+  // Kernels whose work items are blocks (their phases loop over W warps)
+  // launch blocks of W warps: the largest such W sets the module's block
+  // size, which the warp-item kernels of the module share (they run on any
+  // block size).
+  int64_t itemWarps = 0;
+  for (Operation &op : func.getBody().front())
+    if (auto loop = dyn_cast<scf::ParallelOp>(op))
+      loop.getBody()->walk([&](scf::ParallelOp phase) {
+        if (std::optional<int64_t> w =
+                getConstantIntValue(phase.getUpperBound()[0]))
+          itemWarps = std::max(itemWarps, *w);
+      });
+  if (itemWarps > 32)
+    return func.emitOpError("a block work item of ")
+           << itemWarps << " warps exceeds the GPU's 32 warps per block";
+  if (itemWarps)
+    blockSize = itemWarps * 32;
 
   // Scratch first: every kernel takes all buffers.
   for (Operation &op : func.getBody().front())

@@ -199,57 +199,87 @@ static void scanSeg16N(TileBuilder &tb, const Collective &c) {
   });
 }
 
-/// Exclusive prefix of the `count` (<= 16) values `totals[0..count)` with
-/// one product: T·Ustrict puts sum_{w' < w} totals[w'] in row 0, column w.
-/// Entries past `count` were never written and read as 0 (a garbage NaN
-/// there would spread through the product's zero entries).
-static void exclusivePrefix16(TileBuilder &tb, Value totals, Value prefix,
-                              int64_t count, Type acc) {
-  Value t = tb.loadTile(TileLayout::Rows, totals, tb.idx(0), tb.idx(T),
-                        tb.idx(T), tb.idx(count));
-  Value e = tb.mulByConst(t, MatrixKind::Ustrict, tb.zeroAcc(acc));
-  tb.storeRow(e, 0, prefix, tb.idx(0), tb.idx(T));
+int64_t mlir::tcu::detail::blockScanWarps(int64_t segmentSize) {
+  int64_t warps = 4;
+  while (warps < 16 && segmentSize / (int64_t(1) << 16) >= 2 * warps)
+    warps *= 2;
+  return warps;
 }
 
-/// Block level (reduce-then-scan inside a block): kBlockWarps warps take
-/// contiguous runs of the segment's tiles; each reduces its run (P·A, ·PT),
-/// one product scans the warp totals (T·Ustrict), and each warp scans its
-/// run starting from its prefix.
+/// Block level: the W = blockScanWarps warps of a block share one segment
+/// and walk it in chunks of W · k tiles (k = tiles_per_warp), warp w taking
+/// the chunk's w-th run of k tiles. Per chunk, two phases (a nested
+/// scf.parallel over the warps; on the GPU each ends at a block barrier):
+///   1. each warp reduces its run (Ones·A, row sums) into totals[w];
+///   2. each warp scans its run again from its prefix: the segment's carry
+///      plus the totals of the warps before it.
+/// Between the phases every warp reads all W totals (the same
+/// adds in the same order, so every warp holds the same prefixes and the
+/// same next carry). The input is read from DRAM once: phase 2 reads the
+/// lines phase 1 just brought into L1. Unlike seg256n, a segment's loads
+/// are spread over W warps, which evens out the waves when
+/// segments are few and long.
 static void scanBlock(TileBuilder &tb, const Collective &c) {
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
-  int64_t tiles = tilesPerSegment(c);
-  int64_t perWarp = (tiles + kBlockWarps - 1) / kBlockWarps;
-  // Warps that own at least one tile; the others would only scan padding.
-  int64_t warps = (tiles + perWarp - 1) / perWarp;
+  int64_t k = c.tilesPerWarp;
+  int64_t warps = blockScanWarps(c.segmentSize);
+  int64_t chunkTiles = warps * k;
+  int64_t chunks = (tilesPerSegment(c) + chunkTiles - 1) / chunkTiles;
   Type acc = TileBuilder::accumulatorFor(inputElementType(c.input));
+  bool isFloat = isa<FloatType>(acc);
   tb.parallel(c.numSegments, [&](Value seg) {
-    // Per-block scratch (shared memory on the GPU); heap, see reduceBlock.
-    auto shared = MemRefType::get({T}, acc);
-    Value totals = memref::AllocOp::create(b, loc, shared);
-    Value prefix = memref::AllocOp::create(b, loc, shared);
+    // Per-block scratch (shared memory on the GPU; a heap buffer on the
+    // CPU, see reduceBlock).
+    Value totals =
+        memref::AllocOp::create(b, loc, MemRefType::get({warps}, acc));
     Value segBase = tb.mul(seg, c.segmentSize);
     Value end = segmentEnd(tb, c, segBase);
-    auto warpBase = [&](Value w) {
-      return tb.add(segBase, tb.mul(w, perWarp * T * T));
+    Value zero =
+        isFloat
+            ? arith::ConstantOp::create(b, loc, acc, b.getFloatAttr(acc, 0.0))
+                  .getResult()
+            : arith::ConstantOp::create(b, loc, acc, b.getIntegerAttr(acc, 0))
+                  .getResult();
+    auto add = [&](Value x, Value y) -> Value {
+      return isFloat ? arith::AddFOp::create(b, loc, x, y).getResult()
+                     : arith::AddIOp::create(b, loc, x, y).getResult();
     };
-    tb.forLoop(tb.idx(0), tb.idx(warps), tb.idx(1), {},
-               [&](Value w, ValueRange) -> SmallVector<Value> {
-                 Value v = reduceTiles(tb, c.input, warpBase(w), tb.idx(0),
-                                       perWarp, tb.idx(1), end, c.tilesPerWarp);
-                 storeTotal(tb, v, totals, w);
-                 return {};
-               });
-    exclusivePrefix16(tb, totals, prefix, warps, acc);
-    tb.forLoop(tb.idx(0), tb.idx(warps), tb.idx(1), {},
-               [&](Value w, ValueRange) -> SmallVector<Value> {
-                 Value start = memref::LoadOp::create(b, loc, prefix, w);
-                 scanTiles(tb, c, warpBase(w), perWarp, end,
-                           tb.broadcast(start, acc));
-                 return {};
-               });
+    Value count = clippedRuns(tb, chunks, chunkTiles * T * T, segBase, end);
+    tb.forLoop(
+        tb.idx(0), count, tb.idx(1), {zero},
+        [&](Value i, ValueRange carried) -> SmallVector<Value> {
+          Value chunkBase = tb.add(segBase, tb.mul(i, chunkTiles * T * T));
+          auto runBase = [&](Value w) {
+            return tb.add(chunkBase, tb.mul(w, k * T * T));
+          };
+          // Phase 1. A run past the segment's end sums to 0: every total is
+          // written in every chunk.
+          tb.parallel(tb.idx(warps), [&](Value w) {
+            Value v = reduceTiles(tb, c.input, runBase(w), tb.idx(0), k,
+                                  tb.idx(1), end, k);
+            storeTotal(tb, v, totals, w);
+          });
+          // prefixes[w] = carry + totals[0] + ... + totals[w - 1].
+          SmallVector<Value> prefixes{carried[0]};
+          for (int64_t w = 0; w < warps; ++w)
+            prefixes.push_back(
+                add(prefixes.back(),
+                    memref::LoadOp::create(b, loc, totals, tb.idx(w))));
+          // Phase 2.
+          tb.parallel(tb.idx(warps), [&](Value w) {
+            Value prefix = prefixes[0];
+            for (int64_t j = 1; j < warps; ++j) {
+              Value isJ = arith::CmpIOp::create(
+                  b, loc, arith::CmpIPredicate::eq, w, tb.idx(j));
+              prefix =
+                  arith::SelectOp::create(b, loc, isJ, prefixes[j], prefix);
+            }
+            scanTiles(tb, c, runBase(w), k, end, tb.broadcast(prefix, acc));
+          });
+          return {prefixes.back()};
+        });
     memref::DeallocOp::create(b, loc, totals);
-    memref::DeallocOp::create(b, loc, prefix);
   });
 }
 
