@@ -44,7 +44,8 @@ constexpr TunedRow kTunedRows[] = {
 constexpr Variant kPreference[] = {
     Variant::Seg16,           Variant::Seg256,        Variant::Packed,
     Variant::Seg16N,          Variant::Seg16NStrided, Variant::Seg256N,
-    Variant::Seg16NCoalesced, Variant::Block,         Variant::Grid};
+    Variant::Seg16NCoalesced, Variant::Block,         Variant::Grid,
+    Variant::Lookback};
 
 int preferenceOf(StringRef variant) {
   std::optional<Variant> v = symbolizeVariant(variant);

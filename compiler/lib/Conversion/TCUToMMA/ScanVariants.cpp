@@ -13,6 +13,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::tcu;
@@ -206,28 +208,80 @@ int64_t mlir::tcu::detail::blockScanWarps(int64_t segmentSize) {
   return warps;
 }
 
-/// Block level: the W = blockScanWarps warps of a block share one segment
-/// and walk it in chunks of W · k tiles (k = tiles_per_warp), warp w taking
-/// the chunk's w-th run of k tiles. Per chunk, two phases (a nested
-/// scf.parallel over the warps; on the GPU each ends at a block barrier):
-///   1. each warp reduces its run (Ones·A, row sums) into totals[w];
-///   2. each warp scans its run again from its prefix: the segment's carry
+/// Adds two accumulator scalars (f32 or i32).
+static Value addScalars(TileBuilder &tb, Value x, Value y) {
+  OpBuilder &b = tb.builder();
+  return isa<FloatType>(x.getType())
+             ? arith::AddFOp::create(b, tb.location(), x, y).getResult()
+             : arith::AddIOp::create(b, tb.location(), x, y).getResult();
+}
+
+/// One chunk of W·k tiles from `chunkBase` (k = tiles_per_warp), scanned by
+/// the W warps of a block (W = the size of `totals`), warp w taking the
+/// chunk's w-th run of k tiles, in two phases (nested scf.parallel loops
+/// over the warps; on the GPU each ends at a block barrier):
+///   1. each warp sums its run (Ones·A, row sums) into totals[w];
+///   2. each warp scans its run again, from its prefix: the chunk's carry
 ///      plus the totals of the warps before it.
-/// Between the phases every warp reads all W totals (the same
-/// adds in the same order, so every warp holds the same prefixes and the
-/// same next carry). The input is read from DRAM once: phase 2 reads the
-/// lines phase 1 just brought into L1. Unlike seg256n, a segment's loads
-/// are spread over W warps, which evens out the waves when
-/// segments are few and long.
-static void scanBlock(TileBuilder &tb, const Collective &c) {
+/// Between the phases every warp reads all W totals and `carryOf(totals)`
+/// gives the chunk's carry (the same adds in the same order in every warp,
+/// so all hold the same values). Returns the carry plus all W totals. The
+/// input crosses DRAM once: phase 2 reads the lines phase 1 just brought
+/// into L1.
+static Value
+scanChunkInBlock(TileBuilder &tb, const Collective &c, Value totals,
+                 Value chunkBase, Value end,
+                 function_ref<Value(ArrayRef<Value> totals)> carryOf) {
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
   int64_t k = c.tilesPerWarp;
+  int64_t warps = cast<MemRefType>(totals.getType()).getDimSize(0);
+  Type acc = cast<MemRefType>(totals.getType()).getElementType();
+  auto runBase = [&](Value w) {
+    return tb.add(chunkBase, tb.mul(w, k * T * T));
+  };
+  // Phase 1. A run past the end sums to 0: every total is written.
+  tb.parallel(tb.idx(warps), [&](Value w) {
+    Value v =
+        reduceTiles(tb, c.input, runBase(w), tb.idx(0), k, tb.idx(1), end, k);
+    storeTotal(tb, v, totals, w);
+  });
+  SmallVector<Value> t;
+  for (int64_t w = 0; w < warps; ++w)
+    t.push_back(memref::LoadOp::create(b, loc, totals, tb.idx(w)));
+  // prefixes[w] = carry + t[0] + ... + t[w - 1].
+  SmallVector<Value> prefixes{carryOf(t)};
+  for (Value total : t)
+    prefixes.push_back(addScalars(tb, prefixes.back(), total));
+  // Phase 2.
+  tb.parallel(tb.idx(warps), [&](Value w) {
+    Value prefix = prefixes[0];
+    for (int64_t j = 1; j < warps; ++j) {
+      Value isJ =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, w, tb.idx(j));
+      prefix = arith::SelectOp::create(b, loc, isJ, prefixes[j], prefix);
+    }
+    scanTiles(tb, c, runBase(w), k, end, tb.broadcast(prefix, acc));
+  });
+  return prefixes.back();
+}
+
+static Value zeroScalar(TileBuilder &tb, Type acc) {
+  return arith::ConstantOp::create(tb.builder(), tb.location(), acc,
+                                   tb.builder().getZeroAttr(acc));
+}
+
+/// Block level: the W = blockScanWarps warps of a block share one segment
+/// and walk it chunk by chunk (scanChunkInBlock), the segment's carry
+/// passed along. Unlike seg256n, a segment's loads are spread over W
+/// warps, which evens out the waves when segments are few and long.
+static void scanBlock(TileBuilder &tb, const Collective &c) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
   int64_t warps = blockScanWarps(c.segmentSize);
-  int64_t chunkTiles = warps * k;
-  int64_t chunks = (tilesPerSegment(c) + chunkTiles - 1) / chunkTiles;
+  int64_t chunkLength = warps * c.tilesPerWarp * T * T;
+  int64_t chunks = (c.segmentSize + chunkLength - 1) / chunkLength;
   Type acc = TileBuilder::accumulatorFor(inputElementType(c.input));
-  bool isFloat = isa<FloatType>(acc);
   tb.parallel(c.numSegments, [&](Value seg) {
     // Per-block scratch (shared memory on the GPU; a heap buffer on the
     // CPU, see reduceBlock).
@@ -235,52 +289,110 @@ static void scanBlock(TileBuilder &tb, const Collective &c) {
         memref::AllocOp::create(b, loc, MemRefType::get({warps}, acc));
     Value segBase = tb.mul(seg, c.segmentSize);
     Value end = segmentEnd(tb, c, segBase);
-    Value zero =
-        isFloat
-            ? arith::ConstantOp::create(b, loc, acc, b.getFloatAttr(acc, 0.0))
-                  .getResult()
-            : arith::ConstantOp::create(b, loc, acc, b.getIntegerAttr(acc, 0))
-                  .getResult();
-    auto add = [&](Value x, Value y) -> Value {
-      return isFloat ? arith::AddFOp::create(b, loc, x, y).getResult()
-                     : arith::AddIOp::create(b, loc, x, y).getResult();
-    };
-    Value count = clippedRuns(tb, chunks, chunkTiles * T * T, segBase, end);
-    tb.forLoop(
-        tb.idx(0), count, tb.idx(1), {zero},
-        [&](Value i, ValueRange carried) -> SmallVector<Value> {
-          Value chunkBase = tb.add(segBase, tb.mul(i, chunkTiles * T * T));
-          auto runBase = [&](Value w) {
-            return tb.add(chunkBase, tb.mul(w, k * T * T));
-          };
-          // Phase 1. A run past the segment's end sums to 0: every total is
-          // written in every chunk.
-          tb.parallel(tb.idx(warps), [&](Value w) {
-            Value v = reduceTiles(tb, c.input, runBase(w), tb.idx(0), k,
-                                  tb.idx(1), end, k);
-            storeTotal(tb, v, totals, w);
-          });
-          // prefixes[w] = carry + totals[0] + ... + totals[w - 1].
-          SmallVector<Value> prefixes{carried[0]};
-          for (int64_t w = 0; w < warps; ++w)
-            prefixes.push_back(
-                add(prefixes.back(),
-                    memref::LoadOp::create(b, loc, totals, tb.idx(w))));
-          // Phase 2.
-          tb.parallel(tb.idx(warps), [&](Value w) {
-            Value prefix = prefixes[0];
-            for (int64_t j = 1; j < warps; ++j) {
-              Value isJ = arith::CmpIOp::create(
-                  b, loc, arith::CmpIPredicate::eq, w, tb.idx(j));
-              prefix =
-                  arith::SelectOp::create(b, loc, isJ, prefixes[j], prefix);
-            }
-            scanTiles(tb, c, runBase(w), k, end, tb.broadcast(prefix, acc));
-          });
-          return {prefixes.back()};
-        });
+    Value count = clippedRuns(tb, chunks, chunkLength, segBase, end);
+    tb.forLoop(tb.idx(0), count, tb.idx(1), {zeroScalar(tb, acc)},
+               [&](Value i, ValueRange carried) -> SmallVector<Value> {
+                 Value chunkBase = tb.add(segBase, tb.mul(i, chunkLength));
+                 return {scanChunkInBlock(
+                     tb, c, totals, chunkBase, end,
+                     [&](ArrayRef<Value>) { return carried[0]; })};
+               });
     memref::DeallocOp::create(b, loc, totals);
   });
+}
+
+/// A phase of a block item in which only warp 0 works. (A phase of one
+/// iteration would not do: canonicalization inlines single-iteration
+/// loops, and every warp would run the body.)
+static void inFirstWarp(TileBuilder &tb, int64_t warps,
+                        function_ref<void()> body) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  tb.parallel(tb.idx(warps), [&](Value w) {
+    Value isFirst =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, w, tb.idx(0));
+    auto ifOp = scf::IfOp::create(b, loc, isFirst);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    body();
+  });
+}
+
+/// Single pass with decoupled look-back (Merrill & Garland): a segment is
+/// cut into chunks of kLookbackWarps · k tiles, a block each
+/// (scanChunkInBlock). The block draws its chunk with tcu.ticket (chunks in
+/// claim order: it only waits on chunks that running blocks hold), sums it
+/// (phase 1), and one warp publishes the chunk's total and gets the sum of
+/// the segment's earlier chunks with tcu.lookback; then phase 2 scans the
+/// chunk from it. The input crosses DRAM once, as in the block scan, but
+/// any number of blocks share a segment. The state words (a ticket counter,
+/// then a word per chunk) are zeroed by a first kernel. Chunks past the
+/// input are never made: a segment longer than the input has only the
+/// input's chunks.
+static void scanLookback(TileBuilder &tb, const Collective &c) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  int64_t warps = kLookbackWarps;
+  int64_t chunkLength = warps * c.tilesPerWarp * T * T;
+  if (c.segmentSize <= chunkLength)
+    return scanBlock(tb, c);
+  int64_t chunks = (c.segmentSize + chunkLength - 1) / chunkLength;
+  Type acc = TileBuilder::accumulatorFor(inputElementType(c.input));
+  Type i64 = b.getI64Type();
+  Value perSegment = tb.min(tb.idx(chunks), tb.ceilDiv(c.n, chunkLength));
+  Value items = arith::MulIOp::create(b, loc, c.numSegments, perSegment);
+  // 16 words per zeroing iteration, so the buffer is a multiple of 16.
+  constexpr int64_t kZeroWidth = 16;
+  Value groups = tb.ceilDiv(tb.add(items, tb.idx(1)), kZeroWidth);
+  Value state = memref::AllocOp::create(
+      b, loc, MemRefType::get({ShapedType::kDynamic}, i64),
+      ValueRange{tb.mul(groups, kZeroWidth)});
+  auto zerosType = VectorType::get({kZeroWidth}, i64);
+  Value zeros = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(zerosType, b.getI64IntegerAttr(0)));
+  tb.parallel(groups, [&](Value g) {
+    vector::StoreOp::create(b, loc, zeros, state,
+                            ValueRange{tb.mul(g, kZeroWidth)});
+  });
+  tb.parallel(items, [&](Value) {
+    Value totals =
+        memref::AllocOp::create(b, loc, MemRefType::get({warps}, acc));
+    Value ticket = memref::AllocOp::create(b, loc, MemRefType::get({1}, i64));
+    Value before = memref::AllocOp::create(b, loc, MemRefType::get({1}, acc));
+    // One warp draws the chunk.
+    inFirstWarp(tb, warps, [&] {
+      Value q = TicketOp::create(b, loc, b.getIndexType(), state, tb.idx(0));
+      memref::StoreOp::create(b, loc,
+                              arith::IndexCastOp::create(b, loc, i64, q),
+                              ticket, tb.idx(0));
+    });
+    Value q = arith::IndexCastOp::create(
+        b, loc, b.getIndexType(),
+        memref::LoadOp::create(b, loc, ticket, tb.idx(0)));
+    Value seg = arith::DivUIOp::create(b, loc, q, perSegment);
+    Value chunk = arith::RemUIOp::create(b, loc, q, perSegment);
+    Value segBase = tb.mul(seg, c.segmentSize);
+    Value end = segmentEnd(tb, c, segBase);
+    Value chunkBase = tb.add(segBase, tb.mul(chunk, chunkLength));
+    Value first =
+        tb.add(arith::MulIOp::create(b, loc, seg, perSegment), tb.idx(1));
+    scanChunkInBlock(tb, c, totals, chunkBase, end, [&](ArrayRef<Value> t) {
+      Value aggregate = t[0];
+      for (Value total : t.drop_front())
+        aggregate = addScalars(tb, aggregate, total);
+      // One warp looks back; the others read its result after the barrier.
+      inFirstWarp(tb, warps, [&] {
+        Value prefix = LookbackOp::create(
+            b, loc, acc, state, tb.add(q, tb.idx(1)), first, aggregate);
+        memref::StoreOp::create(b, loc, prefix, before, tb.idx(0));
+      });
+      return memref::LoadOp::create(b, loc, before, tb.idx(0)).getResult();
+    });
+    memref::DeallocOp::create(b, loc, totals);
+    memref::DeallocOp::create(b, loc, ticket);
+    memref::DeallocOp::create(b, loc, before);
+  });
+  memref::DeallocOp::create(b, loc, state);
 }
 
 /// Grid level (reduce-then-scan over blocks): pass 1 writes each chunk's
@@ -340,6 +452,8 @@ void mlir::tcu::detail::emitScan(TileBuilder &tb, const Collective &c,
     return scanGrid(tb, c);
   case Variant::Packed:
     return scanPacked(tb, c);
+  case Variant::Lookback:
+    return scanLookback(tb, c);
 
   case Variant::Seg16NStrided:
   case Variant::Seg16NCoalesced:

@@ -194,4 +194,72 @@ def TCU_RowSumsOp : TCU_Op<"row_sums", [Pure, AllTypesMatch<["source", "result"]
   let hasVerifier = 1;
 }
 
+def TCU_TicketOp : TCU_Op<"ticket"> {
+  let summary = "claims the next work-item number (atomic fetch-and-add)";
+  let description = [{
+    Returns `counter[index]` and adds 1 to it, atomically: every ticket a
+    kernel draws is different, and numbers are handed out in the order the
+    draws happen. Work items that wait on earlier items (`tcu.lookback`)
+    take their number from a ticket instead of their loop index: an item
+    then only waits on items whose tickets were drawn before its own, by
+    blocks that are already running, so the wait ends whatever order the
+    hardware runs blocks in. On the GPU one lane of the warp draws the
+    ticket and shares it with the others. The counter must be 0 before the
+    first draw.
+
+    ```mlir
+    %item = tcu.ticket %state[%c0] : memref<?xi64>
+    ```
+  }];
+  let arguments = (ins Arg<MemRefRankOf<[I64], [1]>, "the counter",
+                           [MemRead, MemWrite]>:$counter,
+                   Index:$index);
+  let results = (outs Index:$ticket);
+  let assemblyFormat = [{
+    $counter `[` $index `]` attr-dict `:` type($counter)
+  }];
+}
+
+def TCU_LookbackOp : TCU_Op<"lookback", [AllTypesMatch<["aggregate", "prefix"]>]> {
+  let summary = "decoupled look-back: publishes an item's aggregate, returns the sum of its predecessors'";
+  let description = [{
+    The single-pass prefix of Merrill and Garland ("Single-pass Parallel
+    Prefix Scan with Decoupled Look-back", 2016). Items `first`, `first+1`,
+    ... of one chain (the chunks of a segment) each contribute an
+    `aggregate`; item `item` gets `prefix`, the sum of the aggregates of
+    items `first .. item-1` (0 for `first`).
+
+    `state[i]` is item i's word: 0 (nothing published yet), `1 << 32 | v`
+    (its aggregate A_i) or `2 << 32 | v` (its inclusive prefix P_i), `v` the
+    32 bits of the f32 or i32 value, so a value and its flag are read and
+    written together. The op publishes the aggregate, walks back to the
+    nearest predecessor j with an inclusive prefix (waiting on words that
+    are still 0), and returns `prefix` = (((P_j + A_{j+1}) + A_{j+2}) + ...)
+    + A_{item-1}, folded in item order; a word found inclusive on the way
+    forward restarts the fold from its P. It then publishes P_item = prefix
+    + aggregate. Every P is thus the left fold P_i = P_{i-1} + A_i whatever
+    the timing, so f32 results are the same from run to run (i32 ones are
+    exact modulo 2^32). The GPU reads 32 predecessors at a time, one per
+    lane.
+
+    Requirements: `state` is 0 at the items before the kernel runs, and
+    items are claimed through `tcu.ticket` in increasing order (so every
+    item waited on is held by a running block).
+
+    ```mlir
+    %prefix = tcu.lookback %state[%item] first %first, %total
+        : memref<?xi64>, f32
+    ```
+  }];
+  let arguments = (ins Arg<MemRefRankOf<[I64], [1]>, "the items' words",
+                           [MemRead, MemWrite]>:$state,
+                   Index:$item, Index:$first,
+                   AnyTypeOf<[F32, I32]>:$aggregate);
+  let results = (outs AnyTypeOf<[F32, I32]>:$prefix);
+  let assemblyFormat = [{
+    $state `[` $item `]` `first` $first `,` $aggregate attr-dict `:`
+    type($state) `,` type($aggregate)
+  }];
+}
+
 #endif // TCUC_DIALECT_TCU_TCUMMAOPS_TD
