@@ -40,7 +40,7 @@ OPS = [
 REDUCE_VARIANTS = ["seg16", "seg256", "seg256n", "seg16n_strided",
                    "seg16n_coalesced", "block", "grid", "packed"]
 SCAN_VARIANTS = ["seg16", "seg256", "seg256n", "seg16n", "block", "grid",
-                 "packed", "lookback"]
+                 "packed"]
 DEFAULT_N = 1 << 28
 BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i8": 1, "i32": 4}
 
@@ -58,7 +58,7 @@ TILES_TRIED = [2, 4]
 
 
 def tiles_tried(op, v, seg):
-    if v in ("grid", "lookback") or (v == "seg256n" and seg >= 512):
+    if v == "grid" or (v == "seg256n" and seg >= 512):
         return TILES_TRIED
     if v == "block" and op == "scan":
         return TILES_TRIED
@@ -78,9 +78,6 @@ MIN_SEGMENTS_ONE_WARP = 1024
 # The block scan gives a segment the 4-16 warps of a block: 64 segments of
 # 2^22 are 1024 warps.
 MIN_SEGMENTS_ONE_BLOCK = 64
-# Below this the look-back scan's chunks (16 warps x up to 4 tiles) would
-# cover few segments' worth of work each: block and seg256n serve them.
-MIN_LOOKBACK_SEGMENT = 1 << 16
 
 
 def variants(op, seg, n=DEFAULT_N):
@@ -94,8 +91,6 @@ def variants(op, seg, n=DEFAULT_N):
         if v == "seg256" and seg > 256:
             continue
         if v == "packed" and (seg % 16 or seg > 256):
-            continue
-        if v == "lookback" and seg < MIN_LOOKBACK_SEGMENT:
             continue
         if v == "seg256n" and n // seg < MIN_SEGMENTS_ONE_WARP:
             continue

@@ -366,8 +366,6 @@ TEST(KernelFile, ParsesGoodFile) {
 TEST(KernelFile, ScratchTypesAndTheirSizes) {
   EXPECT_EQ(scratchElementBytes("f32"), 4u);
   EXPECT_EQ(scratchElementBytes("i32"), 4u);
-  // i64 (look-back state words) is a scratch type, not a data type.
-  EXPECT_EQ(scratchElementBytes("i64"), 8u);
   EXPECT_EQ(scratchElementBytes("i8"), 1u);
   EXPECT_EQ(scratchElementBytes("f64"), 0u);
   EXPECT_EQ(scratchElementBytes(""), 0u);

@@ -44,8 +44,7 @@ constexpr TunedRow kTunedRows[] = {
 constexpr Variant kPreference[] = {
     Variant::Seg16,           Variant::Seg256,        Variant::Packed,
     Variant::Seg16N,          Variant::Seg16NStrided, Variant::Seg256N,
-    Variant::Seg16NCoalesced, Variant::Block,         Variant::Grid,
-    Variant::Lookback};
+    Variant::Seg16NCoalesced, Variant::Block,         Variant::Grid};
 
 int preferenceOf(StringRef variant) {
   std::optional<Variant> v = symbolizeVariant(variant);

@@ -64,11 +64,6 @@ bool mlir::tcu::isVariantApplicable(Variant variant, bool isScan,
   case Variant::Block:
   case Variant::Grid:
     return true;
-  case Variant::Lookback:
-    if (!isScan)
-      return fail("variant 'lookback' is a scan variant (reductions use "
-                  "'grid')");
-    return true;
   case Variant::Packed:
     if (segmentSize % kTileSize != 0 || segmentSize > kTileSize * kTileSize)
       return fail("variant 'packed' needs a segment_size that is a multiple "

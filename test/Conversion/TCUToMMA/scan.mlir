@@ -85,9 +85,11 @@ func.func @seg16n(%in: memref<?xi8>, %out: memref<?xi32>) {
 // CHECK: tcu.row_sums
 // CHECK: tcu.store_row %{{.*}}[0], %[[TOTALS]][%[[W1]]]
 // CHECK: %[[T0:.*]] = memref.load %[[TOTALS]][%c0]
+// CHECK: %[[T3:.*]] = memref.load %[[TOTALS]][%c3]
 // CHECK: %[[P1:.*]] = arith.addf %[[CARRY]], %[[T0]]
-// CHECK: memref.load %[[TOTALS]][%c3]
-// CHECK: %[[ALL:.*]] = arith.addf
+// CHECK: %[[P2:.*]] = arith.addf %[[P1]]
+// CHECK: %[[P3:.*]] = arith.addf %[[P2]]
+// CHECK: %[[ALL:.*]] = arith.addf %[[P3]], %[[T3]]
 // CHECK: scf.parallel (%[[W2:.*]]) = (%c0) to (%c4) step (%c1)
 // CHECK: arith.cmpi eq, %[[W2]], %c1
 // CHECK: arith.select %{{.*}}, %[[P1]], %[[CARRY]]

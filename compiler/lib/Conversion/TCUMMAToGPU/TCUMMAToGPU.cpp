@@ -589,8 +589,8 @@ struct ConvertTCUMMAToGPUPass
     });
     ConversionTarget target(*ctx);
     target.addIllegalOp<MatrixOp, MMAOp, SplitOp, LoadTileOp, StoreTileOp,
-                        StoreRowOp, RowSumsOp, TicketOp, LookbackOp,
-                        SegmentedReduceOp, SegmentedScanOp>();
+                        StoreRowOp, RowSumsOp, SegmentedReduceOp,
+                        SegmentedScanOp>();
     target.markUnknownOpDynamicallyLegal(
         [&](Operation *op) { return types.isLegal(op); });
     RewritePatternSet patterns(ctx);
@@ -610,7 +610,6 @@ void mlir::tcu::populateTCUMMAToGPUPatterns(TypeConverter &types,
                LowerMMA, LowerSplit, LowerElementwise>(types,
                                                        patterns.getContext());
   populateFragmentPatterns(types, patterns);
-  populateLookbackPatterns(types, patterns);
 }
 
 bool gpu_lowering::isTile(Type t) {

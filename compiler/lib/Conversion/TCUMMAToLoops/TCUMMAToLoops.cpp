@@ -10,9 +10,7 @@
 // - tcu.split: the exact f32 -> 3 x bf16 and i32 -> 5 x i8 decompositions;
 // - tile loads/stores: 16 masked 1-D loads/stores, so masked-off elements
 //   are never touched, whatever their addresses;
-// - tcu.row_sums: a vector reduction per row; tcu.ticket and tcu.lookback:
-//   an atomic add and a sequential walk (the CPU runs work items in order,
-//   so every predecessor has published by the time an item looks back).
+// - tcu.row_sums: a vector reduction per row.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,9 +18,7 @@
 #include "tcuc/Dialect/TCU/TCUOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Matchers.h"
@@ -319,121 +315,6 @@ struct LowerRowSums : OpRewritePattern<RowSumsOp> {
   }
 };
 
-struct LowerTicket : OpRewritePattern<TicketOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(TicketOp op,
-                                PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value one =
-        arith::ConstantOp::create(rewriter, loc, rewriter.getI64IntegerAttr(1));
-    Value old = memref::AtomicRMWOp::create(
-        rewriter, loc, arith::AtomicRMWKind::addi, one, op.getCounter(),
-        ValueRange{op.getIndex()});
-    rewriter.replaceOpWithNewOp<arith::IndexCastOp>(op, rewriter.getIndexType(),
-                                                    old);
-    return success();
-  }
-};
-
-/// tcu.lookback in program order: publish the aggregate, walk back to the
-/// nearest inclusive prefix, fold the aggregates after it in item order
-/// (the same fold as the GPU's), publish the inclusive prefix. A
-/// predecessor that has published nothing cannot happen when items run in
-/// ticket order; it aborts rather than spin.
-struct LowerLookback : OpRewritePattern<LookbackOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(LookbackOp op,
-                                PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    using P = arith::CmpIPredicate;
-    Value state = op.getState(), item = op.getItem(), first = op.getFirst(),
-          aggregate = op.getAggregate();
-    Type t = aggregate.getType(), i64 = rewriter.getI64Type(),
-         i32 = rewriter.getI32Type();
-    auto c64 = [&](OpBuilder &b, int64_t v) -> Value {
-      return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
-    };
-    auto add = [&](OpBuilder &b, Value x, Value y) -> Value {
-      if (isa<FloatType>(t))
-        return arith::AddFOp::create(b, loc, x, y);
-      return arith::AddIOp::create(b, loc, x, y);
-    };
-    auto pack = [&](OpBuilder &b, Value flag, Value v) -> Value {
-      if (isa<FloatType>(t))
-        v = arith::BitcastOp::create(b, loc, i32, v);
-      Value low = arith::ExtUIOp::create(b, loc, i64, v);
-      return arith::OrIOp::create(
-          b, loc, low, arith::ShLIOp::create(b, loc, flag, c64(b, 32)));
-    };
-    auto flagOf = [&](OpBuilder &b, Value word) -> Value {
-      return arith::ShRUIOp::create(b, loc, word, c64(b, 32));
-    };
-    auto valueOf = [&](OpBuilder &b, Value word) -> Value {
-      Value v = arith::TruncIOp::create(b, loc, i32, word);
-      if (isa<FloatType>(t))
-        v = arith::BitcastOp::create(b, loc, t, v);
-      return v;
-    };
-    Value isFirst = arith::CmpIOp::create(rewriter, loc, P::eq, item, first);
-    Value flag = arith::SelectOp::create(rewriter, loc, isFirst,
-                                         c64(rewriter, 2), c64(rewriter, 1));
-    memref::StoreOp::create(rewriter, loc, pack(rewriter, flag, aggregate),
-                            state, item);
-    Value zero =
-        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(t));
-    Value one = constIndex(rewriter, loc, 1);
-    auto ifNotFirst = scf::IfOp::create(
-        rewriter, loc, isFirst,
-        [&](OpBuilder &b, Location l) { scf::YieldOp::create(b, l, zero); },
-        [&](OpBuilder &b, Location l) {
-          // j = the nearest predecessor with an inclusive prefix (item
-          // `first` has one).
-          auto find = scf::WhileOp::create(
-              b, l, TypeRange{b.getIndexType()},
-              ValueRange{arith::SubIOp::create(b, l, item, one)},
-              [&](OpBuilder &wb, Location wl, ValueRange args) {
-                Value f =
-                    flagOf(wb, memref::LoadOp::create(wb, wl, state, args[0]));
-                cf::AssertOp::create(
-                    wb, wl, arith::CmpIOp::create(wb, wl, P::ne, f, c64(wb, 0)),
-                    "tcu.lookback: a predecessor has published nothing "
-                    "(items must be claimed in order with tcu.ticket)");
-                scf::ConditionOp::create(
-                    wb, wl, arith::CmpIOp::create(wb, wl, P::ne, f, c64(wb, 2)),
-                    args);
-              },
-              [&](OpBuilder &wb, Location wl, ValueRange args) {
-                scf::YieldOp::create(
-                    wb, wl,
-                    ValueRange{arith::SubIOp::create(wb, wl, args[0], one)});
-              });
-          Value j = find.getResult(0);
-          Value pj = valueOf(b, memref::LoadOp::create(b, l, state, j));
-          auto fold = scf::ForOp::create(
-              b, l, arith::AddIOp::create(b, l, j, one), item, one,
-              ValueRange{pj},
-              [&](OpBuilder &fb, Location fl, Value m, ValueRange acc) {
-                Value word = memref::LoadOp::create(fb, fl, state, m);
-                Value inclusive = arith::CmpIOp::create(
-                    fb, fl, P::eq, flagOf(fb, word), c64(fb, 2));
-                Value v = valueOf(fb, word);
-                scf::YieldOp::create(
-                    fb, fl,
-                    ValueRange{arith::SelectOp::create(fb, fl, inclusive, v,
-                                                       add(fb, acc[0], v))});
-              });
-          scf::YieldOp::create(b, l, fold.getResult(0));
-        });
-    Value prefix = ifNotFirst.getResult(0);
-    memref::StoreOp::create(
-        rewriter, loc,
-        pack(rewriter, c64(rewriter, 2), add(rewriter, prefix, aggregate)),
-        state, item);
-    rewriter.replaceOp(op, prefix);
-    return success();
-  }
-};
-
 struct ConvertTCUMMAToLoopsPass
     : tcu::impl::ConvertTCUMMAToLoopsBase<ConvertTCUMMAToLoopsPass> {
   void runOnOperation() override {
@@ -444,8 +325,7 @@ struct ConvertTCUMMAToLoopsPass
     // Anything of the mma form left over would silently never execute.
     WalkResult left = getOperation()->walk([](Operation *op) {
       if (isa<MatrixOp, MMAOp, SplitOp, LoadTileOp, StoreTileOp, StoreRowOp,
-              RowSumsOp, TicketOp, LookbackOp, SegmentedReduceOp,
-              SegmentedScanOp>(op)) {
+              RowSumsOp, SegmentedReduceOp, SegmentedScanOp>(op)) {
         op->emitError("not lowered by convert-tcu-mma-to-loops (run "
                       "convert-tcu-to-mma first)");
         return WalkResult::interrupt();
@@ -461,6 +341,5 @@ struct ConvertTCUMMAToLoopsPass
 
 void mlir::tcu::populateTCUMMAToLoopsPatterns(RewritePatternSet &patterns) {
   patterns.add<LowerMatrix, LowerMMA, LowerSplit, LowerLoadTile, LowerStoreTile,
-               LowerStoreRow, LowerRowSums, LowerTicket, LowerLookback>(
-      patterns.getContext());
+               LowerStoreRow, LowerRowSums>(patterns.getContext());
 }

@@ -13,8 +13,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::tcu;
@@ -301,100 +299,6 @@ static void scanBlock(TileBuilder &tb, const Collective &c) {
   });
 }
 
-/// A phase of a block item in which only warp 0 works. (A phase of one
-/// iteration would not do: canonicalization inlines single-iteration
-/// loops, and every warp would run the body.)
-static void inFirstWarp(TileBuilder &tb, int64_t warps,
-                        function_ref<void()> body) {
-  OpBuilder &b = tb.builder();
-  Location loc = tb.location();
-  tb.parallel(tb.idx(warps), [&](Value w) {
-    Value isFirst =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, w, tb.idx(0));
-    auto ifOp = scf::IfOp::create(b, loc, isFirst);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    body();
-  });
-}
-
-/// Single pass with decoupled look-back (Merrill & Garland): a segment is
-/// cut into chunks of kLookbackWarps · k tiles, a block each
-/// (scanChunkInBlock). The block draws its chunk with tcu.ticket (chunks in
-/// claim order: it only waits on chunks that running blocks hold), sums it
-/// (phase 1), and one warp publishes the chunk's total and gets the sum of
-/// the segment's earlier chunks with tcu.lookback; then phase 2 scans the
-/// chunk from it. The input crosses DRAM once, as in the block scan, but
-/// any number of blocks share a segment. The state words (a ticket counter,
-/// then a word per chunk) are zeroed by a first kernel. Chunks past the
-/// input are never made: a segment longer than the input has only the
-/// input's chunks.
-static void scanLookback(TileBuilder &tb, const Collective &c) {
-  OpBuilder &b = tb.builder();
-  Location loc = tb.location();
-  int64_t warps = kLookbackWarps;
-  int64_t chunkLength = warps * c.tilesPerWarp * T * T;
-  if (c.segmentSize <= chunkLength)
-    return scanBlock(tb, c);
-  int64_t chunks = (c.segmentSize + chunkLength - 1) / chunkLength;
-  Type acc = TileBuilder::accumulatorFor(inputElementType(c.input));
-  Type i64 = b.getI64Type();
-  Value perSegment = tb.min(tb.idx(chunks), tb.ceilDiv(c.n, chunkLength));
-  Value items = arith::MulIOp::create(b, loc, c.numSegments, perSegment);
-  // 16 words per zeroing iteration, so the buffer is a multiple of 16.
-  constexpr int64_t kZeroWidth = 16;
-  Value groups = tb.ceilDiv(tb.add(items, tb.idx(1)), kZeroWidth);
-  Value state = memref::AllocOp::create(
-      b, loc, MemRefType::get({ShapedType::kDynamic}, i64),
-      ValueRange{tb.mul(groups, kZeroWidth)});
-  auto zerosType = VectorType::get({kZeroWidth}, i64);
-  Value zeros = arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(zerosType, b.getI64IntegerAttr(0)));
-  tb.parallel(groups, [&](Value g) {
-    vector::StoreOp::create(b, loc, zeros, state,
-                            ValueRange{tb.mul(g, kZeroWidth)});
-  });
-  tb.parallel(items, [&](Value) {
-    Value totals =
-        memref::AllocOp::create(b, loc, MemRefType::get({warps}, acc));
-    Value ticket = memref::AllocOp::create(b, loc, MemRefType::get({1}, i64));
-    Value before = memref::AllocOp::create(b, loc, MemRefType::get({1}, acc));
-    // One warp draws the chunk.
-    inFirstWarp(tb, warps, [&] {
-      Value q = TicketOp::create(b, loc, b.getIndexType(), state, tb.idx(0));
-      memref::StoreOp::create(b, loc,
-                              arith::IndexCastOp::create(b, loc, i64, q),
-                              ticket, tb.idx(0));
-    });
-    Value q = arith::IndexCastOp::create(
-        b, loc, b.getIndexType(),
-        memref::LoadOp::create(b, loc, ticket, tb.idx(0)));
-    Value seg = arith::DivUIOp::create(b, loc, q, perSegment);
-    Value chunk = arith::RemUIOp::create(b, loc, q, perSegment);
-    Value segBase = tb.mul(seg, c.segmentSize);
-    Value end = segmentEnd(tb, c, segBase);
-    Value chunkBase = tb.add(segBase, tb.mul(chunk, chunkLength));
-    Value first =
-        tb.add(arith::MulIOp::create(b, loc, seg, perSegment), tb.idx(1));
-    scanChunkInBlock(tb, c, totals, chunkBase, end, [&](ArrayRef<Value> t) {
-      Value aggregate = t[0];
-      for (Value total : t.drop_front())
-        aggregate = addScalars(tb, aggregate, total);
-      // One warp looks back; the others read its result after the barrier.
-      inFirstWarp(tb, warps, [&] {
-        Value prefix = LookbackOp::create(
-            b, loc, acc, state, tb.add(q, tb.idx(1)), first, aggregate);
-        memref::StoreOp::create(b, loc, prefix, before, tb.idx(0));
-      });
-      return memref::LoadOp::create(b, loc, before, tb.idx(0)).getResult();
-    });
-    memref::DeallocOp::create(b, loc, totals);
-    memref::DeallocOp::create(b, loc, ticket);
-    memref::DeallocOp::create(b, loc, before);
-  });
-  memref::DeallocOp::create(b, loc, state);
-}
-
 /// Grid level (reduce-then-scan over blocks): pass 1 writes each chunk's
 /// total, pass 2 scans those totals per segment (exclusive, with the same
 /// algorithms), pass 3 scans every chunk starting from its prefix.
@@ -452,8 +356,6 @@ void mlir::tcu::detail::emitScan(TileBuilder &tb, const Collective &c,
     return scanGrid(tb, c);
   case Variant::Packed:
     return scanPacked(tb, c);
-  case Variant::Lookback:
-    return scanLookback(tb, c);
 
   case Variant::Seg16NStrided:
   case Variant::Seg16NCoalesced:

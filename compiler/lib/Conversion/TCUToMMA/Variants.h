@@ -24,9 +24,6 @@ constexpr int64_t kBlockWarps = 16;
 /// 4/8/16/32 at 2^17-2^18, 8 at 2^19, 16 at 2^20-2^21; 32 warps (1024
 /// threads) leave too few registers.
 int64_t blockScanWarps(int64_t segmentSize);
-/// Warps of a block that scan one chunk in the look-back scan: a chunk is
-/// kLookbackWarps · tiles_per_warp tiles.
-constexpr int64_t kLookbackWarps = 16;
 /// Elements of a segment one warp handles in the grid-level variants, at
 /// least (16 tiles: enough streaming per warp to amortize its partial).
 constexpr int64_t kGridChunk = 4096;

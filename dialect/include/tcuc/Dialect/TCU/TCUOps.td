@@ -113,8 +113,8 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan"> {
     `i8` inputs accumulate and store `i32`.
 
     The optional `variant` accepts `seg16` (segment_size <= 16), `seg256`
-    (<= 256), `seg256n`, `seg16n`, `block`, `grid`, `lookback` and
-    `packed` (a multiple of 16, at most 256), and
+    (<= 256), `seg256n`, `seg16n`, `block`, `grid` and `packed` (a
+    multiple of 16, at most 256), and
     `tiles_per_warp` as `tcu.segmented_reduce` does (in seg16n: k steps of
     its 16 segments loaded at once, scanned in order).
 
