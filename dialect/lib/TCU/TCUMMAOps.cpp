@@ -1,6 +1,7 @@
 //===- TCUMMAOps.cpp - verifiers of the mma-form operations ---------------===//
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "tcuc/Dialect/TCU/TCUOps.h"
 
@@ -146,4 +147,42 @@ SmallVector<Value> mlir::tcu::buildSplitParts(OpBuilder &b, Location loc,
   Value top = arith::ShRSIOp::create(b, loc, x, splat(28));
   parts.push_back(arith::TruncIOp::create(b, loc, partType, top));
   return parts;
+}
+
+Value mlir::tcu::lowerBlockPrefix(OpBuilder &b, BlockPrefixOp op,
+                                  function_ref<void()> wait) {
+  Location loc = op.getLoc();
+  Value buffer = op.getBuffer(), offset = op.getOffset(), warp = op.getWarp();
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  memref::StoreOp::create(
+      b, loc, op.getValue(), buffer,
+      ValueRange{arith::AddIOp::create(b, loc, offset, warp)});
+  wait();
+  int64_t warps = op.getWarps();
+  Type t = op.getValue().getType();
+  Value sum = arith::ConstantOp::create(b, loc, t, b.getZeroAttr(t));
+  Value prefix = sum;
+  for (int64_t j = 0; j + 1 < warps; ++j) {
+    Value v = memref::LoadOp::create(
+        b, loc, buffer,
+        ValueRange{arith::AddIOp::create(b, loc, offset, index(j))});
+    sum = isa<FloatType>(t) ? arith::AddFOp::create(b, loc, sum, v).getResult()
+                            : arith::AddIOp::create(b, loc, sum, v).getResult();
+    Value here = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp,
+                                       index(j + 1));
+    prefix = arith::SelectOp::create(b, loc, here, sum, prefix);
+  }
+  return prefix;
+}
+
+LogicalResult mlir::tcu::BlockPrefixOp::verify() {
+  if (getWarps() < 1 || getWarps() > 32)
+    return emitOpError("warps must be in [1, 32], got ") << getWarps();
+  if (getBuffer().getType().getElementType() != getValue().getType())
+    return emitOpError("buffer element type ")
+           << getBuffer().getType().getElementType()
+           << " differs from the value's " << getValue().getType();
+  return success();
 }

@@ -73,3 +73,29 @@ func.func @phase_with_two_dims(%in: memref<?xf32>) {
   }
   return
 }
+
+// -----
+
+// tcu.block_prefix waits at a block barrier: its phase must give every warp
+// of the block one iteration (the other phase makes the block 8 warps).
+func.func @block_prefix_in_a_short_phase(%in: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %x = arith.constant 1.0 : f32
+  scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+    %m = memref.alloc() : memref<8xf32>
+    scf.parallel (%w) = (%c0) to (%c8) step (%c1) {
+      scf.reduce
+    }
+    // expected-error @below {{a phase with tcu.block_prefix must have one iteration per warp of the block (8)}}
+    scf.parallel (%w) = (%c0) to (%c4) step (%c1) {
+      %p = tcu.block_prefix %x, %m[%c0], %w of 4 : memref<8xf32>, f32
+      scf.reduce
+    }
+    memref.dealloc %m : memref<8xf32>
+    scf.reduce
+  }
+  return
+}

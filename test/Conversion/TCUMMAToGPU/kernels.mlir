@@ -52,23 +52,24 @@ func.func @block(%in: memref<?xf32>, %out: memref<?xf32>) {
 // Block-level scan: work items are blocks (one per segment; the runtime
 // counts items in warps, hence "4 mul"), the block is the item's 4 warps
 // (known_block_size, so ptxas fits a block's registers), the totals are one
-// workgroup buffer for the block, and each phase is a loop of the block's
-// warps over the phase's iterations followed by a barrier.
+// workgroup buffer for the block, and the phase is a loop of the block's
+// warps over its iterations, with tcu.block_prefix's barrier inside and one
+// after it.
 // CHECK-LABEL: gpu.module @block_scan_kernels
 // CHECK-SAME: tcuc.block = 128 : i64, tcuc.items = ["n 5000 divu n 5000 remu 0 ne add 4 mul"]
-// CHECK: gpu.func @block_scan_k0({{.*}}) workgroup(%[[WG:.*]] : memref<4xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
+// CHECK: gpu.func @block_scan_k0({{.*}}) workgroup(%[[WG:.*]] : memref<8xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: %[[BID:.*]] = gpu.block_id x
 // CHECK: %[[GRID:.*]] = gpu.grid_dim x
 // CHECK: %[[WARP:.*]] = arith.divui %[[TID]], %c32
 // CHECK: scf.for %{{.*}} = %[[BID]] to %{{.*}} step %[[GRID]]
 // CHECK: scf.for %{{.*}} = %[[WARP]] to %c4 step %c4
+// CHECK: nvvm.mma.sync
 // CHECK: memref.store %{{.*}}, %[[WG]]
 // CHECK: gpu.barrier
-// CHECK: memref.load %[[WG]][%c0]
-// CHECK: scf.for %{{.*}} = %[[WARP]] to %c4 step %c4
-// CHECK: nvvm.mma.sync
+// CHECK: memref.load %[[WG]]
 // CHECK: gpu.barrier
+// CHECK: memref.load %[[WG]]
 // CHECK-NOT: scf.parallel
 // CHECK: gpu.return
 func.func @block_scan(%in: memref<?xf16>, %out: memref<?xf32>) {

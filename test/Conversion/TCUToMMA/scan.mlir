@@ -71,31 +71,32 @@ func.func @seg16n(%in: memref<?xi8>, %out: memref<?xi32>) {
 }
 
 // Block level: a segment of 5000 is 20 tiles, walked by 4 warps in chunks
-// of 4 tiles (1 per warp). Phase 1: each warp's total (Ones·A, row sums)
-// into the block's 4 totals; between the phases every warp reads the 4
-// totals and forms the prefixes; phase 2: each warp scans its tile from its
-// prefix (carry + totals of the warps before it); the next carry is the
-// sum of all 4.
+// of 4 tiles (1 per warp), in one phase per chunk: each warp scans its
+// tile from 0 (A·U + (L·A)·Ones), tcu.block_prefix exchanges the warps'
+// totals through the block's 8 (2 x 4, by chunk parity) and gives each
+// warp the sum of the warps before it, and the tile is stored as R + the
+// chunk's carry + that prefix. After the phase every warp sums the 4
+// totals into the next carry.
 // CHECK-LABEL: func @block
 // CHECK: scf.parallel
-// CHECK: %[[TOTALS:.*]] = memref.alloc() : memref<4xf32>
-// CHECK: scf.for %{{.*}} = %c0 to %c5 step %c1 iter_args(%[[CARRY:.*]] = %cst
-// CHECK: scf.parallel (%[[W1:.*]]) = (%c0) to (%c4) step (%c1)
-// CHECK: tcu.matrix <Ones>
-// CHECK: tcu.row_sums
-// CHECK: tcu.store_row %{{.*}}[0], %[[TOTALS]][%[[W1]]]
-// CHECK: %[[T0:.*]] = memref.load %[[TOTALS]][%c0]
-// CHECK: %[[T3:.*]] = memref.load %[[TOTALS]][%c3]
-// CHECK: %[[P1:.*]] = arith.addf %[[CARRY]], %[[T0]]
-// CHECK: %[[P2:.*]] = arith.addf %[[P1]]
-// CHECK: %[[P3:.*]] = arith.addf %[[P2]]
-// CHECK: %[[ALL:.*]] = arith.addf %[[P3]], %[[T3]]
-// CHECK: scf.parallel (%[[W2:.*]]) = (%c0) to (%c4) step (%c1)
-// CHECK: arith.cmpi eq, %[[W2]], %c1
-// CHECK: arith.select %{{.*}}, %[[P1]], %[[CARRY]]
-// CHECK: vector.broadcast
+// CHECK: %[[TOTALS:.*]] = memref.alloc() : memref<8xf32>
+// CHECK: scf.for %[[I:.*]] = %c0 to %c5 step %c1 iter_args(%[[CARRY:.*]] = %cst
+// CHECK: %[[PARITY:.*]] = arith.remui %[[I]], %c2
+// CHECK: %[[OFF:.*]] = arith.muli %[[PARITY]], %c4
+// CHECK: scf.parallel (%[[W:.*]]) = (%c0) to (%c4) step (%c1)
+// CHECK: tcu.load_tile <rows>
 // CHECK: tcu.matrix <L>
-// CHECK: scf.yield %[[ALL]]
+// CHECK: tcu.row_sums
+// CHECK: tcu.matrix <U>
+// CHECK: %[[TOTAL:.*]] = vector.extract %{{.*}}[15, 15]
+// CHECK: %[[BEFORE:.*]] = tcu.block_prefix %[[TOTAL]], %[[TOTALS]][%[[OFF]]], %[[W]] of 4 : memref<8xf32>, f32
+// CHECK: %[[START:.*]] = arith.addf %[[CARRY]], %[[BEFORE]]
+// CHECK: vector.broadcast
+// CHECK: arith.addf %{{.*}} : vector<16x16xf32>
+// CHECK: tcu.store_tile
+// CHECK: memref.load %[[TOTALS]]
+// CHECK: %[[ALL:.*]] = arith.addf
+// CHECK: scf.yield
 // CHECK: memref.dealloc %[[TOTALS]]
 func.func @block(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 5000 {variant = #tcu.variant<block>} : memref<?xf16> -> memref<?xf32>
@@ -105,9 +106,9 @@ func.func @block(%in: memref<?xf16>, %out: memref<?xf32>) {
 // Longer segments give the block more warps (blockScanWarps): 8 at 2^19,
 // 16 from 2^20.
 // CHECK-LABEL: func @block_warps
-// CHECK: memref.alloc() : memref<8xf32>
+// CHECK: memref.alloc() : memref<16xf32>
 // CHECK: scf.parallel (%{{.*}}) = (%c0) to (%c8) step (%c1)
-// CHECK: memref.alloc() : memref<16xi32>
+// CHECK: memref.alloc() : memref<32xi32>
 // CHECK: scf.parallel (%{{.*}}) = (%c0) to (%c16) step (%c1)
 func.func @block_warps(%in: memref<?xf16>, %out: memref<?xf32>, %in8: memref<?xi8>, %out8: memref<?xi32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 524288 {variant = #tcu.variant<block>} : memref<?xf16> -> memref<?xf32>

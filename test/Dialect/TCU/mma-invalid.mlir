@@ -71,3 +71,19 @@ func.func @store_row_index(%t: vector<16x16xf32>, %m: memref<?xf32>, %i: index) 
   tcu.store_row %t[16], %m[%i] limit %i : vector<16x16xf32> -> memref<?xf32>
   return
 }
+
+// -----
+
+func.func @block_prefix_warps(%v: f32, %m: memref<16xf32>, %i: index) {
+  // expected-error @+1 {{'tcu.block_prefix' op warps must be in [1, 32], got 64}}
+  %p = tcu.block_prefix %v, %m[%i], %i of 64 : memref<16xf32>, f32
+  return
+}
+
+// -----
+
+func.func @block_prefix_type(%v: f32, %m: memref<16xi32>, %i: index) {
+  // expected-error @+1 {{'tcu.block_prefix' op buffer element type 'i32' differs from the value's 'f32'}}
+  %p = tcu.block_prefix %v, %m[%i], %i of 8 : memref<16xi32>, f32
+  return
+}

@@ -92,3 +92,11 @@ func.func @matrix_block() -> (vector<16x16xf16>, vector<16x16xf16>, vector<16x16
   %c = tcu.matrix <P> block 2 : vector<16x16xi8>
   return %a, %b, %c : vector<16x16xf16>, vector<16x16xf16>, vector<16x16xi8>
 }
+
+// A warp's prefix over the warps of its block.
+// CHECK-LABEL: func @block_prefix
+// CHECK: tcu.block_prefix %{{.*}}, %{{.*}}[%{{.*}}], %{{.*}} of 8 : memref<16xf32>, f32
+func.func @block_prefix(%v: f32, %m: memref<16xf32>, %o: index, %w: index) -> f32 {
+  %p = tcu.block_prefix %v, %m[%o], %w of 8 : memref<16xf32>, f32
+  return %p : f32
+}

@@ -274,6 +274,14 @@ LogicalResult Outliner::outline(scf::ParallelOp loop, int index) {
       return phase.emitOpError("expected a 1-D scf.parallel from 0 step 1 "
                                "without results or nesting (a phase of the "
                                "warps of a block)");
+    // A phase with a block barrier inside (tcu.block_prefix) needs every
+    // warp of the block in it exactly once.
+    bool meets = false;
+    phase.walk([&](BlockPrefixOp) { meets = true; });
+    if (meets && !isConstantIntValue(phase.getUpperBound()[0], warpsPerBlock))
+      return phase.emitOpError("a phase with tcu.block_prefix must have one "
+                               "iteration per warp of the block (")
+             << warpsPerBlock << ")";
     OpBuilder pb(phase);
     Value step = arith::ConstantIndexOp::create(pb, loc, warpsPerBlock);
     auto warps = scf::ForOp::create(pb, phase.getLoc(), warpInBlock,

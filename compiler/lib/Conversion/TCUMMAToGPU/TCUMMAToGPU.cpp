@@ -526,6 +526,22 @@ struct LowerSplit : OpConversionPattern<SplitOp> {
   }
 };
 
+/// tcu.block_prefix: the warps of the block meet at a barrier between the
+/// stores and the loads (every warp runs one iteration of the phase: the
+/// outlining checks it).
+struct LowerBlockPrefix : OpConversionPattern<BlockPrefixOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BlockPrefixOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    rewriter.replaceOp(op, lowerBlockPrefix(rewriter, op, [&] {
+                         gpu::BarrierOp::create(rewriter, loc);
+                       }));
+    return success();
+  }
+};
+
 /// Elementwise arith ops and broadcasts on tiles act on each lane's slots
 /// the same way: rebuild them on the fragment type.
 struct LowerElementwise : ConversionPattern {
@@ -589,7 +605,7 @@ struct ConvertTCUMMAToGPUPass
     });
     ConversionTarget target(*ctx);
     target.addIllegalOp<MatrixOp, MMAOp, SplitOp, LoadTileOp, StoreTileOp,
-                        StoreRowOp, RowSumsOp, SegmentedReduceOp,
+                        StoreRowOp, RowSumsOp, BlockPrefixOp, SegmentedReduceOp,
                         SegmentedScanOp>();
     target.markUnknownOpDynamicallyLegal(
         [&](Operation *op) { return types.isLegal(op); });
@@ -607,8 +623,8 @@ struct ConvertTCUMMAToGPUPass
 void mlir::tcu::populateTCUMMAToGPUPatterns(TypeConverter &types,
                                             RewritePatternSet &patterns) {
   patterns.add<LowerLoadTile, LowerStoreTile, LowerStoreRow, LowerMatrix,
-               LowerMMA, LowerSplit, LowerElementwise>(types,
-                                                       patterns.getContext());
+               LowerMMA, LowerSplit, LowerBlockPrefix, LowerElementwise>(
+      types, patterns.getContext());
   populateFragmentPatterns(types, patterns);
 }
 

@@ -315,6 +315,17 @@ struct LowerRowSums : OpRewritePattern<RowSumsOp> {
   }
 };
 
+/// tcu.block_prefix in program order: the phase's iterations run one
+/// after another, so warps 0..w-1 have stored their values already.
+struct LowerBlockPrefix : OpRewritePattern<BlockPrefixOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(BlockPrefixOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, lowerBlockPrefix(rewriter, op, [] {}));
+    return success();
+  }
+};
+
 struct ConvertTCUMMAToLoopsPass
     : tcu::impl::ConvertTCUMMAToLoopsBase<ConvertTCUMMAToLoopsPass> {
   void runOnOperation() override {
@@ -325,7 +336,8 @@ struct ConvertTCUMMAToLoopsPass
     // Anything of the mma form left over would silently never execute.
     WalkResult left = getOperation()->walk([](Operation *op) {
       if (isa<MatrixOp, MMAOp, SplitOp, LoadTileOp, StoreTileOp, StoreRowOp,
-              RowSumsOp, SegmentedReduceOp, SegmentedScanOp>(op)) {
+              RowSumsOp, BlockPrefixOp, SegmentedReduceOp, SegmentedScanOp>(
+              op)) {
         op->emitError("not lowered by convert-tcu-mma-to-loops (run "
                       "convert-tcu-to-mma first)");
         return WalkResult::interrupt();
@@ -341,5 +353,6 @@ struct ConvertTCUMMAToLoopsPass
 
 void mlir::tcu::populateTCUMMAToLoopsPatterns(RewritePatternSet &patterns) {
   patterns.add<LowerMatrix, LowerMMA, LowerSplit, LowerLoadTile, LowerStoreTile,
-               LowerStoreRow, LowerRowSums>(patterns.getContext());
+               LowerStoreRow, LowerRowSums, LowerBlockPrefix>(
+      patterns.getContext());
 }

@@ -214,65 +214,72 @@ static Value addScalars(TileBuilder &tb, Value x, Value y) {
              : arith::AddIOp::create(b, tb.location(), x, y).getResult();
 }
 
-/// One chunk of W·k tiles from `chunkBase` (k = tiles_per_warp), scanned by
-/// the W warps of a block (W = the size of `totals`), warp w taking the
-/// chunk's w-th run of k tiles, in two phases (nested scf.parallel loops
-/// over the warps; on the GPU each ends at a block barrier):
-///   1. each warp sums its run (Ones·A, row sums) into totals[w];
-///   2. each warp scans its run again, from its prefix: the chunk's carry
-///      plus the totals of the warps before it.
-/// Between the phases every warp reads all W totals and `carryOf(totals)`
-/// gives the chunk's carry (the same adds in the same order in every warp,
-/// so all hold the same values). Returns the carry plus all W totals. The
-/// input crosses DRAM once: phase 2 reads the lines phase 1 just brought
-/// into L1.
-static Value
-scanChunkInBlock(TileBuilder &tb, const Collective &c, Value totals,
-                 Value chunkBase, Value end,
-                 function_ref<Value(ArrayRef<Value> totals)> carryOf) {
-  OpBuilder &b = tb.builder();
-  Location loc = tb.location();
-  int64_t k = c.tilesPerWarp;
-  int64_t warps = cast<MemRefType>(totals.getType()).getDimSize(0);
-  Type acc = cast<MemRefType>(totals.getType()).getElementType();
-  auto runBase = [&](Value w) {
-    return tb.add(chunkBase, tb.mul(w, k * T * T));
-  };
-  // Phase 1. A run past the end sums to 0: every total is written.
-  tb.parallel(tb.idx(warps), [&](Value w) {
-    Value v =
-        reduceTiles(tb, c.input, runBase(w), tb.idx(0), k, tb.idx(1), end, k);
-    storeTotal(tb, v, totals, w);
-  });
-  SmallVector<Value> t;
-  for (int64_t w = 0; w < warps; ++w)
-    t.push_back(memref::LoadOp::create(b, loc, totals, tb.idx(w)));
-  // prefixes[w] = carry + t[0] + ... + t[w - 1].
-  SmallVector<Value> prefixes{carryOf(t)};
-  for (Value total : t)
-    prefixes.push_back(addScalars(tb, prefixes.back(), total));
-  // Phase 2.
-  tb.parallel(tb.idx(warps), [&](Value w) {
-    Value prefix = prefixes[0];
-    for (int64_t j = 1; j < warps; ++j) {
-      Value isJ =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, w, tb.idx(j));
-      prefix = arith::SelectOp::create(b, loc, isJ, prefixes[j], prefix);
-    }
-    scanTiles(tb, c, runBase(w), k, end, tb.broadcast(prefix, acc));
-  });
-  return prefixes.back();
-}
-
 static Value zeroScalar(TileBuilder &tb, Type acc) {
   return arith::ConstantOp::create(tb.builder(), tb.location(), acc,
                                    tb.builder().getZeroAttr(acc));
 }
 
+/// One chunk of W·k tiles from `chunkBase` (k = tiles_per_warp), scanned by
+/// the W warps of a block, warp w taking the chunk's w-th run of k tiles,
+/// in one phase (a nested scf.parallel over the warps): each warp loads
+/// its run and scans each tile from 0 (R_t, the tile totals summed into
+/// the run's total), then tcu.block_prefix exchanges the run totals
+/// through totals[offset ..] (a block barrier on the GPU) and gives the
+/// warp the totals of the warps before it; each tile is then stored as
+/// R_t + (carry + that prefix + the run's tiles before t). The loaded
+/// tiles and R stay in registers across the barrier: the input is read
+/// once. After the phase every warp reads the W totals: returns carry plus
+/// their sum (the same adds in the same order in every warp).
+static Value scanChunkInBlock(TileBuilder &tb, const Collective &c,
+                              Value totals, Value offset, int64_t warps,
+                              Value chunkBase, Value end, Value carry) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  int64_t k = c.tilesPerWarp;
+  Type acc = carry.getType();
+  tb.parallel(tb.idx(warps), [&](Value w) {
+    Value runBase = tb.add(chunkBase, tb.mul(w, k * T * T));
+    // Tiles past the end load as zeros and store nothing.
+    SmallVector<Value> bases, loaded, scanned, before;
+    for (int64_t t = 0; t < k; ++t) {
+      bases.push_back(tb.add(runBase, tb.idx(t * T * T)));
+      loaded.push_back(loadScanTile(tb, c, bases.back(), end));
+    }
+    // before[t]: the run's tiles before t (none for the first: no add of
+    // 0, which f32 keeps, -0 + 0 being +0).
+    Value runTotal;
+    for (Value a : loaded) {
+      auto [r, next] = scanTile(tb, c, a, zeroCarry(tb, c));
+      Value total = tb.element(next, 0, 0);
+      scanned.push_back(r);
+      before.push_back(runTotal);
+      runTotal = runTotal ? addScalars(tb, runTotal, total) : total;
+    }
+    Value prefix = BlockPrefixOp::create(b, loc, acc, runTotal, totals, offset,
+                                         w, b.getI64IntegerAttr(warps));
+    Value start = addScalars(tb, carry, prefix);
+    for (auto [base, r, sum] : llvm::zip(bases, scanned, before)) {
+      Value shift = tb.broadcast(sum ? addScalars(tb, start, sum) : start, acc);
+      Value out = isa<FloatType>(acc)
+                      ? arith::AddFOp::create(b, loc, r, shift).getResult()
+                      : arith::AddIOp::create(b, loc, r, shift).getResult();
+      tb.storeTile(out, c.output, base, tb.idx(T), tb.idx(T), end);
+    }
+  });
+  Value next = carry;
+  for (int64_t w = 0; w < warps; ++w)
+    next = addScalars(
+        tb, next,
+        memref::LoadOp::create(b, loc, totals, tb.add(offset, tb.idx(w))));
+  return next;
+}
+
 /// Block level: the W = blockScanWarps warps of a block share one segment
 /// and walk it chunk by chunk (scanChunkInBlock), the segment's carry
 /// passed along. Unlike seg256n, a segment's loads are spread over W
-/// warps, which evens out the waves when segments are few and long.
+/// warps, which evens out the waves when segments are few and long. The
+/// totals are double-buffered by chunk parity: a warp may store the next
+/// chunk's total while another still reads this chunk's.
 static void scanBlock(TileBuilder &tb, const Collective &c) {
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
@@ -284,16 +291,16 @@ static void scanBlock(TileBuilder &tb, const Collective &c) {
     // Per-block scratch (shared memory on the GPU; a heap buffer on the
     // CPU, see reduceBlock).
     Value totals =
-        memref::AllocOp::create(b, loc, MemRefType::get({warps}, acc));
+        memref::AllocOp::create(b, loc, MemRefType::get({2 * warps}, acc));
     Value segBase = tb.mul(seg, c.segmentSize);
     Value end = segmentEnd(tb, c, segBase);
     Value count = clippedRuns(tb, chunks, chunkLength, segBase, end);
     tb.forLoop(tb.idx(0), count, tb.idx(1), {zeroScalar(tb, acc)},
                [&](Value i, ValueRange carried) -> SmallVector<Value> {
                  Value chunkBase = tb.add(segBase, tb.mul(i, chunkLength));
-                 return {scanChunkInBlock(
-                     tb, c, totals, chunkBase, end,
-                     [&](ArrayRef<Value>) { return carried[0]; })};
+                 Value parity = arith::RemUIOp::create(b, loc, i, tb.idx(2));
+                 return {scanChunkInBlock(tb, c, totals, tb.mul(parity, warps),
+                                          warps, chunkBase, end, carried[0])};
                });
     memref::DeallocOp::create(b, loc, totals);
   });

@@ -194,4 +194,36 @@ def TCU_RowSumsOp : TCU_Op<"row_sums", [Pure, AllTypesMatch<["source", "result"]
   let hasVerifier = 1;
 }
 
+def TCU_BlockPrefixOp : TCU_Op<"block_prefix", [AllTypesMatch<["value", "prefix"]>]> {
+  let summary = "a warp's exclusive prefix over the warps of its block";
+  let description = [{
+    Used in a phase of a block work item (a nested `scf.parallel` over the
+    warps of the block, docs/gpu.md), with `warp` the phase's induction
+    variable and `warps` its trip count (at most 32): stores `value` at
+    `buffer[offset + warp]` and returns
+    `buffer[offset] + ... + buffer[offset + warp - 1]` (0 for warp 0),
+    added in that order, once every warp of the phase has stored its value.
+    On the GPU every warp of the block runs exactly one iteration of such a
+    phase and the op waits at a block barrier between the store and the
+    loads. On the CPU the phase's iterations run in order, so the values of
+    the earlier warps are stored by then. The values stay in the buffer
+    for the code after the phase.
+
+    ```mlir
+    %before = tcu.block_prefix %total, %totals[%c0], %w of 8
+        : memref<16xf32>, f32
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[F32, I32]>:$value,
+                   Arg<MemRefRankOf<[F32, I32], [1]>, "the warps' values",
+                       [MemRead, MemWrite]>:$buffer,
+                   Index:$offset, Index:$warp, I64Attr:$warps);
+  let results = (outs AnyTypeOf<[F32, I32]>:$prefix);
+  let assemblyFormat = [{
+    $value `,` $buffer `[` $offset `]` `,` $warp `of` $warps attr-dict `:`
+    type($buffer) `,` type($value)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TCUC_DIALECT_TCU_TCUMMAOPS_TD

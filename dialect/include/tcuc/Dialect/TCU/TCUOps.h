@@ -57,4 +57,14 @@ int64_t getNumSegments(int64_t numElements, int64_t segmentSize);
 #define GET_OP_CLASSES
 #include "tcuc/Dialect/TCU/TCUOps.h.inc"
 
+namespace mlir::tcu {
+/// tcu.block_prefix as memref and arith ops: the store, then `wait()` (the
+/// GPU's block barrier; nothing on the CPU, whose warps run in order),
+/// then the sum of the earlier warps' values, all W of them loaded and
+/// added in warp order, the warp's own prefix picked by selects (W = the
+/// op's `warps`). Both backends lower the op with it.
+Value lowerBlockPrefix(OpBuilder &b, BlockPrefixOp op,
+                       function_ref<void()> wait);
+} // namespace mlir::tcu
+
 #endif // TCUC_DIALECT_TCU_TCUOPS_H
