@@ -110,18 +110,19 @@ TEST(CostModel, FewSegmentsOfAStaticNUseTheGrid) {
 }
 
 // With as many segments as a row where one warp a segment still won (a
-// scan of 2^28 in segments of 2^17: 2048 segments), a static n keeps it;
-// where that row spread segments over warps (block at 2^18, 1024 segments;
-// grid at 2^21, 128), so does the query.
+// scan of 2^28 in segments of 2^16: 4096 segments, seg256n), a static n
+// keeps it; where the row with as few segments spread a segment over
+// warps (block at 2^18, 1024 segments; grid at 2^23, 32), so does the
+// query.
 TEST(CostModel, StaticNFollowsTheRowWithAsManySegments) {
-  StrategyQuery q = query(true, "f16", "f32", 8000);
-  q.n = 8000 * 2048;
+  StrategyQuery q = query(true, "f16", "f32", 60000);
+  q.n = int64_t(60000) * 4096;
   EXPECT_EQ(selectStrategy(q).variant, Variant::Seg256N)
       << selectStrategy(q).reason;
-  q.n = 8000 * 1024;
+  q.n = int64_t(60000) * 1024;
   EXPECT_EQ(selectStrategy(q).variant, Variant::Block)
       << selectStrategy(q).reason;
-  q.n = 8000 * 128;
+  q.n = int64_t(60000) * 32;
   EXPECT_EQ(selectStrategy(q).variant, Variant::Grid)
       << selectStrategy(q).reason;
 }
