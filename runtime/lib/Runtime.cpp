@@ -118,22 +118,25 @@ Status Runtime::getKernelFile(const KernelSpec &spec, const std::string &arch,
   return s;
 }
 
+void Runtime::Impl::warnDisk(std::string message) {
+  if (diskWarning == message)
+    return;
+  diskWarning = std::move(message);
+  std::fprintf(stderr, "tcuc: warning: %s\n", diskWarning.c_str());
+}
+
 void Runtime::Impl::noteDiskWriteFailure(const Status &s) {
   std::lock_guard<std::mutex> lock(mu);
   if (!diskWrites)
     return;
   diskWrites = false;
-  diskWarning = "kernel disk cache is read-only from now on: " + s.message();
-  std::fprintf(stderr, "tcuc: warning: %s\n", diskWarning.c_str());
+  warnDisk("kernel disk cache is read-only from now on: " + s.message());
 }
 
 void Runtime::Impl::noteDiskRefused(const Status &s) {
   std::lock_guard<std::mutex> lock(mu);
   ++stats.diskUntrusted;
-  if (diskWarning == s.message())
-    return;
-  diskWarning = s.message();
-  std::fprintf(stderr, "tcuc: warning: %s\n", diskWarning.c_str());
+  warnDisk(s.message());
 }
 
 Status Runtime::Impl::makeKernelFile(const KernelSpec &spec,

@@ -56,6 +56,9 @@ struct Runtime::Impl {
   Status makeKernelFile(const KernelSpec &spec, const std::string &arch,
                         KernelFile &file);
   void noteDiskWriteFailure(const Status &s);
+  /// Sets diskWarning and prints it, unless it is already the warning.
+  /// Call with `mu` held.
+  void warnDisk(std::string message);
   /// The cache directory failed cache::checkDirectory: nothing is read from
   /// or written to it (warned once per distinct reason).
   void noteDiskRefused(const Status &s);

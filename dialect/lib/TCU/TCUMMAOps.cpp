@@ -2,6 +2,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "tcuc/Dialect/TCU/TCUOps.h"
 
@@ -156,20 +157,38 @@ Value mlir::tcu::lowerBlockPrefix(OpBuilder &b, BlockPrefixOp op,
   auto index = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
+  Type t = op.getValue().getType();
+  auto add = [&](OpBuilder &ab, Location l, Value x, Value y) -> Value {
+    return isa<FloatType>(t) ? arith::AddFOp::create(ab, l, x, y).getResult()
+                             : arith::AddIOp::create(ab, l, x, y).getResult();
+  };
   memref::StoreOp::create(
       b, loc, op.getValue(), buffer,
       ValueRange{arith::AddIOp::create(b, loc, offset, warp)});
+  Value zero = arith::ConstantOp::create(b, loc, t, b.getZeroAttr(t));
+  if (!wait) {
+    // In program order: only the earlier warps' entries are stored yet.
+    auto loop = scf::ForOp::create(
+        b, loc, index(0), warp, index(1), ValueRange{zero},
+        [&](OpBuilder &lb, Location l, Value j, ValueRange sum) {
+          Value v = memref::LoadOp::create(
+              lb, l, buffer,
+              ValueRange{arith::AddIOp::create(lb, l, offset, j)});
+          scf::YieldOp::create(lb, l, add(lb, l, sum[0], v));
+        });
+    return loop.getResult(0);
+  }
+  // After the barrier every warp's entry is stored: straight-line loads and
+  // adds, the warp's own prefix picked by selects (a loop with a trip count
+  // that differs by warp measured up to 11% slower on the H100 for i8
+  // scans, 2026-11-24).
   wait();
-  int64_t warps = op.getWarps();
-  Type t = op.getValue().getType();
-  Value sum = arith::ConstantOp::create(b, loc, t, b.getZeroAttr(t));
-  Value prefix = sum;
-  for (int64_t j = 0; j + 1 < warps; ++j) {
+  Value sum = zero, prefix = zero;
+  for (int64_t j = 0; j + 1 < op.getWarps(); ++j) {
     Value v = memref::LoadOp::create(
         b, loc, buffer,
         ValueRange{arith::AddIOp::create(b, loc, offset, index(j))});
-    sum = isa<FloatType>(t) ? arith::AddFOp::create(b, loc, sum, v).getResult()
-                            : arith::AddIOp::create(b, loc, sum, v).getResult();
+    sum = add(b, loc, sum, v);
     Value here = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp,
                                        index(j + 1));
     prefix = arith::SelectOp::create(b, loc, here, sum, prefix);

@@ -321,7 +321,7 @@ struct LowerBlockPrefix : OpRewritePattern<BlockPrefixOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(BlockPrefixOp op,
                                 PatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, lowerBlockPrefix(rewriter, op, [] {}));
+    rewriter.replaceOp(op, lowerBlockPrefix(rewriter, op, nullptr));
     return success();
   }
 };

@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 using namespace mlir::tcu;
@@ -26,6 +27,14 @@ static MatrixKind rowScanMatrix(const Collective &c) {
 
 static Type inputElementType(Value buffer) {
   return cast<MemRefType>(buffer.getType()).getElementType();
+}
+
+/// x + y for accumulator scalars or tiles (f32 or i32 elements).
+static Value addAcc(TileBuilder &tb, Value x, Value y) {
+  OpBuilder &b = tb.builder();
+  return isa<FloatType>(getElementTypeOrSelf(x.getType()))
+             ? arith::AddFOp::create(b, tb.location(), x, y).getResult()
+             : arith::AddIOp::create(b, tb.location(), x, y).getResult();
 }
 
 /// Scan256 of the loaded tile `a` with carry S: R = A·U + (L·A)·Ones + S
@@ -42,15 +51,8 @@ static std::pair<Value, Value> scanTile(TileBuilder &tb, const Collective &c,
   Value prefix = tb.mulByConst(above, MatrixKind::Ones, carry);
   Value r = tb.mulByConst(a, rowScanMatrix(c), prefix);
   Value total = tb.element(r, T - 1, T - 1);
-  if (!c.inclusive) {
-    Value last = tb.element(a, T - 1, T - 1);
-    total =
-        isa<FloatType>(total.getType())
-            ? arith::AddFOp::create(tb.builder(), tb.location(), total, last)
-                  .getResult()
-            : arith::AddIOp::create(tb.builder(), tb.location(), total, last)
-                  .getResult();
-  }
+  if (!c.inclusive)
+    total = addAcc(tb, total, tb.element(a, T - 1, T - 1));
   return {r, tb.broadcast(total, total.getType())};
 }
 
@@ -206,14 +208,6 @@ int64_t mlir::tcu::detail::blockScanWarps(int64_t segmentSize) {
   return warps;
 }
 
-/// Adds two accumulator scalars (f32 or i32).
-static Value addScalars(TileBuilder &tb, Value x, Value y) {
-  OpBuilder &b = tb.builder();
-  return isa<FloatType>(x.getType())
-             ? arith::AddFOp::create(b, tb.location(), x, y).getResult()
-             : arith::AddIOp::create(b, tb.location(), x, y).getResult();
-}
-
 static Value zeroScalar(TileBuilder &tb, Type acc) {
   return arith::ConstantOp::create(tb.builder(), tb.location(), acc,
                                    tb.builder().getZeroAttr(acc));
@@ -253,22 +247,20 @@ static Value scanChunkInBlock(TileBuilder &tb, const Collective &c,
       Value total = tb.element(next, 0, 0);
       scanned.push_back(r);
       before.push_back(runTotal);
-      runTotal = runTotal ? addScalars(tb, runTotal, total) : total;
+      runTotal = runTotal ? addAcc(tb, runTotal, total) : total;
     }
     Value prefix = BlockPrefixOp::create(b, loc, acc, runTotal, totals, offset,
                                          w, b.getI64IntegerAttr(warps));
-    Value start = addScalars(tb, carry, prefix);
+    Value start = addAcc(tb, carry, prefix);
     for (auto [base, r, sum] : llvm::zip(bases, scanned, before)) {
-      Value shift = tb.broadcast(sum ? addScalars(tb, start, sum) : start, acc);
-      Value out = isa<FloatType>(acc)
-                      ? arith::AddFOp::create(b, loc, r, shift).getResult()
-                      : arith::AddIOp::create(b, loc, r, shift).getResult();
-      tb.storeTile(out, c.output, base, tb.idx(T), tb.idx(T), end);
+      Value shift = tb.broadcast(sum ? addAcc(tb, start, sum) : start, acc);
+      tb.storeTile(addAcc(tb, r, shift), c.output, base, tb.idx(T), tb.idx(T),
+                   end);
     }
   });
   Value next = carry;
   for (int64_t w = 0; w < warps; ++w)
-    next = addScalars(
+    next = addAcc(
         tb, next,
         memref::LoadOp::create(b, loc, totals, tb.add(offset, tb.idx(w))));
   return next;

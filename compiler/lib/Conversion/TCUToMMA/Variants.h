@@ -13,16 +13,18 @@
 
 namespace mlir::tcu::detail {
 
-/// Warps that share one segment in the block-level variants (their partials
-/// fill one tile row or column).
+/// Warps that share one segment in the block-level reduction (their
+/// partials fill one tile row or column; the block scan uses
+/// blockScanWarps).
 constexpr int64_t kBlockWarps = 16;
 /// Warps that share one segment in the block-level scan (the phases of a
 /// nested scf.parallel; the GPU kernel's block is that many warps): about
 /// 4096 warps over the array of 2^28 the benchmark sweeps, i.e. segment /
 /// 2^16 rounded down to a power of two, clamped to [4, 16]. Measured on the
-/// H100 (2026-11-24, bench/results/block-scan): 4 warps are the best of
-/// 4/8/16/32 at 2^17-2^18, 8 at 2^19, 16 at 2^20-2^21; 32 warps (1024
-/// threads) leave too few registers.
+/// H100 (2026-11-24, bench/results/block-scan) with the first, two-phase
+/// block scan: 4 warps were the best of 4/8/16/32 at 2^17-2^18, 8 at 2^19,
+/// 16 at 2^20-2^21; 32 warps (1024 threads) left too few registers. Not
+/// re-measured for the one-phase scan that replaced it.
 int64_t blockScanWarps(int64_t segmentSize);
 /// Elements of a segment one warp handles in the grid-level variants, at
 /// least (16 tiles: enough streaming per warp to amortize its partial).

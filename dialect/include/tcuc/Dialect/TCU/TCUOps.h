@@ -58,11 +58,12 @@ int64_t getNumSegments(int64_t numElements, int64_t segmentSize);
 #include "tcuc/Dialect/TCU/TCUOps.h.inc"
 
 namespace mlir::tcu {
-/// tcu.block_prefix as memref and arith ops: the store, then `wait()` (the
-/// GPU's block barrier; nothing on the CPU, whose warps run in order),
-/// then the sum of the earlier warps' values, all W of them loaded and
-/// added in warp order, the warp's own prefix picked by selects (W = the
-/// op's `warps`). Both backends lower the op with it.
+/// tcu.block_prefix as memref, scf and arith ops, the earlier warps'
+/// values added in warp order. With `wait` (the GPU's block barrier, placed
+/// after the store) all W values are loaded and the warp's prefix picked by
+/// selects (W = the op's `warps`); without it (the CPU, whose warps run in
+/// order) a loop reads only the earlier warps' entries, the only ones
+/// stored yet. Both give the same sums. Both backends lower the op with it.
 Value lowerBlockPrefix(OpBuilder &b, BlockPrefixOp op,
                        function_ref<void()> wait);
 } // namespace mlir::tcu
