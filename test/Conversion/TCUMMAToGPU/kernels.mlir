@@ -52,9 +52,12 @@ func.func @block(%in: memref<?xf32>, %out: memref<?xf32>) {
 // Block-level scan: work items are blocks (one per segment; the runtime
 // counts items in warps, hence "4 mul"), the block is the item's 4 warps
 // (known_block_size, so ptxas fits a block's registers), the totals are one
-// workgroup buffer for the block, and the phase is a loop of the block's
-// warps over its iterations, with tcu.block_prefix's barrier inside and one
-// after it.
+// workgroup buffer for the block, and the phase (one iteration per warp,
+// as tcu.block_prefix needs) is its body run by every warp, with
+// tcu.block_prefix's barrier inside and one after it. The chunk loop is
+// pipelined: the first chunk's tiles load before it, and each iteration
+// loads the next chunk's tiles before it reaches the barrier, carrying them
+// (vector<8xf16> fragments) to the next iteration.
 // CHECK-LABEL: gpu.module @block_scan_kernels
 // CHECK-SAME: tcuc.block = 128 : i64, tcuc.items = ["n 5000 divu n 5000 remu 0 ne add 4 mul"]
 // CHECK: gpu.func @block_scan_k0({{.*}}) workgroup(%[[WG:.*]] : memref<8xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
@@ -63,13 +66,18 @@ func.func @block(%in: memref<?xf32>, %out: memref<?xf32>) {
 // CHECK: %[[GRID:.*]] = gpu.grid_dim x
 // CHECK: %[[WARP:.*]] = arith.divui %[[TID]], %c32
 // CHECK: scf.for %{{.*}} = %[[BID]] to %{{.*}} step %[[GRID]]
-// CHECK: scf.for %{{.*}} = %[[WARP]] to %c4 step %c4
+// CHECK-NOT: scf.for
+// CHECK: vector.load %{{.*}} : memref<?xf16>, vector<2xf16>
+// CHECK: %{{.*}}:2 = scf.for %{{.*}} = %c0 to %c5 step %c1 iter_args(%{{.*}} = %{{.*}}, %[[TILE:.*]] = %{{.*}}) -> (f32, vector<8xf16>)
+// CHECK: vector.extract %[[TILE]]
+// CHECK: vector.load %{{.*}} : memref<?xf16>, vector<2xf16>
 // CHECK: nvvm.mma.sync
 // CHECK: memref.store %{{.*}}, %[[WG]]
 // CHECK: gpu.barrier
 // CHECK: memref.load %[[WG]]
 // CHECK: gpu.barrier
 // CHECK: memref.load %[[WG]]
+// CHECK: scf.yield %{{.*}}, %{{.*}} : f32, vector<8xf16>
 // CHECK-NOT: scf.parallel
 // CHECK: gpu.return
 func.func @block_scan(%in: memref<?xf16>, %out: memref<?xf32>) {

@@ -62,7 +62,10 @@ def ConvertTCUMMAToGPU : Pass<"convert-tcu-mma-to-gpu", "ModuleOp"> {
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"128",
-           "Threads per block (a multiple of 32); each warp is one worker">
+           "Threads per block (a multiple of 32); each warp is one worker">,
+    Option<"prefetchChunks", "prefetch-chunks", "bool", /*default=*/"true",
+           "In the chunk loops of block work items, load the next chunk's "
+           "tiles one iteration early (before the block barrier)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

@@ -77,8 +77,9 @@ private:
 
 class Outliner {
 public:
-  Outliner(func::FuncOp func, gpu::GPUModuleOp module, int64_t blockSize)
-      : func(func), module(module), blockSize(blockSize) {}
+  Outliner(func::FuncOp func, gpu::GPUModuleOp module, int64_t blockSize,
+           bool prefetch)
+      : func(func), module(module), blockSize(blockSize), prefetch(prefetch) {}
 
   LogicalResult run();
 
@@ -92,6 +93,7 @@ private:
   func::FuncOp func;
   gpu::GPUModuleOp module;
   int64_t blockSize;
+  bool prefetch;
   /// Kernel argument types: the function's arguments, then the scratch.
   SmallVector<Type> argTypes;
   SmallVector<Value> hostArgs;
@@ -266,6 +268,7 @@ LogicalResult Outliner::outline(scf::ParallelOp loop, int index) {
   // reads what the phase before wrote), so all reach each barrier.
   SmallVector<scf::ParallelOp> phases;
   kernel.walk([&](scf::ParallelOp p) { phases.push_back(p); });
+  SetVector<Operation *> prefetchLoops;
   for (scf::ParallelOp phase : phases) {
     if (phase.getNumLoops() != 1 ||
         !isConstantIntValue(phase.getLowerBound()[0], 0) ||
@@ -282,18 +285,32 @@ LogicalResult Outliner::outline(scf::ParallelOp loop, int index) {
       return phase.emitOpError("a phase with tcu.block_prefix must have one "
                                "iteration per warp of the block (")
              << warpsPerBlock << ")";
+    // Such a phase is its body with w = the warp's index in the block, no
+    // loop around it: then a loop around the phase (a block scan's chunks)
+    // holds the tile loads at its top level, where prefetchChunkLoads finds
+    // them.
     OpBuilder pb(phase);
-    Value step = arith::ConstantIndexOp::create(pb, loc, warpsPerBlock);
-    auto warps = scf::ForOp::create(pb, phase.getLoc(), warpInBlock,
-                                    phase.getUpperBound()[0], step);
     IRMapping phaseMap;
-    phaseMap.map(phase.getInductionVars()[0], warps.getInductionVar());
-    OpBuilder wb = OpBuilder::atBlockBegin(warps.getBody());
+    OpBuilder wb = pb;
+    if (meets) {
+      phaseMap.map(phase.getInductionVars()[0], warpInBlock);
+      prefetchLoops.insert(phase->getParentOp());
+    } else {
+      Value step = arith::ConstantIndexOp::create(pb, loc, warpsPerBlock);
+      auto warps = scf::ForOp::create(pb, phase.getLoc(), warpInBlock,
+                                      phase.getUpperBound()[0], step);
+      phaseMap.map(phase.getInductionVars()[0], warps.getInductionVar());
+      wb.setInsertionPointToStart(warps.getBody());
+    }
     for (Operation &op : phase.getBody()->without_terminator())
       wb.clone(op, phaseMap);
     gpu::BarrierOp::create(pb, phase.getLoc());
     phase.erase();
   }
+  if (prefetch)
+    for (Operation *op : prefetchLoops)
+      if (auto chunks = dyn_cast<scf::ForOp>(op))
+        prefetchChunkLoads(chunks);
 
   // Nested deallocs of workgroup slices were cloned if inside nested
   // regions; drop them. Then order every store before later reads by other
@@ -382,12 +399,12 @@ LogicalResult Outliner::run() {
 }
 
 LogicalResult gpu_lowering::outlineKernels(func::FuncOp func,
-                                           int64_t blockSize) {
+                                           int64_t blockSize, bool prefetch) {
   auto top = func->getParentOfType<ModuleOp>();
   OpBuilder b(func);
   auto module = gpu::GPUModuleOp::create(b, func.getLoc(),
                                          (func.getName() + "_kernels").str());
-  if (failed(Outliner(func, module, blockSize).run())) {
+  if (failed(Outliner(func, module, blockSize, prefetch).run())) {
     module.erase();
     return failure();
   }

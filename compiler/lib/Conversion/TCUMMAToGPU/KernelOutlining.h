@@ -16,6 +16,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 namespace mlir::tcu::gpu_lowering {
 
@@ -23,7 +24,20 @@ namespace mlir::tcu::gpu_lowering {
 /// length is `n`) by a gpu.module `@<func>_kernels` of kernels launched with
 /// `blockSize` threads. Work items are warps; per-item scratch allocations
 /// become slices of workgroup memory, top-level ones device scratch buffers.
-LogicalResult outlineKernels(func::FuncOp func, int64_t blockSize);
+/// With `prefetch`, the chunk loops of block items load their next chunk
+/// early (prefetchChunkLoads).
+LogicalResult outlineKernels(func::FuncOp func, int64_t blockSize,
+                             bool prefetch);
+
+/// Software-pipelines `loop` by one iteration for its tile loads: each
+/// tcu.load_tile at the loop's top level whose operands are computed (pure
+/// ops) from the induction variable and values defined above the loop is
+/// issued one iteration early, its tile carried in iter_args (the first
+/// iteration's loads move before the loop). The loads of the iteration
+/// past the last are issued too: a load_tile reads only the elements its
+/// limit selects, so they read nothing or what is in bounds. On a GPU this
+/// keeps a block's next chunk in flight while it waits at its barrier.
+void prefetchChunkLoads(scf::ForOp loop);
 
 } // namespace mlir::tcu::gpu_lowering
 

@@ -592,7 +592,7 @@ struct ConvertTCUMMAToGPUPass
          llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
       if (func.isExternal())
         continue;
-      if (failed(outlineKernels(func, blockSize)))
+      if (failed(outlineKernels(func, blockSize, prefetchChunks)))
         return signalPassFailure();
     }
     if (failed(transposeRightOperands(module)))
