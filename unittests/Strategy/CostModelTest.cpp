@@ -110,21 +110,32 @@ TEST(CostModel, FewSegmentsOfAStaticNUseTheGrid) {
 }
 
 // With as many segments as a row where one warp a segment still won (a
-// scan of 2^28 in segments of 2^16: 4096 segments, seg256n), a static n
-// keeps it; where the row with as few segments spread a segment over
-// warps (block at 2^18, 1024 segments; grid at 2^23, 32), so does the
-// query.
+// reduction of 2^28 in segments of 8192: 32768 segments, seg256n), a
+// static n keeps the query's own row; where the row with as few segments
+// spread a segment over warps (grid for reductions from 16384 and scans
+// from 2^23; block in a table whose 2^18 row chose it), so does the query.
 TEST(CostModel, StaticNFollowsTheRowWithAsManySegments) {
-  StrategyQuery q = query(true, "f16", "f32", 60000);
-  q.n = int64_t(60000) * 4096;
+  StrategyQuery q = query(false, "f16", "f32", 8000);
+  q.n = int64_t(8000) << 15;
   EXPECT_EQ(selectStrategy(q).variant, Variant::Seg256N)
       << selectStrategy(q).reason;
-  q.n = int64_t(60000) * 1024;
-  EXPECT_EQ(selectStrategy(q).variant, Variant::Block)
-      << selectStrategy(q).reason;
-  q.n = int64_t(60000) * 32;
+  q.n = int64_t(8000) * 1024;
   EXPECT_EQ(selectStrategy(q).variant, Variant::Grid)
       << selectStrategy(q).reason;
+
+  q = query(true, "f16", "f32", 8000);
+  q.n = int64_t(8000) * 32;
+  EXPECT_EQ(selectStrategy(q).variant, Variant::Grid)
+      << selectStrategy(q).reason;
+  std::vector<TunedRow> rows = {
+      {"sm_90", "scan", "f16", "f32", 8192, "seg256n", 2},
+      {"sm_90", "scan", "f16", "f32", 262144, "block", 2}};
+  q.n = int64_t(8000) << 15;
+  EXPECT_EQ(selectStrategy(q, rows).variant, Variant::Seg256N)
+      << selectStrategy(q, rows).reason;
+  q.n = int64_t(8000) * 1024;
+  EXPECT_EQ(selectStrategy(q, rows).variant, Variant::Block)
+      << selectStrategy(q, rows).reason;
 }
 
 } // namespace

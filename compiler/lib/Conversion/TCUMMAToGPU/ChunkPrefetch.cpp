@@ -35,8 +35,7 @@ static bool collectSlice(Value v, scf::ForOp loop,
   Operation *def = v.getDefiningOp();
   if (!loop->isProperAncestor(def))
     return true;
-  if (def->getBlock() != loop.getBody() || !isPure(def) ||
-      def->getNumRegions())
+  if (def->getBlock() != loop.getBody() || !isPure(def) || def->getNumRegions())
     return false;
   if (slice.contains(def))
     return true;

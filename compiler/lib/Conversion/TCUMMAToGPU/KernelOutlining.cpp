@@ -398,8 +398,8 @@ LogicalResult Outliner::run() {
   return success();
 }
 
-LogicalResult gpu_lowering::outlineKernels(func::FuncOp func,
-                                           int64_t blockSize, bool prefetch) {
+LogicalResult gpu_lowering::outlineKernels(func::FuncOp func, int64_t blockSize,
+                                           bool prefetch) {
   auto top = func->getParentOfType<ModuleOp>();
   OpBuilder b(func);
   auto module = gpu::GPUModuleOp::create(b, func.getLoc(),
