@@ -59,7 +59,7 @@ func.func @scans(%h: memref<?xf16>, %f: memref<?xf32>, %bh: memref<?xbf16>,
   tcu.segmented_scan <add> inclusive %h into %f segment_size 7 : memref<?xf16> -> memref<?xf32>
   // CHECK: segment_size 256 {tiles_per_warp = 1 : i64, variant = #tcu.variant<seg256>}
   tcu.segmented_scan <add> inclusive %h into %f segment_size 256 : memref<?xf16> -> memref<?xf32>
-  // CHECK: segment_size 4096 {tiles_per_warp = 4 : i64, variant = #tcu.variant<block>}
+  // CHECK: segment_size 4096 {tiles_per_warp = 2 : i64, variant = #tcu.variant<block>}
   tcu.segmented_scan <add> exclusive %h into %f segment_size 4096 : memref<?xf16> -> memref<?xf32>
   // CHECK: segment_size 1048576 {tiles_per_warp = 1 : i64, variant = #tcu.variant<block>}
   tcu.segmented_scan <add> inclusive %h into %f segment_size 1048576 : memref<?xf16> -> memref<?xf32>

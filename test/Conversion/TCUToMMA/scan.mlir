@@ -103,15 +103,25 @@ func.func @block(%in: memref<?xf16>, %out: memref<?xf32>) {
   return
 }
 
-// Longer segments give the block more warps (blockScanWarps): 8 at 2^19,
-// 16 from 2^20.
+// Longer segments give the block more warps (blockScanWarps): for 16-bit
+// inputs 8 at 65536 and 16 from 2^17, for the others 8 at 2^19 and 16 from
+// 2^20 (the totals buffer holds 2 W entries).
 // CHECK-LABEL: func @block_warps
 // CHECK: memref.alloc() : memref<16xf32>
+// CHECK: scf.parallel (%{{.*}}) = (%c0) to (%c8) step (%c1)
+// CHECK: memref.alloc() : memref<32xf32>
+// CHECK: scf.parallel (%{{.*}}) = (%c0) to (%c16) step (%c1)
+// CHECK: memref.alloc() : memref<8xi32>
+// CHECK: scf.parallel (%{{.*}}) = (%c0) to (%c4) step (%c1)
+// CHECK: memref.alloc() : memref<16xi32>
 // CHECK: scf.parallel (%{{.*}}) = (%c0) to (%c8) step (%c1)
 // CHECK: memref.alloc() : memref<32xi32>
 // CHECK: scf.parallel (%{{.*}}) = (%c0) to (%c16) step (%c1)
 func.func @block_warps(%in: memref<?xf16>, %out: memref<?xf32>, %in8: memref<?xi8>, %out8: memref<?xi32>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<block>} : memref<?xf16> -> memref<?xf32>
   tcu.segmented_scan <add> inclusive %in into %out segment_size 524288 {variant = #tcu.variant<block>} : memref<?xf16> -> memref<?xf32>
+  tcu.segmented_scan <add> exclusive %in8 into %out8 segment_size 65536 {variant = #tcu.variant<block>} : memref<?xi8> -> memref<?xi32>
+  tcu.segmented_scan <add> exclusive %in8 into %out8 segment_size 524288 {variant = #tcu.variant<block>} : memref<?xi8> -> memref<?xi32>
   tcu.segmented_scan <add> exclusive %in8 into %out8 segment_size 16777216 {variant = #tcu.variant<block>} : memref<?xi8> -> memref<?xi32>
   return
 }

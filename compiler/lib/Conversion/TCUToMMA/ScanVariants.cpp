@@ -201,9 +201,12 @@ static void scanSeg16N(TileBuilder &tb, const Collective &c) {
   });
 }
 
-int64_t mlir::tcu::detail::blockScanWarps(int64_t segmentSize) {
+int64_t mlir::tcu::detail::blockScanWarps(int64_t segmentSize,
+                                          Type inputElement) {
+  int64_t perWarp = int64_t(1)
+                    << (inputElement.getIntOrFloatBitWidth() == 16 ? 13 : 16);
   int64_t warps = 4;
-  while (warps < 16 && segmentSize / (int64_t(1) << 16) >= 2 * warps)
+  while (warps < 16 && segmentSize / perWarp >= 2 * warps)
     warps *= 2;
   return warps;
 }
@@ -275,7 +278,7 @@ static Value scanChunkInBlock(TileBuilder &tb, const Collective &c,
 static void scanBlock(TileBuilder &tb, const Collective &c) {
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
-  int64_t warps = blockScanWarps(c.segmentSize);
+  int64_t warps = blockScanWarps(c.segmentSize, inputElementType(c.input));
   int64_t chunkLength = warps * c.tilesPerWarp * T * T;
   int64_t chunks = (c.segmentSize + chunkLength - 1) / chunkLength;
   Type acc = TileBuilder::accumulatorFor(inputElementType(c.input));

@@ -18,14 +18,15 @@ namespace mlir::tcu::detail {
 /// blockScanWarps).
 constexpr int64_t kBlockWarps = 16;
 /// Warps that share one segment in the block-level scan (the phases of a
-/// nested scf.parallel; the GPU kernel's block is that many warps): about
-/// 4096 warps over the array of 2^28 the benchmark sweeps, i.e. segment /
-/// 2^16 rounded down to a power of two, clamped to [4, 16]. Measured on the
-/// H100 (2026-11-24, bench/results/block-scan) with the first, two-phase
-/// block scan: 4 warps were the best of 4/8/16/32 at 2^17-2^18, 8 at 2^19,
-/// 16 at 2^20-2^21; 32 warps (1024 threads) left too few registers. Not
-/// re-measured for the one-phase scan that replaced it.
-int64_t blockScanWarps(int64_t segmentSize);
+/// nested scf.parallel; the GPU kernel's block is that many warps):
+/// segment / 2^13 for 16-bit inputs and segment / 2^16 for the others,
+/// rounded down to a power of two and clamped to [4, 16]. Measured on the
+/// H100 (2026-11-24, bench/results/block-warps) with the chunk prefetch,
+/// W = 4/8/16 at 65536-2^22: f16 inputs gained from more warps (f16->f32
+/// at 65536: 0.944 with 4, 0.980 with 16; 0.966 / 0.970 for f16->f32 /
+/// f16->f16 with 8), i8 inputs lost (65536: 0.916 with 4, 0.766 with 16),
+/// so each keeps its own rule. Below 65536 only W = 4 was measured.
+int64_t blockScanWarps(int64_t segmentSize, Type inputElement);
 /// Elements of a segment one warp handles in the grid-level variants, at
 /// least (16 tiles: enough streaming per warp to amortize its partial).
 constexpr int64_t kGridChunk = 4096;
