@@ -4,6 +4,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "tcuc/Dialect/TCU/TCUOps.h"
 
 using namespace mlir;
@@ -150,6 +151,13 @@ SmallVector<Value> mlir::tcu::buildSplitParts(OpBuilder &b, Location loc,
   return parts;
 }
 
+Value mlir::tcu::buildAccumulatorAdd(OpBuilder &b, Location loc, Value x,
+                                     Value y) {
+  if (isa<FloatType>(getElementTypeOrSelf(x.getType())))
+    return arith::AddFOp::create(b, loc, x, y);
+  return arith::AddIOp::create(b, loc, x, y);
+}
+
 Value mlir::tcu::lowerBlockPrefix(OpBuilder &b, BlockPrefixOp op,
                                   function_ref<void()> wait) {
   Location loc = op.getLoc();
@@ -158,10 +166,6 @@ Value mlir::tcu::lowerBlockPrefix(OpBuilder &b, BlockPrefixOp op,
     return arith::ConstantIndexOp::create(b, loc, v);
   };
   Type t = op.getValue().getType();
-  auto add = [&](OpBuilder &ab, Location l, Value x, Value y) -> Value {
-    return isa<FloatType>(t) ? arith::AddFOp::create(ab, l, x, y).getResult()
-                             : arith::AddIOp::create(ab, l, x, y).getResult();
-  };
   memref::StoreOp::create(
       b, loc, op.getValue(), buffer,
       ValueRange{arith::AddIOp::create(b, loc, offset, warp)});
@@ -174,7 +178,7 @@ Value mlir::tcu::lowerBlockPrefix(OpBuilder &b, BlockPrefixOp op,
           Value v = memref::LoadOp::create(
               lb, l, buffer,
               ValueRange{arith::AddIOp::create(lb, l, offset, j)});
-          scf::YieldOp::create(lb, l, add(lb, l, sum[0], v));
+          scf::YieldOp::create(lb, l, buildAccumulatorAdd(lb, l, sum[0], v));
         });
     return loop.getResult(0);
   }
@@ -188,7 +192,7 @@ Value mlir::tcu::lowerBlockPrefix(OpBuilder &b, BlockPrefixOp op,
     Value v = memref::LoadOp::create(
         b, loc, buffer,
         ValueRange{arith::AddIOp::create(b, loc, offset, index(j))});
-    sum = add(b, loc, sum, v);
+    sum = buildAccumulatorAdd(b, loc, sum, v);
     Value here = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp,
                                        index(j + 1));
     prefix = arith::SelectOp::create(b, loc, here, sum, prefix);

@@ -5,7 +5,7 @@
 // start only after every warp has passed chunk i's barrier, so DRAM sees
 // each block's loads in bursts. prefetchChunkLoads moves the loads one
 // iteration ahead: chunk i + 1 is in flight while the block scans, waits at
-// the barrier and stores chunk i (docs/gpu.md, "Block items").
+// the barrier and stores chunk i (docs/gpu.md, "Chunk prefetch").
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,12 +46,43 @@ static bool collectSlice(Value v, scf::ForOp loop,
   return true;
 }
 
+/// Adds to `written` every buffer an op in `loop` writes. Fails when a
+/// write's buffer is unknown (an op that declares no memory effects and is
+/// neither a region holder with recursive effects nor a barrier).
+static bool collectWrittenBuffers(scf::ForOp loop,
+                                  SmallPtrSetImpl<Value> &written) {
+  WalkResult walk = loop.getBody()->walk([&](Operation *op) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects) {
+      bool known = op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
+                   isa<gpu::BarrierOp>(op);
+      return known ? WalkResult::advance() : WalkResult::interrupt();
+    }
+    SmallVector<MemoryEffects::EffectInstance> list;
+    effects.getEffects(list);
+    for (const MemoryEffects::EffectInstance &e : list) {
+      if (!isa<MemoryEffects::Write>(e.getEffect()))
+        continue;
+      if (!e.getValue())
+        return WalkResult::interrupt();
+      written.insert(e.getValue());
+    }
+    return WalkResult::advance();
+  });
+  return !walk.wasInterrupted();
+}
+
 void gpu_lowering::prefetchChunkLoads(scf::ForOp loop) {
+  // A load moves above the stores of the iteration before it: only loads
+  // of buffers the loop does not write may (buffers compared as values).
+  SmallPtrSet<Value, 4> written;
+  if (!collectWrittenBuffers(loop, written))
+    return;
   SmallVector<LoadTileOp> loads;
   SetVector<Operation *> slice;
   for (Operation &op : loop.getBody()->without_terminator()) {
     auto load = dyn_cast<LoadTileOp>(op);
-    if (!load)
+    if (!load || written.contains(load.getSource()))
       continue;
     SetVector<Operation *> grown = slice;
     if (llvm::all_of(load->getOperands(), [&](Value operand) {
@@ -64,19 +95,30 @@ void gpu_lowering::prefetchChunkLoads(scf::ForOp loop) {
   if (loads.empty())
     return;
 
-  // The loads (and the index arithmetic they need) of iteration `iv`.
-  auto loadsAt = [&](OpBuilder &b, Value iv) {
+  // The loads (and the index arithmetic they need) of iteration `iv`; an
+  // iteration the loop does not run (iv >= ub: the one past the last, or
+  // the first of an empty loop) gets limit 0 and reads nothing.
+  auto loadsAt = [&](OpBuilder &b, Location loc, Value iv) {
     IRMapping map;
     map.map(loop.getInductionVar(), iv);
     for (Operation *op : slice)
       b.clone(*op, map);
+    Value runs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv,
+                                       loop.getUpperBound());
+    Value none = arith::ConstantIndexOp::create(b, loc, 0);
     SmallVector<Value> tiles;
-    for (LoadTileOp load : loads)
-      tiles.push_back(b.clone(*load, map)->getResult(0));
+    for (LoadTileOp load : loads) {
+      Value limit = arith::SelectOp::create(
+          b, loc, runs, map.lookupOrDefault(load.getLimit()), none);
+      auto copy = cast<LoadTileOp>(b.clone(*load, map));
+      copy.getLimitMutable().assign(limit);
+      tiles.push_back(copy.getResult());
+    }
     return tiles;
   };
   OpBuilder before(loop);
-  SmallVector<Value> first = loadsAt(before, loop.getLowerBound());
+  SmallVector<Value> first =
+      loadsAt(before, loop.getLoc(), loop.getLowerBound());
   IRRewriter rewriter(loop.getContext());
   // The callback runs before the body moves into the new loop: it issues
   // the next iteration's loads at the top of the body and makes the
@@ -87,7 +129,7 @@ void gpu_lowering::prefetchChunkLoads(scf::ForOp loop) {
         OpBuilder top = OpBuilder::atBlockBegin(loop.getBody());
         Value next = arith::AddIOp::create(top, loc, loop.getInductionVar(),
                                            loop.getStep());
-        SmallVector<Value> tiles = loadsAt(top, next);
+        SmallVector<Value> tiles = loadsAt(top, loc, next);
         for (auto [load, tile] : llvm::zip(loads, carried)) {
           load.getResult().replaceAllUsesWith(tile);
           load.erase();

@@ -27,12 +27,6 @@ Value slotOf(OpBuilder &b, Location loc, Value fragment, int64_t s) {
   return vector::ExtractOp::create(b, loc, fragment, ArrayRef<int64_t>{s});
 }
 
-Value addScalars(OpBuilder &b, Location loc, Value x, Value y) {
-  if (isa<FloatType>(x.getType()))
-    return arith::AddFOp::create(b, loc, x, y);
-  return arith::AddIOp::create(b, loc, x, y);
-}
-
 /// tcu.row_sums: a lane holds four elements of row g (slots 0, 1, 4, 5) and
 /// four of row g + 8 (slots 2, 3, 6, 7); the four lanes 4g..4g+3 together
 /// hold both rows. Each lane adds its four, then a butterfly over the four
@@ -47,7 +41,7 @@ struct LowerRowSums : OpConversionPattern<RowSumsOp> {
     Value x = adaptor.getSource();
     auto slot = [&](int64_t s) { return slotOf(rewriter, loc, x, s); };
     auto add = [&](Value a, Value b) {
-      return addScalars(rewriter, loc, a, b);
+      return buildAccumulatorAdd(rewriter, loc, a, b);
     };
     Value lo = add(add(slot(0), slot(1)), add(slot(4), slot(5)));
     Value hi = add(add(slot(2), slot(3)), add(slot(6), slot(7)));

@@ -98,6 +98,8 @@ private:
   SmallVector<Type> argTypes;
   SmallVector<Value> hostArgs;
   SmallVector<Attribute> scratch, kernels;
+  /// Top-level loops whose items are blocks (they contain phases).
+  SmallPtrSet<Operation *, 4> blockItemLoops;
   /// Each kernel's work-item count as an expression of n; cleared when one
   /// is not (the runtime then launches a grid of resident blocks).
   SmallVector<Attribute> items;
@@ -155,9 +157,9 @@ LogicalResult Outliner::outline(scf::ParallelOp loop, int index) {
                                        FunctionType::get(ctx, argTypes, {}));
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
   // A work item is a warp, or a block when the item's body has phases
-  // (nested scf.parallel loops over the warps that share the item).
-  bool blockItems = false;
-  loop.getBody()->walk([&](scf::ParallelOp) { blockItems = true; });
+  // (nested scf.parallel loops over the warps that share the item; run()
+  // found them).
+  bool blockItems = blockItemLoops.contains(loop);
   // Warp items: no known_block_size. It becomes `.maxntid`, under which
   // ptxas for sm_80 caps registers low enough to spill some of these
   // kernels (seen with CUDA 13.0's ptxas, 2026-11-22); the runtime launches
@@ -285,14 +287,14 @@ LogicalResult Outliner::outline(scf::ParallelOp loop, int index) {
       return phase.emitOpError("a phase with tcu.block_prefix must have one "
                                "iteration per warp of the block (")
              << warpsPerBlock << ")";
-    // Such a phase is its body with w = the warp's index in the block, no
-    // loop around it: then a loop around the phase (a block scan's chunks)
-    // holds the tile loads at its top level, where prefetchChunkLoads finds
-    // them.
+    // A phase of one iteration per warp is its body with w = the warp's
+    // index in the block, no loop around it: then a loop around the phase
+    // (a block scan's chunks) holds the tile loads at its top level, where
+    // prefetchChunkLoads finds them.
     OpBuilder pb(phase);
     IRMapping phaseMap;
     OpBuilder wb = pb;
-    if (meets) {
+    if (isConstantIntValue(phase.getUpperBound()[0], warpsPerBlock)) {
       phaseMap.map(phase.getInductionVars()[0], warpInBlock);
       prefetchLoops.insert(phase->getParentOp());
     } else {
@@ -358,6 +360,7 @@ LogicalResult Outliner::run() {
   for (Operation &op : func.getBody().front())
     if (auto loop = dyn_cast<scf::ParallelOp>(op))
       loop.getBody()->walk([&](scf::ParallelOp phase) {
+        blockItemLoops.insert(loop);
         if (std::optional<int64_t> w =
                 getConstantIntValue(phase.getUpperBound()[0]))
           itemWarps = std::max(itemWarps, *w);

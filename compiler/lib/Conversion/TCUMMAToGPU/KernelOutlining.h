@@ -31,12 +31,15 @@ LogicalResult outlineKernels(func::FuncOp func, int64_t blockSize,
 
 /// Software-pipelines `loop` by one iteration for its tile loads: each
 /// tcu.load_tile at the loop's top level whose operands are computed (pure
-/// ops) from the induction variable and values defined above the loop is
-/// issued one iteration early, its tile carried in iter_args (the first
-/// iteration's loads move before the loop). The loads of the iteration
-/// past the last are issued too: a load_tile reads only the elements its
-/// limit selects, so they read nothing or what is in bounds. On a GPU this
-/// keeps a block's next chunk in flight while it waits at its barrier.
+/// ops) from the induction variable and values defined above the loop, and
+/// whose buffer no op of the loop writes, is issued one iteration early,
+/// its tile carried in iter_args (the first iteration's loads move before
+/// the loop). The loads of an iteration the loop does not run get limit 0
+/// and read nothing. Buffers are compared as values: two arguments that
+/// alias at run time are not seen (the block scan stays correct in place,
+/// since a chunk's stores never touch the next chunk's elements). On a GPU
+/// this keeps a block's next chunk in flight while it waits at its
+/// barrier.
 void prefetchChunkLoads(scf::ForOp loop);
 
 } // namespace mlir::tcu::gpu_lowering

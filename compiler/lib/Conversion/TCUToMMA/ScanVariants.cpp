@@ -31,10 +31,7 @@ static Type inputElementType(Value buffer) {
 
 /// x + y for accumulator scalars or tiles (f32 or i32 elements).
 static Value addAcc(TileBuilder &tb, Value x, Value y) {
-  OpBuilder &b = tb.builder();
-  return isa<FloatType>(getElementTypeOrSelf(x.getType()))
-             ? arith::AddFOp::create(b, tb.location(), x, y).getResult()
-             : arith::AddIOp::create(b, tb.location(), x, y).getResult();
+  return buildAccumulatorAdd(tb.builder(), tb.location(), x, y);
 }
 
 /// Scan256 of the loaded tile `a` with carry S: R = A·U + (L·A)·Ones + S

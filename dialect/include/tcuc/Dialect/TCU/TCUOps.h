@@ -44,6 +44,10 @@ int matrixEntry(MatrixKind kind, int row, int col, int block = 16);
 /// lane's fragment (GPU).
 SmallVector<Value> buildSplitParts(OpBuilder &b, Location loc, Value source);
 
+/// x + y for accumulator values (f32 or i32 elements, scalars or vectors):
+/// arith.addf or arith.addi.
+Value buildAccumulatorAdd(OpBuilder &b, Location loc, Value x, Value y);
+
 /// The tile edge of the mma form (16x16x16 products).
 constexpr int64_t kTileSize = 16;
 
