@@ -80,9 +80,15 @@ MIN_SEGMENTS_ONE_WARP = 1024
 MIN_SEGMENTS_ONE_BLOCK = 64
 
 
+# Warps per block tried for the block scan (its rule, blockScanWarps, picks
+# one of these; the sweep measures each so `tcuc tune` can choose).
+BLOCK_SCAN_WARPS = [4, 8, 16]
+
+
 def variants(op, seg, n=DEFAULT_N):
     """Strategies to try for (op, segment), as the C interface takes them:
-    "" is the compiler's choice, "name:k" a variant with k tiles per warp."""
+    "" is the compiler's choice, "name:k" a variant with k tiles per warp,
+    "block:k:w" the block scan with w warps per block."""
     names = REDUCE_VARIANTS if op == "reduce" else SCAN_VARIANTS
     out = [""]
     for v in names:
@@ -97,14 +103,17 @@ def variants(op, seg, n=DEFAULT_N):
         if v == "block" and n // seg < (MIN_SEGMENTS_ONE_BLOCK if op == "scan"
                                         else MIN_SEGMENTS_ONE_WARP):
             continue
-        out.append(v + ":1")
-        out += [f"{v}:{k}" for k in tiles_tried(op, v, seg)]
+        tiles = [1] + tiles_tried(op, v, seg)
+        if v == "block" and op == "scan":
+            out += [f"{v}:{k}:{w}" for k in tiles for w in BLOCK_SCAN_WARPS]
+        else:
+            out += [f"{v}:{k}" for k in tiles]
     return out
 
 
 def selected(v, only):
-    """Whether strategy `v` passes the --only filter (variant names, or
-    name:tiles; "default" for the compiler's choice)."""
+    """Whether strategy `v` passes the --only filter (variant names,
+    name:tiles or name:tiles:warps; "default" for the compiler's choice)."""
     if not only:
         return True
     return (v or "default") in only or v.split(":")[0] in only
@@ -134,8 +143,10 @@ def fill(args):
                        "--dtype", din, "--out-dtype", dout, "--arch", args.arch,
                        "--cache-dir", args.cache_dir, "-o", os.devnull]
                 if v:
-                    name, tiles = v.split(":")
+                    name, tiles, *warps = v.split(":")
                     cmd += ["--variant", name, "--tiles-per-warp", tiles]
+                    if warps:
+                        cmd += ["--warps-per-block", warps[0]]
                 jobs.append(cmd)
     failed = 0
     with cf.ThreadPoolExecutor(args.jobs) as ex:
@@ -551,8 +562,8 @@ def sweep_filters(p):
     p.add_argument("--segments", nargs="*",
                    help="only these segment sizes ('whole' for the array)")
     p.add_argument("--only", nargs="*",
-                   help="only these tcuc strategies: variant names, "
-                        "name:tiles, or 'default'")
+                   help="only these tcuc strategies: variant names, name:tiles, "
+                        "name:tiles:warps (block), or 'default'")
 
 
 def main():

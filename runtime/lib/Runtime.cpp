@@ -37,6 +37,8 @@ std::string compileCommand(const KernelSpec &spec, const std::string &arch,
     cmd += " --variant " + spec.variant;
   if (spec.tilesPerWarp > 0)
     cmd += " --tiles-per-warp " + std::to_string(spec.tilesPerWarp);
+  if (spec.warpsPerBlock > 0)
+    cmd += " --warps-per-block " + std::to_string(spec.warpsPerBlock);
   return cmd + " --arch " + arch + " --cache-dir " +
          (dir.empty() ? std::string("DIR") : dir);
 }

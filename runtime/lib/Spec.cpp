@@ -83,27 +83,43 @@ std::string KernelSpec::key() const {
   k += " variant=" + (variant.empty() ? std::string("default") : variant);
   if (tilesPerWarp > 0)
     k += " tiles=" + std::to_string(tilesPerWarp);
+  if (warpsPerBlock > 0)
+    k += " warps=" + std::to_string(warpsPerBlock);
   return k;
 }
 
 bool KernelSpec::setStrategy(std::string_view strategy, std::string &error) {
   size_t colon = strategy.find(':');
   std::string_view name = strategy.substr(0, colon);
-  int tiles = 0;
+  int tiles = 0, warps = 0;
+  auto fail = [&] {
+    error = "strategy '" + std::string(strategy) +
+            "': expected VARIANT, VARIANT:TILES, :TILES or "
+            "VARIANT:TILES:WARPS with TILES (tiles per warp) in 1.." +
+            std::to_string(kMaxTilesPerWarp) +
+            " and WARPS (warps per block) 1, 2, 4, 8 or 16";
+    return false;
+  };
   if (colon != std::string_view::npos) {
-    std::string_view digits = strategy.substr(colon + 1);
+    std::string_view rest = strategy.substr(colon + 1);
+    size_t second = rest.find(':');
+    std::string_view digits = rest.substr(0, second);
     if (digits.size() != 1 || digits[0] < '1' ||
-        digits[0] > '0' + kMaxTilesPerWarp) {
-      error = "strategy '" + std::string(strategy) +
-              "': expected VARIANT, VARIANT:TILES or :TILES with TILES "
-              "(tiles per warp) in 1.." +
-              std::to_string(kMaxTilesPerWarp);
-      return false;
-    }
+        digits[0] > '0' + kMaxTilesPerWarp)
+      return fail();
     tiles = digits[0] - '0';
+    if (second != std::string_view::npos) {
+      std::string_view w = rest.substr(second + 1);
+      for (int candidate = 1; candidate <= kMaxWarpsPerBlock; candidate *= 2)
+        if (w == std::to_string(candidate))
+          warps = candidate;
+      if (!warps)
+        return fail();
+    }
   }
   variant = std::string(name);
   tilesPerWarp = tiles;
+  warpsPerBlock = warps;
   return true;
 }
 

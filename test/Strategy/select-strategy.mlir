@@ -59,10 +59,16 @@ func.func @scans(%h: memref<?xf16>, %f: memref<?xf32>, %bh: memref<?xbf16>,
   tcu.segmented_scan <add> inclusive %h into %f segment_size 7 : memref<?xf16> -> memref<?xf32>
   // CHECK: segment_size 256 {tiles_per_warp = 1 : i64, variant = #tcu.variant<seg256>}
   tcu.segmented_scan <add> inclusive %h into %f segment_size 256 : memref<?xf16> -> memref<?xf32>
-  // CHECK: segment_size 4096 {tiles_per_warp = 2 : i64, variant = #tcu.variant<block>}
+  // Block rows come with their warps per block (measured 4, 8 and 16 each).
+  // CHECK: segment_size 4096 {tiles_per_warp = 1 : i64, variant = #tcu.variant<block>, warps_per_block = 8 : i64}
   tcu.segmented_scan <add> exclusive %h into %f segment_size 4096 : memref<?xf16> -> memref<?xf32>
-  // CHECK: segment_size 1048576 {tiles_per_warp = 1 : i64, variant = #tcu.variant<block>}
+  // CHECK: segment_size 1048576 {tiles_per_warp = 1 : i64, variant = #tcu.variant<block>, warps_per_block = 16 : i64}
   tcu.segmented_scan <add> inclusive %h into %f segment_size 1048576 : memref<?xf16> -> memref<?xf32>
+  // CHECK: segment_size 1048576 {tiles_per_warp = 4 : i64, variant = #tcu.variant<block>, warps_per_block = 8 : i64}
+  tcu.segmented_scan <add> inclusive %c into %i segment_size 1048576 : memref<?xi8> -> memref<?xi32>
+  // Warps per block given: kept, the row's tiles per warp added.
+  // CHECK: segment_size 4096 {tiles_per_warp = 1 : i64, variant = #tcu.variant<block>, warps_per_block = 2 : i64}
+  tcu.segmented_scan <add> exclusive %h into %f segment_size 4096 {variant = #tcu.variant<block>, warps_per_block = 2} : memref<?xf16> -> memref<?xf32>
   // bf16 uses the f16 rows.
   // CHECK: segment_size 256 {tiles_per_warp = 1 : i64, variant = #tcu.variant<seg256>}
   tcu.segmented_scan <add> inclusive %bh into %f segment_size 256 : memref<?xbf16> -> memref<?xf32>
@@ -93,5 +99,6 @@ func.func @static_n(%a: memref<1000000xf16>, %b: memref<125xf32>, %c: memref<100
 
 // EXPLAIN: remark: variant seg16, 1 tile(s) per warp: tuned sm_90 table, reduce f16->f32 segment row 16 (no sm_80 table)
 // EXPLAIN: remark: variant seg16n_strided, 4 tile(s) per warp: tuned sm_90 table, reduce f16->f32 segment row 128 (no sm_80 table)
+// EXPLAIN: remark: variant block, 1 tile(s) per warp, 8 warps per block: tuned sm_90 table, scan f16->f32 segment row 4096 (no sm_80 table)
 // EXPLAIN: remark: variant seg256, 1 tile(s) per warp: analytic: segment <= 256: one tile per segment
 // EXPLAIN: remark: variant grid, 1 tile(s) per warp: n = 1000000 gives 125 segments; the table's row with as few (segment 2147483 at n = 2^28) chose grid

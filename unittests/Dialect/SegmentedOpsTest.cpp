@@ -46,12 +46,14 @@ protected:
                                    body->getArgument(1), segmentSize,
                                    /*inclusive=*/true,
                                    /*variant=*/tcu::VariantAttr(),
-                                   /*tiles_per_warp=*/IntegerAttr());
+                                   /*tiles_per_warp=*/IntegerAttr(),
+                                   /*warps_per_block=*/IntegerAttr());
     else
       tcu::SegmentedReduceOp::create(b, loc, kind, body->getArgument(0),
                                      body->getArgument(1), segmentSize,
                                      /*variant=*/tcu::VariantAttr(),
-                                     /*tiles_per_warp=*/IntegerAttr());
+                                     /*tiles_per_warp=*/IntegerAttr(),
+                                     /*warps_per_block=*/IntegerAttr());
     func::ReturnOp::create(b, loc);
 
     lastError.clear();

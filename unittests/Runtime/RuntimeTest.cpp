@@ -509,8 +509,9 @@ TEST(DiskCache, KeyHasSpecArchAndVersion) {
   EXPECT_EQ(kernelCachePath(a, "sm_90", "/x/y"), "/x/y/" + name);
 }
 
-// Strategy strings: "", "name", "name:k", ":k"; tiles 1..8 only. The
-// tiles are part of the cache key, so two strategies never share a kernel.
+// Strategy strings: "", "name", "name:k", ":k", "name:k:w"; tiles 1..8,
+// warps a power of two up to 16. Tiles and warps are part of the cache key,
+// so two strategies never share a kernel.
 TEST(KernelSpec, StrategyStrings) {
   KernelSpec s = scanSpec(1000);
   std::string error;
@@ -529,7 +530,20 @@ TEST(KernelSpec, StrategyStrings) {
   EXPECT_EQ(s.key().find("tiles="), std::string::npos);
   EXPECT_NE(cache::fileName(s, "sm_90"),
             cache::fileName(scanSpec(1000), "sm_90"));
-  for (const char *bad : {"seg256n:0", "seg256n:9", "seg256n:", ":12", ":x"}) {
+  // Warps per block: in the key too, and reset by a strategy without them.
+  ASSERT_TRUE(s.setStrategy("block:2:8", error)) << error;
+  EXPECT_EQ(s.variant, "block");
+  EXPECT_EQ(s.tilesPerWarp, 2);
+  EXPECT_EQ(s.warpsPerBlock, 8);
+  std::string withWarps = s.key();
+  EXPECT_NE(withWarps.find(" variant=block tiles=2 warps=8"), std::string::npos)
+      << withWarps;
+  ASSERT_TRUE(s.setStrategy("block:2", error)) << error;
+  EXPECT_EQ(s.warpsPerBlock, 0);
+  EXPECT_NE(s.key(), withWarps);
+  for (const char *bad :
+       {"seg256n:0", "seg256n:9", "seg256n:", ":12", ":x", "block:2:3",
+        "block:2:32", "block:2:", "block::8", "block:2:8:1"}) {
     KernelSpec t = scanSpec(1000);
     EXPECT_FALSE(t.setStrategy(bad, error)) << bad;
     EXPECT_NE(error.find("1..8"), std::string::npos) << error;

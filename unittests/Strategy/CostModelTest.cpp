@@ -162,6 +162,12 @@ TEST(CostModel, TableFilesRoundTrip) {
         "TCUC_TUNED(\"sm_90\", \"reduce\", \"f16\", \"f32\", 16, \"seg16\", 9)",
         "TCUC_TUNED(\"sm_90\", \"sort\", \"f16\", \"f32\", 16, \"seg16\", 1)",
         "TCUC_TUNED(sm_90, \"reduce\", \"f16\", \"f32\", 16, \"seg16\", 1)",
+        // Warps per block: a power of two up to 16, and only for block.
+        "TCUC_TUNED(\"sm_90\", \"scan\", \"f16\", \"f32\", 16, \"block\", 1, "
+        "12)",
+        "TCUC_TUNED(\"sm_90\", \"scan\", \"f16\", \"f32\", 16, \"block\", 1, "
+        "32)",
+        "TCUC_TUNED(\"sm_90\", \"scan\", \"f16\", \"f32\", 16, \"grid\", 1, 8)",
         "seg16 at 16"}) {
     rows.clear();
     EXPECT_FALSE(parseTunedTable(std::string("// ok\n") + bad, rows, error))
@@ -189,10 +195,10 @@ TEST(CostModel, RowsForSomeSizesComeWithAGeneralRow) {
   for (const TunedRow &r : rows)
     text.push_back(formatTunedRow(r));
   std::vector<std::string> expected = {
-      R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 16, "seg16", 1))",
-      R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 64, "packed", 1))",
-      R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 64, "seg16n", 2))",
-      R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 256, "seg256", 2))",
+      R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 16, "seg16", 1, 0))",
+      R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 64, "packed", 1, 0))",
+      R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 64, "seg16n", 2, 0))",
+      R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 256, "seg256", 2, 0))",
   };
   EXPECT_EQ(text, expected);
 
@@ -210,4 +216,38 @@ TEST(CostModel, RowsForSomeSizesComeWithAGeneralRow) {
   q.variant = Variant::Seg16N;
   EXPECT_EQ(selectStrategy(q, rows).tilesPerWarp, 2);
 }
+// Warps per block: measured per row for the block variant, carried by the
+// choice, kept out of other variants, and parsed from tables written before
+// the field existed (7 fields: the variant's rule).
+TEST(CostModel, WarpsPerBlockComeFromTheBlockRow) {
+  std::vector<Measurement> m = {
+      {"scan", "f16", "f32", 65536, "block", 2, 1.0, 4},
+      {"scan", "f16", "f32", 65536, "block", 2, 0.95, 16},
+      {"scan", "f16", "f32", 65536, "block", 2, 0.945, 8}, // tie: 8 < 16
+      {"scan", "f16", "f32", 65536, "seg256n", 2, 1.2, 0},
+  };
+  const std::string arch = "sm_90";
+  std::vector<TunedRow> rows = tuneTable(m, arch);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(
+      formatTunedRow(rows[0]),
+      R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 65536, "block", 2, 8))");
+  StrategyChoice c = selectStrategy(query(true, "f16", "f32", 65536), rows);
+  EXPECT_EQ(c.variant, Variant::Block);
+  EXPECT_EQ(c.warpsPerBlock, 8);
+  // A fixed variant other than block gets no warps from any row.
+  StrategyQuery q = query(true, "f16", "f32", 65536);
+  q.variant = Variant::Seg256N;
+  EXPECT_EQ(selectStrategy(q, rows).warpsPerBlock, 0);
+
+  std::vector<TunedRow> old;
+  std::string error;
+  ASSERT_TRUE(parseTunedTable(
+      R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 65536, "block", 2))", old,
+      error))
+      << error;
+  ASSERT_EQ(old.size(), 1u);
+  EXPECT_EQ(old[0].warpsPerBlock, 0);
+}
+
 } // namespace

@@ -22,6 +22,9 @@ std::string tcuc::buildKernelSource(const KernelSpec &spec) {
   if (spec.tilesPerWarp > 0)
     attrs += (attrs.empty() ? "" : ", ") + std::string("tiles_per_warp = ") +
              std::to_string(spec.tilesPerWarp);
+  if (spec.warpsPerBlock > 0)
+    attrs += (attrs.empty() ? "" : ", ") + std::string("warps_per_block = ") +
+             std::to_string(spec.warpsPerBlock);
   if (!attrs.empty())
     os << " {" << attrs << "}";
   os << " : memref<?x" << in << "> -> memref<?x" << out << ">\n"

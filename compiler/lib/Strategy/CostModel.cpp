@@ -33,8 +33,8 @@ using namespace mlir::tcu;
 
 namespace {
 
-#define TCUC_TUNED(arch, op, in, out, segment, variant, tiles)                 \
-  {arch, op, in, out, segment, variant, tiles},
+#define TCUC_TUNED(arch, op, in, out, segment, variant, tiles, warps)          \
+  {arch, op, in, out, segment, variant, tiles, warps},
 constexpr TunedRow kTunedRows[] = {
 #include "TunedTables.inc"
 };
@@ -93,10 +93,10 @@ std::optional<StrategyChoice> fromTable(const StrategyQuery &q,
       continue;
     if (q.variant && *q.variant != *v)
       continue;
-    return StrategyChoice{*v, r.tilesPerWarp,
-                          "tuned " + arch + " table, " + op + " " + in + "->" +
-                              out + " segment row " +
-                              std::to_string(r.segment)};
+    return StrategyChoice{
+        *v, r.tilesPerWarp, *v == Variant::Block ? r.warpsPerBlock : 0,
+        "tuned " + arch + " table, " + op + " " + in + "->" + out +
+            " segment row " + std::to_string(r.segment)};
   }
   return std::nullopt;
 }
@@ -104,7 +104,7 @@ std::optional<StrategyChoice> fromTable(const StrategyQuery &q,
 StrategyChoice analytic(const StrategyQuery &q) {
   int64_t s = q.segmentSize;
   auto pick = [](Variant v, const char *why) {
-    return StrategyChoice{v, 1, std::string("analytic: ") + why};
+    return StrategyChoice{v, 1, 0, std::string("analytic: ") + why};
   };
   if (q.variant)
     return pick(*q.variant, "variant given; one tile in flight");
@@ -219,7 +219,8 @@ std::vector<TunedRow> mlir::tcu::tuneTable(ArrayRef<Measurement> measurements,
       if (keep(*m) && (fastest == 0 || m->ms < fastest))
         fastest = m->ms;
     auto rank = [](const Measurement *x) {
-      return std::make_pair(preferenceOf(x->variant), x->tilesPerWarp);
+      return std::make_tuple(preferenceOf(x->variant), x->tilesPerWarp,
+                             x->warpsPerBlock);
     };
     for (const Measurement *m : timed)
       if (keep(*m) && m->ms <= 1.01 * fastest &&
@@ -228,8 +229,8 @@ std::vector<TunedRow> mlir::tcu::tuneTable(ArrayRef<Measurement> measurements,
     return best;
   };
   auto rowOf = [&](const Measurement *m) {
-    return TunedRow{arch,       m->op,      m->input,       m->output,
-                    m->segment, m->variant, m->tilesPerWarp};
+    return TunedRow{arch,       m->op,      m->input,        m->output,
+                    m->segment, m->variant, m->tilesPerWarp, m->warpsPerBlock};
   };
   std::vector<TunedRow> rows;
   const Measurement *previous = nullptr;
@@ -261,7 +262,7 @@ std::vector<TunedRow> mlir::tcu::tuneTable(ArrayRef<Measurement> measurements,
 std::string mlir::tcu::formatTunedRow(const TunedRow &r) {
   return ("TCUC_TUNED(\"" + r.arch + "\", \"" + r.op + "\", \"" + r.input +
           "\", \"" + r.output + "\", " + Twine(r.segment) + ", \"" + r.variant +
-          "\", " + Twine(r.tilesPerWarp) + ")")
+          "\", " + Twine(r.tilesPerWarp) + ", " + Twine(r.warpsPerBlock) + ")")
       .str();
 }
 
@@ -279,22 +280,30 @@ bool mlir::tcu::parseTunedTable(StringRef text, std::vector<TunedRow> &rows,
     };
     if (!line.consume_front("TCUC_TUNED(") || !line.consume_back(")"))
       return fail("expected TCUC_TUNED(arch, op, in, out, segment, variant, "
-                  "tiles) or a // comment");
+                  "tiles, warps) or a // comment");
     SmallVector<StringRef> f;
     line.split(f, ',');
-    if (f.size() != 7)
-      return fail("expected 7 fields, got " + std::to_string(f.size()));
+    if (f.size() != 7 && f.size() != 8)
+      return fail("expected 8 fields (7 without warps), got " +
+                  std::to_string(f.size()));
     for (int k : {0, 1, 2, 3, 5}) {
       f[k] = f[k].trim();
       if (!f[k].consume_front("\"") || !f[k].consume_back("\""))
         return fail("field " + std::to_string(k + 1) + " must be quoted");
     }
-    TunedRow r{f[0], f[1], f[2], f[3], 0, f[5], 0};
+    TunedRow r{f[0], f[1], f[2], f[3], 0, f[5], 0, 0};
     if (f[4].trim().getAsInteger(10, r.segment) || r.segment < 1)
       return fail("segment must be an integer >= 1");
     if (f[6].trim().getAsInteger(10, r.tilesPerWarp) || r.tilesPerWarp < 1 ||
         r.tilesPerWarp > 8)
       return fail("tiles per warp must be in 1..8");
+    if (f.size() == 8 &&
+        (f[7].trim().getAsInteger(10, r.warpsPerBlock) || r.warpsPerBlock < 0 ||
+         r.warpsPerBlock > 16 || (r.warpsPerBlock & (r.warpsPerBlock - 1))))
+      return fail("warps per block must be 0 (the variant's rule) or a "
+                  "power of two up to 16");
+    if (r.warpsPerBlock && r.variant != "block")
+      return fail("warps per block other than 0 need variant \"block\"");
     if (r.op != "reduce" && r.op != "scan")
       return fail("op must be \"reduce\" or \"scan\"");
     if (!symbolizeVariant(r.variant))

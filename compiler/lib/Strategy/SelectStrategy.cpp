@@ -38,10 +38,18 @@ void choose(OpT op, bool isScan, const std::string &chip, bool explain,
   op.setVariant(c.variant);
   if (!op.getTilesPerWarp() && chooseTiles)
     op.setTilesPerWarp(c.tilesPerWarp);
-  if (explain)
-    op.emitRemark() << "variant " << stringifyVariant(c.variant) << ", "
-                    << op.getTilesPerWarpOrDefault()
-                    << " tile(s) per warp: " << c.reason;
+  // The row's warps per block were measured with its variant: only then.
+  if (!op.getWarpsPerBlock() && chooseTiles && c.warpsPerBlock &&
+      c.variant == Variant::Block)
+    op.setWarpsPerBlock(c.warpsPerBlock);
+  if (explain) {
+    InFlightDiagnostic remark = op.emitRemark();
+    remark << "variant " << stringifyVariant(c.variant) << ", "
+           << op.getTilesPerWarpOrDefault() << " tile(s) per warp";
+    if (op.getWarpsPerBlock())
+      remark << ", " << *op.getWarpsPerBlock() << " warps per block";
+    remark << ": " << c.reason;
+  }
 }
 
 struct TCUSelectStrategyPass

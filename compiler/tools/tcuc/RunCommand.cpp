@@ -90,13 +90,13 @@ int tcuc::driver::runRun() {
     if (!deviceArch(arch))
       arch = "sm_90";
     chosenStrategy(request.spec, arch, /*gpu=*/true, request.variantName,
-                   request.tilesPerWarp);
+                   request.tilesPerWarp, request.warpsPerBlock);
     if (!driver::loadGPUKernel(request.spec, request.compileMs, error))
       return fail("loading the GPU kernel failed:\n" + error);
     return driver::runJob(request, driver::gpuExecutor(request.spec));
   }
   chosenStrategy(request.spec, "sm_90", /*gpu=*/false, request.variantName,
-                 request.tilesPerWarp);
+                 request.tilesPerWarp, request.warpsPerBlock);
   std::unique_ptr<CPUKernel> kernel = CPUKernel::compile(request.spec, error);
   if (!kernel)
     return fail("compiling the kernel failed:\n" + error);

@@ -34,7 +34,8 @@ bool tcuc::driver::makeSpec(const std::string &op, int64_t segment,
                             const std::string &dtype,
                             const std::string &outDtype, bool exclusive,
                             const std::string &variant, int64_t tilesPerWarp,
-                            KernelSpec &spec, std::string &error) {
+                            int64_t warpsPerBlock, KernelSpec &spec,
+                            std::string &error) {
   if (op != "reduce" && op != "scan") {
     error = "unknown --op '" + op + "' (expected reduce or scan)";
     return false;
@@ -75,6 +76,18 @@ bool tcuc::driver::makeSpec(const std::string &op, int64_t segment,
     return false;
   }
   spec.tilesPerWarp = int(tilesPerWarp);
+  if (warpsPerBlock < 0 || warpsPerBlock > kMaxWarpsPerBlock ||
+      (warpsPerBlock & (warpsPerBlock - 1))) {
+    error = "--warps-per-block must be 1, 2, 4, 8 or 16 (0: the compiler's "
+            "choice), got " +
+            std::to_string(warpsPerBlock);
+    return false;
+  }
+  if (warpsPerBlock && variant != "block") {
+    error = "--warps-per-block applies to --variant block only";
+    return false;
+  }
+  spec.warpsPerBlock = int(warpsPerBlock);
   return true;
 }
 
@@ -223,18 +236,22 @@ int tcuc::driver::runJob(const RunRequest &request, const ExecuteFn &execute) {
       request.tilesPerWarp ? request.tilesPerWarp : spec.tilesPerWarp;
   std::string tilesText = tiles ? std::to_string(tiles) + " tile(s) per warp"
                                 : std::string("default tiles per warp");
+  int64_t warps =
+      request.warpsPerBlock ? request.warpsPerBlock : spec.warpsPerBlock;
+  if (warps)
+    tilesText += ", " + std::to_string(warps) + " warps per block";
   if (request.json) {
     std::printf(
         "{\"ok\": %s, \"checked\": %s, \"op\": \"%s\", \"mode\": \"%s\", "
         "\"segment\": %" PRId64 ", \"n\": %" PRId64 ", \"dtype\": \"%s\", "
         "\"out_dtype\": \"%s\", \"device\": \"%s\", \"variant\": \"%s\", "
-        "\"tiles_per_warp\": %" PRId64
+        "\"tiles_per_warp\": %" PRId64 ", \"warps_per_block\": %" PRId64
         ", \"rel_err\": %.3e, \"max_abs_err\": %.3e, \"seq_f32_rel_err\": "
         "%.3e, \"mismatches\": %" PRId64 ", \"ms\": %.3f, \"compile_ms\": "
         "%.1f}\n",
         ok ? "true" : "false", request.check ? "true" : "false", op, mode,
         segment, n, dtypeName(spec.input), dtypeName(spec.output),
-        request.device.c_str(), variant.c_str(), tiles, stats.relErr,
+        request.device.c_str(), variant.c_str(), tiles, warps, stats.relErr,
         stats.maxAbsErr, seqStats.relErr, stats.mismatches, runMs,
         request.compileMs);
   } else {

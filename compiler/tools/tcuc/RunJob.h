@@ -25,7 +25,7 @@ namespace tcuc::driver {
 bool makeSpec(const std::string &op, int64_t segment, const std::string &dtype,
               const std::string &outDtype, bool exclusive,
               const std::string &variant, int64_t tilesPerWarp,
-              KernelSpec &spec, std::string &error);
+              int64_t warpsPerBlock, KernelSpec &spec, std::string &error);
 
 struct RunRequest {
   KernelSpec spec;
@@ -35,10 +35,12 @@ struct RunRequest {
   bool check = false, json = false;
   /// "cpu" or "gpu" (reported only).
   std::string device;
-  /// The variant and tiles per warp that run, reported; empty / 0: the
-  /// spec's own, or "default" where only the kernel cache knows.
+  /// The variant, tiles per warp and warps per block that run, reported;
+  /// empty / 0: the spec's own, or "default" where only the kernel cache
+  /// knows (warps per block: 0 also for the variant's own rule).
   std::string variantName;
   int64_t tilesPerWarp = 0;
+  int64_t warpsPerBlock = 0;
   /// Milliseconds spent compiling (or loading) the kernel, reported.
   double compileMs = 0;
 };

@@ -25,7 +25,7 @@ const char *kUsage =
     "\n"
     "usage: tcuc run [--op reduce|scan] [--segment S] [--n N] [--dtype T]\n"
     "                [--out-dtype T] [--exclusive] [--variant V]\n"
-    "                [--tiles-per-warp K] [--seed X]\n"
+    "                [--tiles-per-warp K] [--warps-per-block W] [--seed X]\n"
     "                [--input FILE] [--output FILE] [--check] [--json]\n"
     "                [--device gpu]\n"
     "\n"
@@ -59,10 +59,10 @@ int main(int argc, char **argv) {
                  "' needs the compiler; this build has only 'run'");
 
   std::map<std::string, std::string> values = {
-      {"op", "reduce"},        {"segment", "256"}, {"n", "1048576"},
-      {"dtype", "f16"},        {"out-dtype", ""},  {"variant", ""},
-      {"tiles-per-warp", "0"}, {"seed", "1"},      {"input", ""},
-      {"output", ""},          {"device", "gpu"}};
+      {"op", "reduce"},         {"segment", "256"}, {"n", "1048576"},
+      {"dtype", "f16"},         {"out-dtype", ""},  {"variant", ""},
+      {"tiles-per-warp", "0"},  {"seed", "1"},      {"input", ""},
+      {"warps-per-block", "0"}, {"output", ""},     {"device", "gpu"}};
   std::map<std::string, bool> switches = {
       {"exclusive", false}, {"check", false}, {"json", false}};
   for (int i = 2; i < argc; ++i) {
@@ -109,10 +109,13 @@ int main(int argc, char **argv) {
   int64_t tiles = 0;
   if (!parseInt(values["tiles-per-warp"], tiles))
     return usage("--tiles-per-warp must be an integer");
+  int64_t warps = 0;
+  if (!parseInt(values["warps-per-block"], warps))
+    return usage("--warps-per-block must be an integer");
   std::string error;
   if (!driver::makeSpec(values["op"], segment, values["dtype"],
                         values["out-dtype"], switches["exclusive"],
-                        values["variant"], tiles, spec, error))
+                        values["variant"], tiles, warps, spec, error))
     return usage(error);
   if (values["device"] != "gpu")
     return usage("this build runs on --device gpu only (no CPU backend "

@@ -48,11 +48,18 @@ cl::opt<int64_t> tilesPerWarp(
         "seg16n); 0 = the cost model's choice"),
     cl::init(0), cl::sub(runCommand), cl::sub(compileCommand),
     cl::cat(tcucCategory));
+cl::opt<int64_t> warpsPerBlock(
+    "warps-per-block",
+    cl::desc("Warps that share a segment in --variant block (1, 2, 4, 8 or "
+             "16; the GPU block is that many warps); 0 = the cost model's "
+             "choice"),
+    cl::init(0), cl::sub(runCommand), cl::sub(compileCommand),
+    cl::cat(tcucCategory));
 } // namespace
 
 bool tcuc::driver::parseSpecOptions(KernelSpec &spec, std::string &error) {
   if (!makeSpec(opName, segment, dtype, outDtype, exclusive, variant,
-                tilesPerWarp, spec, error))
+                tilesPerWarp, warpsPerBlock, spec, error))
     return false;
   if (!variant.empty() && !mlir::tcu::symbolizeVariant(variant)) {
     error = "unknown --variant '" + variant + "'";
@@ -63,7 +70,8 @@ bool tcuc::driver::parseSpecOptions(KernelSpec &spec, std::string &error) {
 
 void tcuc::driver::chosenStrategy(const KernelSpec &spec,
                                   const std::string &arch, bool gpu,
-                                  std::string &variant, int64_t &tilesPerWarp) {
+                                  std::string &variant, int64_t &tilesPerWarp,
+                                  int64_t &warps) {
   mlir::tcu::StrategyQuery q;
   q.isScan = spec.isScan;
   q.input = dtypeName(spec.input);
@@ -77,4 +85,11 @@ void tcuc::driver::chosenStrategy(const KernelSpec &spec,
   tilesPerWarp = spec.tilesPerWarp > 0 ? spec.tilesPerWarp
                  : gpu                 ? c.tilesPerWarp
                                        : 1;
+  // As tcu-select-strategy: the row's warps only with its variant, and a
+  // fixed variant with fixed tiles is left alone.
+  bool fixed = !spec.variant.empty() && spec.tilesPerWarp > 0;
+  warps = spec.warpsPerBlock > 0 ? spec.warpsPerBlock
+          : gpu && !fixed && c.variant == mlir::tcu::Variant::Block
+              ? c.warpsPerBlock
+              : 0;
 }

@@ -154,13 +154,18 @@ static LogicalResult verifyTypesAndSegment(Operation *op, Type in, Type out,
 
 /// Both forms: rank 1, the types and segment rules, and, when both lengths
 /// are static, the output length (ceil(n / segment_size) for a reduction,
-/// n for a scan). `kind` names the operands' kind in messages.
-static LogicalResult verifySegmentedCollective(Operation *op,
-                                               ShapedType inputType,
-                                               ShapedType outputType,
-                                               int64_t segmentSize,
-                                               std::optional<Variant> variant,
-                                               bool isScan, StringRef kind) {
+/// n for a scan). `warps_per_block` only goes with the `block` variant.
+/// `kind` names the operands' kind in messages.
+static LogicalResult verifySegmentedCollective(
+    Operation *op, ShapedType inputType, ShapedType outputType,
+    int64_t segmentSize, std::optional<Variant> variant,
+    std::optional<uint64_t> warpsPerBlock, bool isScan, StringRef kind) {
+  if (warpsPerBlock && variant != Variant::Block)
+    return op->emitOpError()
+           << "warps_per_block applies to variant 'block' only (the warps "
+              "that share a segment), got "
+           << (variant ? "'" + stringifyVariant(*variant).str() + "'"
+                       : std::string("no variant"));
   for (auto [name, type] :
        {std::pair<StringRef, ShapedType>{"input", inputType},
         {"output", outputType}}) {
@@ -193,27 +198,27 @@ static LogicalResult verifySegmentedCollective(Operation *op,
 }
 
 LogicalResult SegmentedReduceOp::verify() {
-  return verifySegmentedCollective(*this, getInputType(), getOutputType(),
-                                   getSegmentSize(), getVariant(),
-                                   /*isScan=*/false, "memref");
+  return verifySegmentedCollective(
+      *this, getInputType(), getOutputType(), getSegmentSize(), getVariant(),
+      getWarpsPerBlock(), /*isScan=*/false, "memref");
 }
 
 LogicalResult SegmentedScanOp::verify() {
-  return verifySegmentedCollective(*this, getInputType(), getOutputType(),
-                                   getSegmentSize(), getVariant(),
-                                   /*isScan=*/true, "memref");
+  return verifySegmentedCollective(
+      *this, getInputType(), getOutputType(), getSegmentSize(), getVariant(),
+      getWarpsPerBlock(), /*isScan=*/true, "memref");
 }
 
 LogicalResult ReduceOp::verify() {
-  return verifySegmentedCollective(*this, getInputType(), getInitType(),
-                                   getSegmentSize(), getVariant(),
-                                   /*isScan=*/false, "tensor");
+  return verifySegmentedCollective(
+      *this, getInputType(), getInitType(), getSegmentSize(), getVariant(),
+      getWarpsPerBlock(), /*isScan=*/false, "tensor");
 }
 
 LogicalResult ScanOp::verify() {
-  return verifySegmentedCollective(*this, getInputType(), getInitType(),
-                                   getSegmentSize(), getVariant(),
-                                   /*isScan=*/true, "tensor");
+  return verifySegmentedCollective(
+      *this, getInputType(), getInitType(), getSegmentSize(), getVariant(),
+      getWarpsPerBlock(), /*isScan=*/true, "tensor");
 }
 
 #define GET_OP_CLASSES

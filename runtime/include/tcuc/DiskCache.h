@@ -26,7 +26,7 @@
 
 namespace tcuc {
 
-/// The version of this tcuc (the project VERSION, e.g. "0.6.2"), part of
+/// The version of this tcuc (the project VERSION, e.g. "0.6.3"), part of
 /// every cache key.
 const char *version();
 

@@ -32,6 +32,9 @@ bool isFloat(DType t);
 
 /// Most tiles a warp may keep in flight (`tiles_per_warp` is 1..8).
 constexpr int kMaxTilesPerWarp = 8;
+/// Most warps that may share a segment (`warps_per_block` is a power of two
+/// up to 16, block variant only).
+constexpr int kMaxWarpsPerBlock = 16;
 
 /// The largest element count a launch takes: 2^47, more than any device
 /// holds even of 1-byte elements, and small enough that no byte count or
@@ -60,6 +63,9 @@ struct KernelSpec {
   /// Tiles a warp keeps in flight (`tiles_per_warp`, 1..8); 0 for the
   /// compiler's choice.
   int tilesPerWarp = 0;
+  /// Warps that share a segment in the block variant (`warps_per_block`, a
+  /// power of two up to 16); 0 for the compiler's choice.
+  int warpsPerBlock = 0;
 
   /// A reduction / a scan of `segment`-element segments.
   static KernelSpec reduce(int64_t segment, DType in, DType out,
@@ -67,15 +73,18 @@ struct KernelSpec {
   static KernelSpec scan(int64_t segment, DType in, DType out, bool inclusive,
                          std::string variant = "");
 
-  /// Sets `variant` and `tilesPerWarp` from a strategy string: "" (the
-  /// compiler's choice), a variant name ("seg256n"), a name and tiles per
-  /// warp ("seg256n:2"), or tiles alone (":2"). False, with `error` set,
-  /// for a malformed string or tiles outside 1..8; the variant name itself
-  /// is checked by the compiler.
+  /// Sets `variant`, `tilesPerWarp` and `warpsPerBlock` from a strategy
+  /// string: "" (the compiler's choice), a variant name ("seg256n"), a name
+  /// and tiles per warp ("seg256n:2"), tiles alone (":2"), or a name, tiles
+  /// and warps per block ("block:2:8"). False, with `error` set, for a
+  /// malformed string, tiles outside 1..8 or warps not a power of two up to
+  /// 16; the variant name itself (and warps only with block) is checked by
+  /// the compiler.
   bool setStrategy(std::string_view strategy, std::string &error);
 
   /// Canonical text, e.g. "op=scan segment=1000 in=f16 out=f32 inclusive=1
-  /// variant=default" (and " tiles=N" when set): the cache key (with arch and
+  /// variant=default" (and " tiles=N", " warps=W" when set): the cache key
+  /// (with arch and
   /// tcuc version) and the `tcuc.spec` line of a kernel file.
   std::string key() const;
   /// Output elements for `n` input elements: ceil(n / segment) for a

@@ -6,8 +6,9 @@
  * CUstream (cudaStream_t) values of the caller; NULL is the legacy default
  * stream. Types are named as in the driver: "f16", "bf16", "f32", "i8",
  * "i32". `variant` is a strategy: NULL or "" for the compiler's choice, a
- * variant name ("seg256n"), a name and tiles per warp ("seg256n:2"), or
- * tiles per warp alone (":2"; 1..8).
+ * variant name ("seg256n"), a name and tiles per warp ("seg256n:2"),
+ * tiles per warp alone (":2"; 1..8), or for the block variant also warps
+ * per block ("block:2:8"; 1, 2, 4, 8 or 16).
  *
  * Every function returns 0 on success and -1 on failure; then
  * tcuc_last_error() holds the message (per thread, valid until the thread's

@@ -126,6 +126,22 @@ func.func @block_warps(%in: memref<?xf16>, %out: memref<?xf32>, %in8: memref<?xi
   return
 }
 
+// warps_per_block overrides the rule (which gives 8 at f16 65536 and 4 at
+// i8 65536, above), for the reduction too (16 without it).
+// CHECK-LABEL: func @block_warps_given
+// CHECK: memref.alloc() : memref<4xf32>
+// CHECK: scf.parallel (%{{.*}}) = (%c0) to (%c2) step (%c1)
+// CHECK: memref.alloc() : memref<32xi32>
+// CHECK: scf.parallel (%{{.*}}) = (%c0) to (%c16) step (%c1)
+// CHECK: scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c256 step %c4
+func.func @block_warps_given(%in: memref<?xf16>, %out: memref<?xf32>, %in8: memref<?xi8>, %out8: memref<?xi32>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<block>, warps_per_block = 2} : memref<?xf16> -> memref<?xf32>
+  tcu.segmented_scan <add> exclusive %in8 into %out8 segment_size 65536 {variant = #tcu.variant<block>, warps_per_block = 16} : memref<?xi8> -> memref<?xi32>
+  tcu.segmented_reduce <add> %in into %out segment_size 65536 {variant = #tcu.variant<block>, warps_per_block = 4} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
 // Grid level: chunk totals, an exclusive scan of them (segments of
 // ceil(5000 / 4096) = 2 partials), then every chunk from its prefix.
 // CHECK-LABEL: func @grid

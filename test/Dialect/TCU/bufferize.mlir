@@ -8,7 +8,7 @@
 // CHECK-SAME: %[[IN:.*]]: memref<1000xf16>) -> memref<63xf32>
 // CHECK: %[[OUT:.*]] = memref.alloc() {{.*}} : memref<63xf32>
 // CHECK-NOT: memref.copy
-// CHECK: tcu.segmented_reduce <add> %[[IN]] into %[[OUT]] segment_size 16 {tiles_per_warp = 2 : i64} : memref<1000xf16> -> memref<63xf32>
+// CHECK: tcu.segmented_reduce <add> %[[IN]] into %[[OUT]] segment_size 16 {tiles_per_warp = 2 : i64, variant = #tcu.variant<block>, warps_per_block = 4 : i64} : memref<1000xf16> -> memref<63xf32>
 // CHECK: return %[[OUT]]
 // STRIDED-LABEL: func.func @reduce(
 // STRIDED-SAME: %[[IN:.*]]: memref<1000xf16, strided<[?], offset: ?>>
@@ -18,7 +18,7 @@
 // STRIDED: tcu.segmented_reduce <add> %[[FLAT]] into %[[OUT]]
 func.func @reduce(%h: tensor<1000xf16>) -> tensor<63xf32> {
   %e = tensor.empty() : tensor<63xf32>
-  %r = tcu.reduce <add> %h into %e segment_size 16 {tiles_per_warp = 2 : i64} : tensor<1000xf16> -> tensor<63xf32>
+  %r = tcu.reduce <add> %h into %e segment_size 16 {tiles_per_warp = 2 : i64, variant = #tcu.variant<block>, warps_per_block = 4 : i64} : tensor<1000xf16> -> tensor<63xf32>
   return %r : tensor<63xf32>
 }
 

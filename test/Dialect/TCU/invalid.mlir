@@ -153,3 +153,35 @@ func.func @variant_wrong_op(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 48 {variant = #tcu.variant<seg16n_strided>} : memref<?xf16> -> memref<?xf32>
   return
 }
+
+// -----
+
+func.func @warps_without_block(%in: memref<?xf16>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op warps_per_block applies to variant 'block' only (the warps that share a segment), got 'grid'}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<grid>, warps_per_block = 8} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @warps_without_variant(%in: tensor<?xf16>, %init: tensor<?xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{'tcu.reduce' op warps_per_block applies to variant 'block' only (the warps that share a segment), got no variant}}
+  %r = tcu.reduce <add> %in into %init segment_size 65536 {warps_per_block = 8} : tensor<?xf16> -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
+
+// -----
+
+func.func @warps_not_a_power_of_two(%in: memref<?xf16>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op attribute 'warps_per_block' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive and whose value is a power of two > 0 whose maximum value is 16}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<block>, warps_per_block = 12} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @warps_too_many(%in: memref<?xf16>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_reduce' op attribute 'warps_per_block' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive and whose value is a power of two > 0 whose maximum value is 16}}
+  tcu.segmented_reduce <add> %in into %out segment_size 65536 {variant = #tcu.variant<block>, warps_per_block = 32} : memref<?xf16> -> memref<?xf32>
+  return
+}

@@ -2,7 +2,8 @@
 //
 // The cost model behind tcu-select-strategy: for (op, element types,
 // segment size, n when known, arch) it picks the variant the GPU runs
-// fastest and the tiles each warp keeps in flight. A tuned table per arch
+// fastest, the tiles each warp keeps in flight and, for the block variant,
+// the warps that share a segment. A tuned table per arch
 // (measured by bench/, TunedTables.inc) answers first; an analytic rule answers
 // what the table does not cover.
 //
@@ -39,11 +40,15 @@ struct StrategyChoice {
   Variant variant = Variant::Seg256N;
   /// Tiles a warp keeps in flight (tiles_per_warp).
   int64_t tilesPerWarp = 1;
+  /// Warps that share a segment (warps_per_block, block variant only); 0
+  /// leaves them to the variant's own rule.
+  int64_t warpsPerBlock = 0;
   /// Why: which table row or which analytic rule decided.
   std::string reason;
 };
 
-/// One row of a tuned table: the fastest (variant, tiles per warp) measured
+/// One row of a tuned table: the fastest (variant, tiles per warp, warps per
+/// block) measured
 /// for an op, element types and power-of-two segment size on `arch`. The
 /// strings are views: of literals for the built-in table (so it needs no
 /// start-up work), of the text or measurements a table was made from.
@@ -52,6 +57,8 @@ struct TunedRow {
   int64_t segment = 0;
   llvm::StringRef variant;
   int64_t tilesPerWarp = 1;
+  /// 0: the variant's rule (and every variant but block).
+  int64_t warpsPerBlock = 0;
 };
 
 /// The variant to lower `query` with; always applicable to it. Rows of
@@ -69,13 +76,16 @@ struct Measurement {
   std::string variant;
   int64_t tilesPerWarp = 1;
   double ms = 0;
+  /// Warps per block; 0 when the variant's rule chose them.
+  int64_t warpsPerBlock = 0;
 };
 
 /// The tuned table of `arch` from `measurements` (rows view both): per (op,
 /// types, segment),
 /// the fastest configuration; configurations within 1% of it count as a
 /// tie (run-to-run noise is about that), broken toward the simpler variant
-/// (fewer kernels, less scratch), then fewer tiles per warp. Sorted by op,
+/// (fewer kernels, less scratch), then fewer tiles per warp, then the
+/// variant's rule for warps per block, then fewer warps. Sorted by op,
 /// types and segment. A row stands for the sizes above the previous row of
 /// its op and types; where its variant serves only some of them (packed:
 /// multiples of 16), a second row of the same size follows with the fastest
@@ -83,11 +93,13 @@ struct Measurement {
 std::vector<TunedRow> tuneTable(llvm::ArrayRef<Measurement> measurements,
                                 const std::string &arch);
 
-/// A row as a TunedTables.inc line: TCUC_TUNED("sm_90", ..., 2).
+/// A row as a TunedTables.inc line: TCUC_TUNED("sm_90", ..., 2, 0).
 std::string formatTunedRow(const TunedRow &row);
 /// Parses TunedTables.inc text (comment lines and TCUC_TUNED rows) into rows
 /// that view `text`; false with `error` naming the line for anything else,
-/// or a row with an unknown variant, a segment < 1 or tiles outside 1..8.
+/// or a row with an unknown variant, a segment < 1, tiles outside 1..8, or
+/// warps per block not 0 or a power of two up to 16 (non-zero only for
+/// block). The warps field may be left out (tables of tcuc 0.6 and older).
 bool parseTunedTable(llvm::StringRef text, std::vector<TunedRow> &rows,
                      std::string &error);
 

@@ -6,8 +6,8 @@
 include "mlir/Pass/PassBase.td"
 
 def TCUSelectStrategy : Pass<"tcu-select-strategy", "ModuleOp"> {
-  let summary = "Choose the algorithm variant and tiles per warp of each "
-                "collective (the cost model)";
+  let summary = "Choose the algorithm variant, tiles per warp and warps per "
+                "block of each collective (the cost model)";
   let description = [{
     Gives every `tcu.segmented_reduce` / `tcu.segmented_scan` without a
     `variant` the one the cost model expects to run fastest on `chip`
@@ -17,8 +17,9 @@ def TCUSelectStrategy : Pass<"tcu-select-strategy", "ModuleOp"> {
     row; and the grid variant when a static element count leaves fewer
     segments than the GPU has warp slots. A variant already set is kept.
     Each choice comes with its row's `tiles_per_warp` (1 from the analytic
-    rule, or for a fixed variant the row did not measure); a value already
-    set is kept.
+    rule, or for a fixed variant the row did not measure) and, for the
+    `block` variant, its row's `warps_per_block` where the row measured one
+    (else the variant's own rule applies); values already set are kept.
     With `explain`, each choice is reported as a remark naming its reason.
     With `table`, the rows of that file (the format `tcuc tune` writes)
     are looked up before the built-in table, so a table measured on the
@@ -32,8 +33,9 @@ def TCUSelectStrategy : Pass<"tcu-select-strategy", "ModuleOp"> {
     Option<"table", "table", "std::string", /*default=*/"\"\"",
            "A tuned table file (from `tcuc tune`) to consult first">,
     Option<"chooseTiles", "tiles", "bool", /*default=*/"true",
-           "Also set tiles_per_warp (false leaves unset ones at 1: the CPU "
-           "backend gains nothing from them, they only cost compile time)">
+           "Also set tiles_per_warp and warps_per_block (false leaves unset "
+           "ones to their defaults: the CPU backend gains nothing from them, "
+           "they only cost compile time)">
   ];
 }
 

@@ -339,13 +339,15 @@ static void reduceSeg16NCoalesced(TileBuilder &tb, const Collective &c) {
   });
 }
 
-/// Block level: kBlockWarps warps share a segment, warp w taking tiles
-/// w, w + 16, ...; each leaves row 0 of its V_w as row w of a partials tile
-/// (block shared memory), and P·T then ·PT (row_sums) sums them.
+/// Block level: W warps share a segment (warps_per_block, else
+/// kBlockWarps), warp w taking tiles w, w + W, ...; each leaves row 0 of its
+/// V_w as row w of a partials tile (block shared memory), and P·T then ·PT
+/// (row_sums) sums them.
 static void reduceBlock(TileBuilder &tb, const Collective &c) {
   int64_t tiles = tilesPerSegment(c);
-  // Warps that own at least one tile: warp w takes tiles w, w + 16, ...
-  int64_t warps = std::min(tiles, kBlockWarps);
+  int64_t stride = c.warpsPerBlock ? c.warpsPerBlock : kBlockWarps;
+  // Warps that own at least one tile: warp w takes tiles w, w + W, ...
+  int64_t warps = std::min(tiles, stride);
   Type elt = cast<MemRefType>(c.input.getType()).getElementType();
   Type acc = TileBuilder::accumulatorFor(elt);
   OpBuilder &b = tb.builder();
@@ -360,9 +362,8 @@ static void reduceBlock(TileBuilder &tb, const Collective &c) {
     Value end = segmentEnd(tb, c, base);
     tb.forLoop(tb.idx(0), tb.idx(warps), tb.idx(1), {},
                [&](Value w, ValueRange) -> SmallVector<Value> {
-                 Value v =
-                     reduceTiles(tb, c.input, base, w, tiles,
-                                 tb.idx(kBlockWarps), end, c.tilesPerWarp);
+                 Value v = reduceTiles(tb, c.input, base, w, tiles,
+                                       tb.idx(stride), end, c.tilesPerWarp);
                  Value row = tb.mul(w, T);
                  tb.storeRow(v, 0, partials, row, tb.add(row, tb.idx(T)));
                  return {};

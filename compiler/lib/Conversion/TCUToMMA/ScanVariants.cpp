@@ -266,16 +266,19 @@ static Value scanChunkInBlock(TileBuilder &tb, const Collective &c,
   return next;
 }
 
-/// Block level: the W = blockScanWarps warps of a block share one segment
-/// and walk it chunk by chunk (scanChunkInBlock), the segment's carry
-/// passed along. Unlike seg256n, a segment's loads are spread over W
-/// warps, which evens out the waves when segments are few and long. The
+/// Block level: the W warps of a block (warps_per_block, else blockScanWarps)
+/// share one segment and walk it chunk by chunk (scanChunkInBlock), the
+/// segment's carry passed along. Unlike seg256n, a segment's loads are
+/// spread over W warps, which evens out the waves when segments are few and
+/// long. The
 /// totals are double-buffered by chunk parity: a warp may store the next
 /// chunk's total while another still reads this chunk's.
 static void scanBlock(TileBuilder &tb, const Collective &c) {
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
-  int64_t warps = blockScanWarps(c.segmentSize, inputElementType(c.input));
+  int64_t warps = c.warpsPerBlock ? c.warpsPerBlock
+                                  : blockScanWarps(c.segmentSize,
+                                                   inputElementType(c.input));
   int64_t chunkLength = warps * c.tilesPerWarp * T * T;
   int64_t chunks = (c.segmentSize + chunkLength - 1) / chunkLength;
   Type acc = TileBuilder::accumulatorFor(inputElementType(c.input));

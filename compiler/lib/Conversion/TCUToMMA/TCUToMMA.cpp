@@ -38,6 +38,7 @@ Collective describe(TileBuilder &tb, OpTy op, bool inclusive) {
   c.numSegments = tb.ceilDiv(c.n, c.segmentSize);
   c.inclusive = inclusive;
   c.tilesPerWarp = op.getTilesPerWarpOrDefault();
+  c.warpsPerBlock = op.getWarpsPerBlockOrZero();
   return c;
 }
 

@@ -26,6 +26,9 @@ struct Collective {
   bool inclusive;    // scans only
   /// Tiles a warp loads before it multiplies any (tiles_per_warp).
   int64_t tilesPerWarp = 1;
+  /// Warps that share a segment in the block variant (warps_per_block); 0
+  /// for the variant's own rule.
+  int64_t warpsPerBlock = 0;
 };
 
 class TileBuilder {

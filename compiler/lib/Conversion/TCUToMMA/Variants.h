@@ -13,11 +13,12 @@
 
 namespace mlir::tcu::detail {
 
-/// Warps that share one segment in the block-level reduction (their
-/// partials fill one tile row or column; the block scan uses
-/// blockScanWarps).
+/// Warps that share one segment in the block-level reduction without
+/// warps_per_block (their partials fill one tile row or column; the block
+/// scan uses blockScanWarps).
 constexpr int64_t kBlockWarps = 16;
-/// Warps that share one segment in the block-level scan (the phases of a
+/// Warps that share one segment in the block-level scan without
+/// warps_per_block (the phases of a
 /// nested scf.parallel; the GPU kernel's block is that many warps):
 /// segment / 2^13 for 16-bit inputs and segment / 2^16 for the others,
 /// rounded down to a power of two and clamped to [4, 16]. Measured on the

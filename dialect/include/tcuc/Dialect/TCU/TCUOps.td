@@ -10,6 +10,9 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 // Tiles one warp keeps in flight (loads issued before any product).
 def TCU_TilesPerWarpAttr : ConfinedAttr<I64Attr, [IntMinValue<1>,
                                                   IntMaxValue<8>]>;
+// Warps of a block that share one segment in the `block` variant.
+def TCU_WarpsPerBlockAttr : ConfinedAttr<I64Attr, [IntPositivePowerOf2,
+                                                   IntMaxValue<16>]>;
 
 class TCU_Op<string mnemonic, list<Trait> traits = []>
     : Op<TCU_Dialect, mnemonic, traits>;
@@ -35,6 +38,10 @@ class TCU_SegmentedCollectiveOp<string mnemonic, list<Trait> traits = []>
     /// `tiles_per_warp`, or 1.
     int64_t getTilesPerWarpOrDefault() {
       return getTilesPerWarp().value_or(1);
+    }
+    /// `warps_per_block`, or 0 for the variant's own choice.
+    int64_t getWarpsPerBlockOrZero() {
+      return getWarpsPerBlock().value_or(0);
     }
     /// The type every partial sum is kept in: f32 for float inputs, i32 for
     /// i8 inputs.
@@ -74,6 +81,13 @@ def TCU_SegmentedReduceOp : TCU_SegmentedCollectiveOp<"segmented_reduce"> {
     once. `tcu-select-strategy` sets it with the variant. It does not change
     the result.
 
+    The optional `warps_per_block` (a power of two, 1..16) is how many warps
+    of a block share one segment in the `block` variant (the GPU block is
+    that many warps); it is an error with any other variant. Without it the
+    block reduction uses 16 warps and the block scan a rule in the segment
+    size and input width (`blockScanWarps`). `tcu-select-strategy` sets it
+    where its table has a measured value. It does not change the result.
+
     Example:
 
     ```mlir
@@ -88,7 +102,8 @@ def TCU_SegmentedReduceOp : TCU_SegmentedCollectiveOp<"segmented_reduce"> {
     Arg<AnyMemRef, "one result per segment", [MemWrite]>:$output,
     I64Attr:$segment_size,
     OptionalAttr<TCU_VariantAttr>:$variant,
-    OptionalAttr<TCU_TilesPerWarpAttr>:$tiles_per_warp
+    OptionalAttr<TCU_TilesPerWarpAttr>:$tiles_per_warp,
+    OptionalAttr<TCU_WarpsPerBlockAttr>:$warps_per_block
   );
   let assemblyFormat = [{
     $kind $input `into` $output `segment_size` $segment_size attr-dict
@@ -115,8 +130,9 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan"> {
     The optional `variant` accepts `seg16` (segment_size <= 16), `seg256`
     (<= 256), `seg256n`, `seg16n`, `block`, `grid` and `packed` (a
     multiple of 16, at most 256), and
-    `tiles_per_warp` as `tcu.segmented_reduce` does (in seg16n: k steps of
-    its 16 segments loaded at once, scanned in order).
+    `tiles_per_warp` and `warps_per_block` as `tcu.segmented_reduce` does
+    (in seg16n: k steps of its 16 segments loaded at once, scanned in
+    order).
 
     Example:
 
@@ -132,7 +148,8 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan"> {
     I64Attr:$segment_size,
     BoolAttr:$inclusive,
     OptionalAttr<TCU_VariantAttr>:$variant,
-    OptionalAttr<TCU_TilesPerWarpAttr>:$tiles_per_warp
+    OptionalAttr<TCU_TilesPerWarpAttr>:$tiles_per_warp,
+    OptionalAttr<TCU_WarpsPerBlockAttr>:$warps_per_block
   );
   let assemblyFormat = [{
     $kind custom<ScanMode>($inclusive) $input `into` $output
@@ -171,7 +188,8 @@ def TCU_ReduceOp : TCU_TensorCollectiveOp<"reduce"> {
   let summary = "tcu.segmented_reduce on tensors (destination style)";
   let description = [{
     The value-semantics form of `tcu.segmented_reduce`: the same segments,
-    types, `variant` and `tiles_per_warp`, on 1-D ranked tensors. `init`
+    types, `variant`, `tiles_per_warp` and `warps_per_block`, on 1-D ranked
+    tensors. `init`
     is the destination only: every element of the result is overwritten
     (its contents are not added), so a `tensor.empty` is the usual init.
     `one-shot-bufferize` rewrites it to `tcu.segmented_reduce` on the
@@ -192,7 +210,8 @@ def TCU_ReduceOp : TCU_TensorCollectiveOp<"reduce"> {
     AnyRankedTensor:$init,
     I64Attr:$segment_size,
     OptionalAttr<TCU_VariantAttr>:$variant,
-    OptionalAttr<TCU_TilesPerWarpAttr>:$tiles_per_warp
+    OptionalAttr<TCU_TilesPerWarpAttr>:$tiles_per_warp,
+    OptionalAttr<TCU_WarpsPerBlockAttr>:$warps_per_block
   );
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
@@ -203,7 +222,8 @@ def TCU_ReduceOp : TCU_TensorCollectiveOp<"reduce"> {
     OpBuilder<(ins "::mlir::tcu::CombinerKind":$kind, "::mlir::Value":$input,
                    "::mlir::Value":$init, "int64_t":$segmentSize), [{
       build($_builder, $_state, init.getType(), kind, input, init,
-            segmentSize, /*variant=*/nullptr, /*tiles_per_warp=*/nullptr);
+            segmentSize, /*variant=*/nullptr, /*tiles_per_warp=*/nullptr,
+            /*warps_per_block=*/nullptr);
     }]>
   ];
   let extraClassDeclaration = commonExtraClassDeclaration;
@@ -231,7 +251,8 @@ def TCU_ScanOp : TCU_TensorCollectiveOp<"scan"> {
     I64Attr:$segment_size,
     BoolAttr:$inclusive,
     OptionalAttr<TCU_VariantAttr>:$variant,
-    OptionalAttr<TCU_TilesPerWarpAttr>:$tiles_per_warp
+    OptionalAttr<TCU_TilesPerWarpAttr>:$tiles_per_warp,
+    OptionalAttr<TCU_WarpsPerBlockAttr>:$warps_per_block
   );
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
