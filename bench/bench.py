@@ -40,7 +40,7 @@ OPS = [
 REDUCE_VARIANTS = ["seg16", "seg256", "seg256n", "seg16n_strided",
                    "seg16n_coalesced", "block", "grid", "packed"]
 SCAN_VARIANTS = ["seg16", "seg256", "seg256n", "seg16n", "block", "grid",
-                 "packed"]
+                 "packed", "lookback"]
 DEFAULT_N = 1 << 28
 BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i8": 1, "i32": 4}
 
@@ -58,7 +58,7 @@ TILES_TRIED = [2, 4]
 
 
 def tiles_tried(op, v, seg):
-    if v == "grid" or (v == "seg256n" and seg >= 512):
+    if v in ("grid", "lookback") or (v == "seg256n" and seg >= 512):
         return TILES_TRIED
     if v == "block" and op == "scan":
         return TILES_TRIED
@@ -78,17 +78,24 @@ MIN_SEGMENTS_ONE_WARP = 1024
 # The block scan gives a segment the 4-16 warps of a block: 64 segments of
 # 2^22 are 1024 warps.
 MIN_SEGMENTS_ONE_BLOCK = 64
+# The look-back scan is swept only where the grid is the default (from
+# 2^22: the block scan reads the input once up to 2^21 and reaches 0.9+);
+# measured 0.52 at best there (bench/results/lookback-fenwick).
+MIN_LOOKBACK_SEGMENT = 1 << 22
 
 
 # Warps per block tried for the block scan (its rule, blockScanWarps, picks
 # one of these; the sweep measures each so `tcuc tune` can choose).
 BLOCK_SCAN_WARPS = [4, 8, 16]
+# The same for the look-back scan (kLookbackWarps = 16 without them; 1, 2
+# and 8 were slower than these in bench/results/lookback-fenwick).
+LOOKBACK_WARPS = [4, 16]
 
 
 def variants(op, seg, n=DEFAULT_N):
     """Strategies to try for (op, segment), as the C interface takes them:
     "" is the compiler's choice, "name:k" a variant with k tiles per warp,
-    "block:k:w" the block scan with w warps per block."""
+    "block:k:w" / "lookback:k:w" with w warps per block."""
     names = REDUCE_VARIANTS if op == "reduce" else SCAN_VARIANTS
     out = [""]
     for v in names:
@@ -98,6 +105,8 @@ def variants(op, seg, n=DEFAULT_N):
             continue
         if v == "packed" and (seg % 16 or seg > 256):
             continue
+        if v == "lookback" and seg < MIN_LOOKBACK_SEGMENT:
+            continue
         if v == "seg256n" and n // seg < MIN_SEGMENTS_ONE_WARP:
             continue
         if v == "block" and n // seg < (MIN_SEGMENTS_ONE_BLOCK if op == "scan"
@@ -106,6 +115,8 @@ def variants(op, seg, n=DEFAULT_N):
         tiles = [1] + tiles_tried(op, v, seg)
         if v == "block" and op == "scan":
             out += [f"{v}:{k}:{w}" for k in tiles for w in BLOCK_SCAN_WARPS]
+        elif v == "lookback":
+            out += [f"{v}:{k}:{w}" for k in tiles for w in LOOKBACK_WARPS]
         else:
             out += [f"{v}:{k}" for k in tiles]
     return out

@@ -29,7 +29,10 @@ nvcc --version | tail -1 >"$out/versions.txt"
 
 # JIT latency: module load from the cache and memory-cache hits (the
 # compile half is measured on the compiler machine, see docs/performance.md).
-"$build/rt/bin/tcuc-jit-latency" "$cache" | tee "$out/jit_latency_gpu.txt"
+# A cache filled for part of the sweep may lack the kernels it loads: the
+# sweep still runs.
+"$build/rt/bin/tcuc-jit-latency" "$cache" | tee "$out/jit_latency_gpu.txt" ||
+  echo "jit latency not measured: the cache lacks its default kernels"
 
 PYTHONUNBUFFERED=1 python3 "$root/bench/bench.py" run --cache-dir "$cache" \
   --tcuc-lib "$build/rt/runtime/libtcuc_runtime.so" \

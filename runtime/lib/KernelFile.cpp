@@ -317,6 +317,8 @@ Status tcuc::checkKernelFile(const KernelFile &file, const KernelSpec &spec,
 }
 
 size_t tcuc::scratchElementBytes(std::string_view name) {
+  if (name == "i64")
+    return 8;
   std::optional<DType> t = parseDType(name);
   return t ? dtypeBytes(*t) : 0;
 }

@@ -70,6 +70,14 @@ std::string tcuc::elementCountError(int64_t n) {
   return "";
 }
 
+bool tcuc::isWarpsPerBlock(int64_t warps) {
+  return warps >= 0 && warps <= kMaxWarpsPerBlock && !(warps & (warps - 1));
+}
+
+bool tcuc::takesWarpsPerBlock(std::string_view variant) {
+  return variant == "block" || variant == "lookback";
+}
+
 bool tcuc::isFloat(DType t) {
   return t == DType::F16 || t == DType::BF16 || t == DType::F32;
 }
@@ -113,7 +121,7 @@ bool KernelSpec::setStrategy(std::string_view strategy, std::string &error) {
       for (int candidate = 1; candidate <= kMaxWarpsPerBlock; candidate *= 2)
         if (w == std::to_string(candidate))
           warps = candidate;
-      if (!warps)
+      if (!warps || !isWarpsPerBlock(warps))
         return fail();
     }
   }

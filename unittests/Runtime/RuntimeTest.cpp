@@ -366,6 +366,8 @@ TEST(KernelFile, ParsesGoodFile) {
 TEST(KernelFile, ScratchTypesAndTheirSizes) {
   EXPECT_EQ(scratchElementBytes("f32"), 4u);
   EXPECT_EQ(scratchElementBytes("i32"), 4u);
+  // i64 (look-back state words) is a scratch type, not a data type.
+  EXPECT_EQ(scratchElementBytes("i64"), 8u);
   EXPECT_EQ(scratchElementBytes("i8"), 1u);
   EXPECT_EQ(scratchElementBytes("f64"), 0u);
   EXPECT_EQ(scratchElementBytes(""), 0u);
@@ -541,6 +543,17 @@ TEST(KernelSpec, StrategyStrings) {
   ASSERT_TRUE(s.setStrategy("block:2", error)) << error;
   EXPECT_EQ(s.warpsPerBlock, 0);
   EXPECT_NE(s.key(), withWarps);
+  ASSERT_TRUE(s.setStrategy("lookback:4:16", error)) << error;
+  EXPECT_EQ(s.variant, "lookback");
+  EXPECT_EQ(s.tilesPerWarp, 4);
+  EXPECT_EQ(s.warpsPerBlock, 16);
+  EXPECT_TRUE(isWarpsPerBlock(0));
+  EXPECT_TRUE(isWarpsPerBlock(16));
+  EXPECT_FALSE(isWarpsPerBlock(12));
+  EXPECT_FALSE(isWarpsPerBlock(32));
+  EXPECT_FALSE(isWarpsPerBlock(-4));
+  EXPECT_TRUE(takesWarpsPerBlock("lookback"));
+  EXPECT_FALSE(takesWarpsPerBlock("grid"));
   for (const char *bad :
        {"seg256n:0", "seg256n:9", "seg256n:", ":12", ":x", "block:2:3",
         "block:2:32", "block:2:", "block::8", "block:2:8:1"}) {

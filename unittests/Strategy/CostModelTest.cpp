@@ -250,4 +250,25 @@ TEST(CostModel, WarpsPerBlockComeFromTheBlockRow) {
   EXPECT_EQ(old[0].warpsPerBlock, 0);
 }
 
+TEST(CostModel, LookbackRowsCarryWarpsOthersRefuseThem) {
+  std::vector<TunedRow> rows;
+  std::string error;
+  ASSERT_TRUE(parseTunedTable(
+      R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 4194304, "lookback", 4, 16))",
+      rows, error))
+      << error;
+  StrategyChoice c = selectStrategy(query(true, "f16", "f32", 4194304), rows);
+  EXPECT_EQ(c.variant, Variant::Lookback);
+  EXPECT_EQ(c.tilesPerWarp, 4);
+  EXPECT_EQ(c.warpsPerBlock, 16);
+  // Warps on a variant whose warps do not share a segment: an error.
+  std::vector<TunedRow> bad;
+  EXPECT_FALSE(parseTunedTable(
+      R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 4194304, "grid", 4, 16))",
+      bad, error));
+  EXPECT_NE(error.find("need variant \"block\" or \"lookback\""),
+            std::string::npos)
+      << error;
+}
+
 } // namespace

@@ -44,7 +44,8 @@ constexpr TunedRow kTunedRows[] = {
 constexpr Variant kPreference[] = {
     Variant::Seg16,           Variant::Seg256,        Variant::Packed,
     Variant::Seg16N,          Variant::Seg16NStrided, Variant::Seg256N,
-    Variant::Seg16NCoalesced, Variant::Block,         Variant::Grid};
+    Variant::Seg16NCoalesced, Variant::Block,         Variant::Grid,
+    Variant::Lookback};
 
 int preferenceOf(StringRef variant) {
   std::optional<Variant> v = symbolizeVariant(variant);
@@ -93,10 +94,10 @@ std::optional<StrategyChoice> fromTable(const StrategyQuery &q,
       continue;
     if (q.variant && *q.variant != *v)
       continue;
-    return StrategyChoice{
-        *v, r.tilesPerWarp, *v == Variant::Block ? r.warpsPerBlock : 0,
-        "tuned " + arch + " table, " + op + " " + in + "->" + out +
-            " segment row " + std::to_string(r.segment)};
+    return StrategyChoice{*v, r.tilesPerWarp, r.warpsPerBlock,
+                          "tuned " + arch + " table, " + op + " " + in + "->" +
+                              out + " segment row " +
+                              std::to_string(r.segment)};
   }
   return std::nullopt;
 }
@@ -302,8 +303,10 @@ bool mlir::tcu::parseTunedTable(StringRef text, std::vector<TunedRow> &rows,
          r.warpsPerBlock > 16 || (r.warpsPerBlock & (r.warpsPerBlock - 1))))
       return fail("warps per block must be 0 (the variant's rule) or a "
                   "power of two up to 16");
-    if (r.warpsPerBlock && r.variant != "block")
-      return fail("warps per block other than 0 need variant \"block\"");
+    if (r.warpsPerBlock && !(symbolizeVariant(r.variant) &&
+                             takesWarpsPerBlock(*symbolizeVariant(r.variant))))
+      return fail("warps per block other than 0 need variant \"block\" or "
+                  "\"lookback\"");
     if (r.op != "reduce" && r.op != "scan")
       return fail("op must be \"reduce\" or \"scan\"");
     if (!symbolizeVariant(r.variant))

@@ -38,9 +38,9 @@ void choose(OpT op, bool isScan, const std::string &chip, bool explain,
   op.setVariant(c.variant);
   if (!op.getTilesPerWarp() && chooseTiles)
     op.setTilesPerWarp(c.tilesPerWarp);
-  // The row's warps per block were measured with its variant: only then.
-  if (!op.getWarpsPerBlock() && chooseTiles && c.warpsPerBlock &&
-      c.variant == Variant::Block)
+  // The row's warps per block were measured with its variant (a row gives
+  // them only to a variant that takes them).
+  if (!op.getWarpsPerBlock() && chooseTiles && c.warpsPerBlock)
     op.setWarpsPerBlock(c.warpsPerBlock);
   if (explain) {
     InFlightDiagnostic remark = op.emitRemark();

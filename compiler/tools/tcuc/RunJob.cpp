@@ -76,15 +76,14 @@ bool tcuc::driver::makeSpec(const std::string &op, int64_t segment,
     return false;
   }
   spec.tilesPerWarp = int(tilesPerWarp);
-  if (warpsPerBlock < 0 || warpsPerBlock > kMaxWarpsPerBlock ||
-      (warpsPerBlock & (warpsPerBlock - 1))) {
+  if (!isWarpsPerBlock(warpsPerBlock)) {
     error = "--warps-per-block must be 1, 2, 4, 8 or 16 (0: the compiler's "
             "choice), got " +
             std::to_string(warpsPerBlock);
     return false;
   }
-  if (warpsPerBlock && variant != "block") {
-    error = "--warps-per-block applies to --variant block only";
+  if (warpsPerBlock && !takesWarpsPerBlock(variant)) {
+    error = "--warps-per-block applies to --variant block or lookback only";
     return false;
   }
   spec.warpsPerBlock = int(warpsPerBlock);

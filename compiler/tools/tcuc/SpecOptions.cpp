@@ -50,9 +50,9 @@ cl::opt<int64_t> tilesPerWarp(
     cl::cat(tcucCategory));
 cl::opt<int64_t> warpsPerBlock(
     "warps-per-block",
-    cl::desc("Warps that share a segment in --variant block (1, 2, 4, 8 or "
-             "16; the GPU block is that many warps); 0 = the cost model's "
-             "choice"),
+    cl::desc("Warps that share a segment in --variant block, or a chunk "
+             "in --variant lookback (1, 2, 4, 8 or 16; the GPU block is "
+             "that many warps); 0 = the cost model's choice"),
     cl::init(0), cl::sub(runCommand), cl::sub(compileCommand),
     cl::cat(tcucCategory));
 } // namespace
@@ -89,7 +89,6 @@ void tcuc::driver::chosenStrategy(const KernelSpec &spec,
   // fixed variant with fixed tiles is left alone.
   bool fixed = !spec.variant.empty() && spec.tilesPerWarp > 0;
   warps = spec.warpsPerBlock > 0 ? spec.warpsPerBlock
-          : gpu && !fixed && c.variant == mlir::tcu::Variant::Block
-              ? c.warpsPerBlock
-              : 0;
+          : gpu && !fixed        ? c.warpsPerBlock
+                                 : 0;
 }

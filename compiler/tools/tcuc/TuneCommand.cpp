@@ -91,12 +91,12 @@ bool toMeasurement(ArrayRef<std::string> f, ArrayRef<int> at, Measurement &m,
   if ((!tiles.empty() && tiles.getAsInteger(10, m.tilesPerWarp)) ||
       (!warps.empty() && warps.getAsInteger(10, m.warpsPerBlock)) ||
       !symbolizeVariant(m.variant) || m.tilesPerWarp < 1 ||
-      m.tilesPerWarp > tcuc::kMaxTilesPerWarp || m.warpsPerBlock < 0 ||
-      m.warpsPerBlock > tcuc::kMaxWarpsPerBlock ||
-      (m.warpsPerBlock & (m.warpsPerBlock - 1)) ||
-      (m.warpsPerBlock && m.variant != "block")) {
+      m.tilesPerWarp > tcuc::kMaxTilesPerWarp ||
+      !tcuc::isWarpsPerBlock(m.warpsPerBlock) ||
+      (m.warpsPerBlock && !tcuc::takesWarpsPerBlock(m.variant))) {
     error = "variant '" + field(3).str() +
-            "' is not VARIANT, VARIANT:TILES or block:TILES:WARPS (a tcu "
+            "' is not VARIANT, VARIANT:TILES or block:TILES:WARPS / "
+            "lookback:TILES:WARPS (a tcu "
             "variant, tiles 1.." +
             std::to_string(tcuc::kMaxTilesPerWarp) +
             ", warps a power of two up to " +

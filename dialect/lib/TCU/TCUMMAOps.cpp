@@ -158,27 +158,30 @@ Value mlir::tcu::buildAccumulatorAdd(OpBuilder &b, Location loc, Value x,
   return arith::AddIOp::create(b, loc, x, y);
 }
 
-Value mlir::tcu::lowerBlockPrefix(OpBuilder &b, BlockPrefixOp op,
-                                  function_ref<void()> wait) {
-  Location loc = op.getLoc();
-  Value buffer = op.getBuffer(), offset = op.getOffset(), warp = op.getWarp();
+Value mlir::tcu::lowerBlockPrefix(OpBuilder &b, Location loc, Value value,
+                                  Value buffer, Value offset, Value warp,
+                                  int64_t warps, function_ref<void()> wait,
+                                  Value *total) {
   auto index = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
-  Type t = op.getValue().getType();
+  auto at = [&](OpBuilder &ob, Location l, Value i) -> Value {
+    return memref::LoadOp::create(
+        ob, l, buffer, ValueRange{arith::AddIOp::create(ob, l, offset, i)});
+  };
+  Type t = value.getType();
   memref::StoreOp::create(
-      b, loc, op.getValue(), buffer,
+      b, loc, value, buffer,
       ValueRange{arith::AddIOp::create(b, loc, offset, warp)});
   Value zero = arith::ConstantOp::create(b, loc, t, b.getZeroAttr(t));
   if (!wait) {
+    assert(!total && "the CPU form has stored only the earlier warps' values");
     // In program order: only the earlier warps' entries are stored yet.
     auto loop = scf::ForOp::create(
         b, loc, index(0), warp, index(1), ValueRange{zero},
         [&](OpBuilder &lb, Location l, Value j, ValueRange sum) {
-          Value v = memref::LoadOp::create(
-              lb, l, buffer,
-              ValueRange{arith::AddIOp::create(lb, l, offset, j)});
-          scf::YieldOp::create(lb, l, buildAccumulatorAdd(lb, l, sum[0], v));
+          scf::YieldOp::create(
+              lb, l, buildAccumulatorAdd(lb, l, sum[0], at(lb, l, j)));
         });
     return loop.getResult(0);
   }
@@ -188,24 +191,40 @@ Value mlir::tcu::lowerBlockPrefix(OpBuilder &b, BlockPrefixOp op,
   // scans, 2026-11-24).
   wait();
   Value sum = zero, prefix = zero;
-  for (int64_t j = 0; j + 1 < op.getWarps(); ++j) {
-    Value v = memref::LoadOp::create(
-        b, loc, buffer,
-        ValueRange{arith::AddIOp::create(b, loc, offset, index(j))});
-    sum = buildAccumulatorAdd(b, loc, sum, v);
+  for (int64_t j = 0; j + 1 < warps; ++j) {
+    sum = buildAccumulatorAdd(b, loc, sum, at(b, loc, index(j)));
     Value here = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp,
                                        index(j + 1));
     prefix = arith::SelectOp::create(b, loc, here, sum, prefix);
   }
+  if (total)
+    *total = buildAccumulatorAdd(b, loc, sum, at(b, loc, index(warps - 1)));
   return prefix;
 }
 
-LogicalResult mlir::tcu::BlockPrefixOp::verify() {
-  if (getWarps() < 1 || getWarps() > 32)
-    return emitOpError("warps must be in [1, 32], got ") << getWarps();
-  if (getBuffer().getType().getElementType() != getValue().getType())
-    return emitOpError("buffer element type ")
-           << getBuffer().getType().getElementType()
-           << " differs from the value's " << getValue().getType();
+Value mlir::tcu::lowerBlockPrefix(OpBuilder &b, BlockPrefixOp op,
+                                  function_ref<void()> wait) {
+  return lowerBlockPrefix(b, op.getLoc(), op.getValue(), op.getBuffer(),
+                          op.getOffset(), op.getWarp(), op.getWarps(), wait);
+}
+
+/// The rules tcu.block_prefix and tcu.block_lookback share.
+static LogicalResult verifyWarpValues(Operation *op, int64_t warps,
+                                      MemRefType buffer, Type value) {
+  if (warps < 1 || warps > 32)
+    return op->emitOpError("warps must be in [1, 32], got ") << warps;
+  if (buffer.getElementType() != value)
+    return op->emitOpError("buffer element type ")
+           << buffer.getElementType() << " differs from the value's " << value;
   return success();
+}
+
+LogicalResult mlir::tcu::BlockLookbackOp::verify() {
+  return verifyWarpValues(*this, getWarps(), getBuffer().getType(),
+                          getValue().getType());
+}
+
+LogicalResult mlir::tcu::BlockPrefixOp::verify() {
+  return verifyWarpValues(*this, getWarps(), getBuffer().getType(),
+                          getValue().getType());
 }

@@ -33,6 +33,10 @@ Variant mlir::tcu::getDefaultVariant(int64_t segmentSize) {
   return Variant::Seg256N;
 }
 
+bool mlir::tcu::takesWarpsPerBlock(Variant variant) {
+  return variant == Variant::Block || variant == Variant::Lookback;
+}
+
 bool mlir::tcu::isVariantApplicable(Variant variant, bool isScan,
                                     int64_t segmentSize, std::string *why) {
   auto fail = [&](const std::string &reason) {
@@ -63,6 +67,11 @@ bool mlir::tcu::isVariantApplicable(Variant variant, bool isScan,
   case Variant::Seg256N:
   case Variant::Block:
   case Variant::Grid:
+    return true;
+  case Variant::Lookback:
+    if (!isScan)
+      return fail("variant 'lookback' is a scan variant (reductions use "
+                  "'grid')");
     return true;
   case Variant::Packed:
     if (segmentSize % kTileSize != 0 || segmentSize > kTileSize * kTileSize)
@@ -154,16 +163,17 @@ static LogicalResult verifyTypesAndSegment(Operation *op, Type in, Type out,
 
 /// Both forms: rank 1, the types and segment rules, and, when both lengths
 /// are static, the output length (ceil(n / segment_size) for a reduction,
-/// n for a scan). `warps_per_block` only goes with the `block` variant.
+/// n for a scan). `warps_per_block` only goes with the variants whose
+/// warps share a segment (takesWarpsPerBlock).
 /// `kind` names the operands' kind in messages.
 static LogicalResult verifySegmentedCollective(
     Operation *op, ShapedType inputType, ShapedType outputType,
     int64_t segmentSize, std::optional<Variant> variant,
     std::optional<uint64_t> warpsPerBlock, bool isScan, StringRef kind) {
-  if (warpsPerBlock && variant != Variant::Block)
+  if (warpsPerBlock && !(variant && takesWarpsPerBlock(*variant)))
     return op->emitOpError()
-           << "warps_per_block applies to variant 'block' only (the warps "
-              "that share a segment), got "
+           << "warps_per_block applies to variants 'block' and 'lookback' "
+              "only (the warps that share a segment), got "
            << (variant ? "'" + stringifyVariant(*variant).str() + "'"
                        : std::string("no variant"));
   for (auto [name, type] :

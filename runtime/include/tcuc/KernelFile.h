@@ -48,8 +48,9 @@ private:
   std::string source;
 };
 
-/// Bytes per element of a scratch buffer whose element type is `name` (a
-/// DType name); 0 for any other name.
+/// Bytes per element of a scratch buffer whose element type is `name`: a
+/// DType name, or "i64" (the words of a single-pass look-back); 0 for any
+/// other name.
 size_t scratchElementBytes(std::string_view name);
 
 /// One `tcuc.scratch` line.

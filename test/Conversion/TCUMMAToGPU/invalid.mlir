@@ -89,7 +89,7 @@ func.func @block_prefix_in_a_short_phase(%in: memref<?xf32>) {
     scf.parallel (%w) = (%c0) to (%c8) step (%c1) {
       scf.reduce
     }
-    // expected-error @below {{a phase with tcu.block_prefix must have one iteration per warp of the block (8)}}
+    // expected-error @below {{a phase with tcu.block_prefix or tcu.block_lookback must have one iteration per warp of the block (8)}}
     scf.parallel (%w) = (%c0) to (%c4) step (%c1) {
       %p = tcu.block_prefix %x, %m[%c0], %w of 4 : memref<8xf32>, f32
       scf.reduce

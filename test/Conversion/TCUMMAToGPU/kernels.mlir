@@ -121,3 +121,43 @@ func.func @seg256n(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_reduce <add> %in into %out segment_size 4096 {variant = #tcu.variant<seg256n>} : memref<?xf16> -> memref<?xf32>
   return
 }
+
+// Look-back scan: a first kernel zeroes the state words (scratch of i64
+// sized by n); the block kernel's lane 0 of warp 0 draws the ticket with a
+// relaxed atomic and shares it (shuffles, then the block's buffer and a
+// barrier). In the chunk's phase tcu.block_lookback stores the warp's total,
+// meets the block at a barrier, and warp 0 loads its Fenwick children with
+// relaxed 64-bit loads (a lane per bit of its position), voting until none
+// is 0, adds them over the lanes with xor shuffles and publishes its word,
+// then reads and adds its prefix's words the same way; it stores the
+// chunk's prefix after the 4 totals; a second barrier, then every warp
+// reads it.
+// CHECK-LABEL: gpu.module @lookback_kernels
+// CHECK-SAME: tcuc.block = 128 : i64
+// CHECK-SAME: tcuc.kernels = [@lookback_k0, @lookback_k1], tcuc.scratch = {{\[\[}}i64,
+// CHECK: gpu.func @lookback_k0
+// CHECK: vector.store %{{.*}} : memref<?xi64>, vector<16xi64>
+// CHECK: gpu.func @lookback_k1({{.*}}) workgroup(%[[TOTALS:.*]] : memref<5xf32, #gpu.address_space<workgroup>>, %[[TICKET:.*]] : memref<1xi64, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
+// CHECK: nvvm.inline_ptx "atom.relaxed.gpu.add.u64 $0, [$1], $2;"
+// CHECK: memref.store %{{.*}}, %[[TICKET]][%c0]
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[TICKET]][%c0]
+// CHECK: nvvm.mma.sync
+// CHECK: memref.store %{{.*}}, %[[TOTALS]]
+// CHECK: gpu.barrier
+// CHECK: scf.while
+// CHECK: nvvm.inline_ptx "ld.relaxed.gpu.b64 $0, [$1];"
+// CHECK: nvvm.vote.sync  any
+// CHECK: gpu.shuffle  xor
+// CHECK: nvvm.inline_ptx "st.relaxed.gpu.b64 [$0], $1;"
+// CHECK: scf.while
+// CHECK: gpu.shuffle  xor
+// CHECK: memref.store %{{.*}}, %[[TOTALS]][%[[SLOT:.*]]] :
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: memref.load %[[TOTALS]][%[[SLOT]]]
+// CHECK: gpu.return
+func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lookback>, warps_per_block = 4} : memref<?xf16> -> memref<?xf32>
+  return
+}

@@ -187,3 +187,40 @@ func.func @packed(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 64 {variant = #tcu.variant<packed>} : memref<?xf16> -> memref<?xf32>
   return
 }
+
+// Look-back (single pass): chunks of 4 warps x 1 tile (1024 elements), so a
+// segment of 65536 is a chain of 64 chunks. A first kernel zeroes the state
+// words (a ticket counter, then one per chunk); each block item draws its
+// chunk (warp 0's ticket, shared through the block's buffer), scans it as
+// the block scan does, and tcu.block_lookback exchanges the warps' totals
+// (4, then the chunk's prefix: 5 entries) and gives the chunk's prefix,
+// which takes the carry's place. The chain's first item is the segment's
+// first chunk (item numbers start at 1: word 0 is the ticket counter).
+// CHECK-LABEL: func @lookback
+// CHECK: %[[PER:.*]] = arith.minsi %{{.*}}, %c64
+// CHECK: %[[ITEMS:.*]] = arith.muli %{{.*}}, %[[PER]]
+// CHECK: %[[STATE:.*]] = memref.alloc(%{{.*}}) : memref<?xi64>
+// CHECK: scf.parallel
+// CHECK: vector.store %{{.*}}, %[[STATE]][%{{.*}}] : memref<?xi64>, vector<16xi64>
+// CHECK: scf.parallel (%{{.*}}) = (%c0) to (%[[ITEMS]]) step (%c1)
+// CHECK: %[[TOTALS:.*]] = memref.alloc() : memref<5xf32>
+// CHECK: %[[TICKET:.*]] = memref.alloc() : memref<1xi64>
+// CHECK: scf.parallel (%[[W0:.*]]) = (%c0) to (%c4) step (%c1)
+// CHECK: arith.cmpi eq, %[[W0]], %c0
+// CHECK: tcu.ticket %[[STATE]][%c0]
+// CHECK: memref.store %{{.*}}, %[[TICKET]][%c0]
+// CHECK: %[[Q:.*]] = arith.index_cast %{{.*}} : i64 to index
+// CHECK: %[[SEG:.*]] = arith.divui %[[Q]], %[[PER]]
+// CHECK: %[[ITEM:.*]] = arith.addi %[[Q]], %c1
+// CHECK: %[[FIRST0:.*]] = arith.muli %[[SEG]], %[[PER]]
+// CHECK: %[[FIRST:.*]] = arith.addi %[[FIRST0]], %c1
+// CHECK: scf.parallel (%[[W:.*]]) = (%c0) to (%c4) step (%c1)
+// CHECK: tcu.load_tile
+// CHECK: %[[BEFORE:.*]], %[[CHUNK:.*]] = tcu.block_lookback %{{.*}}, %[[TOTALS]][%c0], %[[W]] of 4, %[[STATE]][%[[ITEM]]] first %[[FIRST]] : memref<5xf32>, memref<?xi64>, f32
+// CHECK: arith.addf %[[CHUNK]], %[[BEFORE]]
+// CHECK: tcu.store_tile
+// CHECK: memref.dealloc %[[STATE]]
+func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lookback>, warps_per_block = 4} : memref<?xf16> -> memref<?xf32>
+  return
+}

@@ -87,3 +87,19 @@ func.func @block_prefix_type(%v: f32, %m: memref<16xi32>, %i: index) {
   %p = tcu.block_prefix %v, %m[%i], %i of 8 : memref<16xi32>, f32
   return
 }
+
+// -----
+
+func.func @block_lookback_warps(%v: f32, %m: memref<16xf32>, %s: memref<?xi64>, %i: index) {
+  // expected-error @+1 {{'tcu.block_lookback' op warps must be in [1, 32], got 0}}
+  %p, %c = tcu.block_lookback %v, %m[%i], %i of 0, %s[%i] first %i : memref<16xf32>, memref<?xi64>, f32
+  return
+}
+
+// -----
+
+func.func @block_lookback_type(%v: i32, %m: memref<16xf32>, %s: memref<?xi64>, %i: index) {
+  // expected-error @+1 {{'tcu.block_lookback' op buffer element type 'f32' differs from the value's 'i32'}}
+  %p, %c = tcu.block_lookback %v, %m[%i], %i of 4, %s[%i] first %i : memref<16xf32>, memref<?xi64>, i32
+  return
+}

@@ -100,3 +100,13 @@ func.func @block_prefix(%v: f32, %m: memref<16xf32>, %o: index, %w: index) -> f3
   %p = tcu.block_prefix %v, %m[%o], %w of 8 : memref<16xf32>, f32
   return %p : f32
 }
+
+// A ticket, and a warp's prefix plus its chunk's look-back prefix.
+// CHECK-LABEL: func @lookback
+// CHECK: %[[Q:.*]] = tcu.ticket %{{.*}}[%{{.*}}] : memref<?xi64>
+// CHECK: tcu.block_lookback %{{.*}}, %{{.*}}[%{{.*}}], %{{.*}} of 4, %{{.*}}[%[[Q]]] first %{{.*}} : memref<5xi32>, memref<?xi64>, i32
+func.func @lookback(%v: i32, %m: memref<5xi32>, %s: memref<?xi64>, %o: index, %w: index) -> (i32, i32) {
+  %q = tcu.ticket %s[%o] : memref<?xi64>
+  %p, %c = tcu.block_lookback %v, %m[%o], %w of 4, %s[%q] first %o : memref<5xi32>, memref<?xi64>, i32
+  return %p, %c : i32, i32
+}

@@ -21,7 +21,7 @@ VARIANTS = {
     "reduce": ["seg16", "seg256", "seg256n", "seg16n_strided",
                "seg16n_coalesced", "block", "grid", "packed"],
     "scan": ["seg16", "seg256", "seg256n", "seg16n", "block", "grid",
-             "packed"],
+             "packed", "lookback"],
 }
 DTYPES = ["f16", "bf16", "f32", "i8"]
 
@@ -50,6 +50,8 @@ def main():
     p.add_argument("--dtypes", default="f16,bf16,f32,i8")
     p.add_argument("--tiles-per-warp", type=int,
                    help="tiles in flight per warp")
+    p.add_argument("--warps-per-block", type=int,
+                   help="warps of a block (block and lookback variants)")
     p.add_argument("--sizes", help="only these of the odd segment sizes")
     p.add_argument("--n", type=int, default=N, help="elements per run")
     args = p.parse_args()
@@ -68,6 +70,8 @@ def main():
                 cmd.append("--exclusive")
             if args.tiles_per_warp:
                 cmd += ["--tiles-per-warp", str(args.tiles_per_warp)]
+            if args.warps_per_block:
+                cmd += ["--warps-per-block", str(args.warps_per_block)]
             runs += 1
             proc = subprocess.run(cmd, capture_output=True, text=True)
             try:

@@ -2,8 +2,8 @@
 //
 // The cost model behind tcu-select-strategy: for (op, element types,
 // segment size, n when known, arch) it picks the variant the GPU runs
-// fastest, the tiles each warp keeps in flight and, for the block variant,
-// the warps that share a segment. A tuned table per arch
+// fastest, the tiles each warp keeps in flight and, for the block and
+// look-back variants, the warps of a block. A tuned table per arch
 // (measured by bench/, TunedTables.inc) answers first; an analytic rule answers
 // what the table does not cover.
 //
@@ -40,7 +40,7 @@ struct StrategyChoice {
   Variant variant = Variant::Seg256N;
   /// Tiles a warp keeps in flight (tiles_per_warp).
   int64_t tilesPerWarp = 1;
-  /// Warps that share a segment (warps_per_block, block variant only); 0
+  /// Warps of a block (warps_per_block, block and lookback variants); 0
   /// leaves them to the variant's own rule.
   int64_t warpsPerBlock = 0;
   /// Why: which table row or which analytic rule decided.

@@ -1,8 +1,8 @@
 //===- GPUPatterns.h - the conversion patterns of the GPU backend -*- C++ -*-=//
 //
 // convert-tcu-mma-to-gpu's patterns, by family: tiles and products
-// (TCUMMAToGPU.cpp) and operations across the lanes of a fragment
-// (FragmentOps.cpp).
+// (TCUMMAToGPU.cpp), operations across the lanes of a fragment
+// (FragmentOps.cpp), and the single-pass look-back (LookbackOps.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +20,13 @@ bool isTile(Type t);
 /// vector.extract of one tile element (a shuffle from the lane holding it)
 /// and vector.transpose of a 16-bit tile (movmatrix, in registers).
 void populateFragmentPatterns(const TypeConverter &types,
+                              RewritePatternSet &patterns);
+
+/// tcu.ticket (one lane's atomic add, shared by shuffle) and
+/// tcu.block_lookback (block barriers around warp 0's look-back: relaxed
+/// 64-bit loads and stores of the state words, a warp-wide window of 32
+/// predecessors, a forward fold in item order).
+void populateLookbackPatterns(const TypeConverter &types,
                               RewritePatternSet &patterns);
 
 } // namespace mlir::tcu::gpu_lowering

@@ -279,12 +279,16 @@ LogicalResult Outliner::outline(scf::ParallelOp loop, int index) {
       return phase.emitOpError("expected a 1-D scf.parallel from 0 step 1 "
                                "without results or nesting (a phase of the "
                                "warps of a block)");
-    // A phase with a block barrier inside (tcu.block_prefix) needs every
-    // warp of the block in it exactly once.
+    // A phase with a block barrier inside (tcu.block_prefix,
+    // tcu.block_lookback) needs every warp of the block in it exactly once.
     bool meets = false;
-    phase.walk([&](BlockPrefixOp) { meets = true; });
+    phase.walk([&](Operation *op) {
+      if (isa<BlockPrefixOp, BlockLookbackOp>(op))
+        meets = true;
+    });
     if (meets && !isConstantIntValue(phase.getUpperBound()[0], warpsPerBlock))
-      return phase.emitOpError("a phase with tcu.block_prefix must have one "
+      return phase.emitOpError("a phase with tcu.block_prefix or "
+                               "tcu.block_lookback must have one "
                                "iteration per warp of the block (")
              << warpsPerBlock << ")";
     // A phase of one iteration per warp is its body with w = the warp's

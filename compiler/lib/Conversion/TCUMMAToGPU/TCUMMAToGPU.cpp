@@ -605,8 +605,8 @@ struct ConvertTCUMMAToGPUPass
     });
     ConversionTarget target(*ctx);
     target.addIllegalOp<MatrixOp, MMAOp, SplitOp, LoadTileOp, StoreTileOp,
-                        StoreRowOp, RowSumsOp, BlockPrefixOp, SegmentedReduceOp,
-                        SegmentedScanOp>();
+                        StoreRowOp, RowSumsOp, BlockPrefixOp, TicketOp,
+                        BlockLookbackOp, SegmentedReduceOp, SegmentedScanOp>();
     target.markUnknownOpDynamicallyLegal(
         [&](Operation *op) { return types.isLegal(op); });
     RewritePatternSet patterns(ctx);
@@ -626,6 +626,7 @@ void mlir::tcu::populateTCUMMAToGPUPatterns(TypeConverter &types,
                LowerMMA, LowerSplit, LowerBlockPrefix, LowerElementwise>(
       types, patterns.getContext());
   populateFragmentPatterns(types, patterns);
+  populateLookbackPatterns(types, patterns);
 }
 
 bool gpu_lowering::isTile(Type t) {

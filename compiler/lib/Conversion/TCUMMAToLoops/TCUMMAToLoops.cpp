@@ -10,7 +10,9 @@
 // - tcu.split: the exact f32 -> 3 x bf16 and i32 -> 5 x i8 decompositions;
 // - tile loads/stores: 16 masked 1-D loads/stores, so masked-off elements
 //   are never touched, whatever their addresses;
-// - tcu.row_sums: a vector reduction per row.
+// - tcu.row_sums: a vector reduction per row; tcu.ticket and
+//   tcu.block_lookback: an atomic add and a read of the item before (the
+//   CPU runs work items in order, so it has published its prefix).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,7 +20,9 @@
 #include "tcuc/Dialect/TCU/TCUOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Matchers.h"
@@ -326,6 +330,111 @@ struct LowerBlockPrefix : OpRewritePattern<BlockPrefixOp> {
   }
 };
 
+struct LowerTicket : OpRewritePattern<TicketOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TicketOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value one =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getI64IntegerAttr(1));
+    Value old = memref::AtomicRMWOp::create(
+        rewriter, loc, arith::AtomicRMWKind::addi, one, op.getCounter(),
+        ValueRange{op.getIndex()});
+    rewriter.replaceOpWithNewOp<arith::IndexCastOp>(op, rewriter.getIndexType(),
+                                                    old);
+    return success();
+  }
+};
+
+/// tcu.block_lookback in program order: items run in ticket order and
+/// the warps of an item in warp order, so the item before has published its
+/// inclusive prefix when warp 0 runs (checked: anything else aborts rather
+/// than spin), and the last warp, which runs once every value is stored,
+/// publishes P_item = chunk_prefix + A_item, A_item added in warp order as on
+/// the GPU (whose words are Fenwick sums instead, so the two backends round
+/// f32 prefixes differently).
+struct LowerBlockLookback : OpRewritePattern<BlockLookbackOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(BlockLookbackOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    using P = arith::CmpIPredicate;
+    Value state = op.getState(), item = op.getItem(), first = op.getFirst();
+    Value buffer = op.getBuffer(), offset = op.getOffset(), warp = op.getWarp();
+    int64_t warps = op.getWarps();
+    Type t = op.getValue().getType(), i64 = rewriter.getI64Type(),
+         i32 = rewriter.getI32Type();
+    auto c64 = [&](OpBuilder &b, int64_t v) -> Value {
+      return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
+    };
+    auto idx = [&](OpBuilder &b, int64_t v) -> Value {
+      return constIndex(b, loc, v);
+    };
+    auto slot = [&](OpBuilder &b, int64_t v) -> Value {
+      return arith::AddIOp::create(b, loc, offset, idx(b, v));
+    };
+    Value prefix = lowerBlockPrefix(rewriter, loc, op.getValue(), buffer,
+                                    offset, warp, warps, nullptr);
+    Value zero =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(t));
+    // Warp 0: the inclusive prefix of item - 1 (0 for the first item).
+    auto ifFirstWarp = scf::IfOp::create(
+        rewriter, loc,
+        arith::CmpIOp::create(rewriter, loc, P::eq, warp, idx(rewriter, 0)));
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(ifFirstWarp.thenBlock());
+      auto before = scf::IfOp::create(
+          rewriter, loc,
+          arith::CmpIOp::create(rewriter, loc, P::eq, item, first),
+          [&](OpBuilder &b, Location l) { scf::YieldOp::create(b, l, zero); },
+          [&](OpBuilder &b, Location l) {
+            Value word = memref::LoadOp::create(
+                b, l, state,
+                ValueRange{arith::SubIOp::create(b, l, item, idx(b, 1))});
+            Value flag = arith::ShRUIOp::create(b, l, word, c64(b, 32));
+            cf::AssertOp::create(
+                b, l, arith::CmpIOp::create(b, l, P::eq, flag, c64(b, 2)),
+                "tcu.block_lookback: the item before has no inclusive prefix "
+                "(items must be claimed in order with tcu.ticket)");
+            Value v = arith::TruncIOp::create(b, l, i32, word);
+            if (isa<FloatType>(t))
+              v = arith::BitcastOp::create(b, l, t, v);
+            scf::YieldOp::create(b, l, v);
+          });
+      memref::StoreOp::create(rewriter, loc, before.getResult(0), buffer,
+                              ValueRange{slot(rewriter, warps)});
+    }
+    Value chunkPrefix = memref::LoadOp::create(
+        rewriter, loc, buffer, ValueRange{slot(rewriter, warps)});
+    // The last warp: every value is stored; publish P_item.
+    auto ifLastWarp =
+        scf::IfOp::create(rewriter, loc,
+                          arith::CmpIOp::create(rewriter, loc, P::eq, warp,
+                                                idx(rewriter, warps - 1)));
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(ifLastWarp.thenBlock());
+      Value aggregate =
+          memref::LoadOp::create(rewriter, loc, buffer, ValueRange{offset});
+      for (int64_t w = 1; w < warps; ++w)
+        aggregate = buildAccumulatorAdd(
+            rewriter, loc, aggregate,
+            memref::LoadOp::create(rewriter, loc, buffer,
+                                   ValueRange{slot(rewriter, w)}));
+      Value v = buildAccumulatorAdd(rewriter, loc, chunkPrefix, aggregate);
+      if (isa<FloatType>(t))
+        v = arith::BitcastOp::create(rewriter, loc, i32, v);
+      Value word = arith::OrIOp::create(
+          rewriter, loc, arith::ExtUIOp::create(rewriter, loc, i64, v),
+          c64(rewriter, int64_t(2) << 32));
+      memref::StoreOp::create(rewriter, loc, word, state, ValueRange{item});
+    }
+    rewriter.replaceOp(op, {prefix, chunkPrefix});
+    return success();
+  }
+};
+
 struct ConvertTCUMMAToLoopsPass
     : tcu::impl::ConvertTCUMMAToLoopsBase<ConvertTCUMMAToLoopsPass> {
   void runOnOperation() override {
@@ -336,8 +445,8 @@ struct ConvertTCUMMAToLoopsPass
     // Anything of the mma form left over would silently never execute.
     WalkResult left = getOperation()->walk([](Operation *op) {
       if (isa<MatrixOp, MMAOp, SplitOp, LoadTileOp, StoreTileOp, StoreRowOp,
-              RowSumsOp, BlockPrefixOp, SegmentedReduceOp, SegmentedScanOp>(
-              op)) {
+              RowSumsOp, BlockPrefixOp, TicketOp, BlockLookbackOp,
+              SegmentedReduceOp, SegmentedScanOp>(op)) {
         op->emitError("not lowered by convert-tcu-mma-to-loops (run "
                       "convert-tcu-to-mma first)");
         return WalkResult::interrupt();
@@ -353,6 +462,6 @@ struct ConvertTCUMMAToLoopsPass
 
 void mlir::tcu::populateTCUMMAToLoopsPatterns(RewritePatternSet &patterns) {
   patterns.add<LowerMatrix, LowerMMA, LowerSplit, LowerLoadTile, LowerStoreTile,
-               LowerStoreRow, LowerRowSums, LowerBlockPrefix>(
-      patterns.getContext());
+               LowerStoreRow, LowerRowSums, LowerBlockPrefix, LowerTicket,
+               LowerBlockLookback>(patterns.getContext());
 }

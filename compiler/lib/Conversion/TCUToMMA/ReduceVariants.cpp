@@ -427,6 +427,7 @@ void mlir::tcu::detail::emitReduce(TileBuilder &tb, const Collective &c,
   case Variant::Packed:
     return reducePacked(tb, c);
   case Variant::Seg16N:
+  case Variant::Lookback:
     break;
   }
   llvm_unreachable("variant checked by the verifier");

@@ -13,6 +13,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
@@ -224,13 +226,22 @@ static Value zeroScalar(TileBuilder &tb, Type acc) {
 /// tiles and R stay in registers across the barrier: the input is read
 /// once. After the phase every warp reads the W totals: returns carry plus
 /// their sum (the same adds in the same order in every warp).
+///
+/// With `link` (the look-back scan) the chunk is one item of a chain: no
+/// carry comes in, tcu.block_lookback exchanges the run totals instead and
+/// also gives the chunk's prefix, the sum of the chain's earlier chunks,
+/// which takes the carry's place; nothing is returned.
+struct ChainLink {
+  Value state, item, first;
+};
 static Value scanChunkInBlock(TileBuilder &tb, const Collective &c,
                               Value totals, Value offset, int64_t warps,
-                              Value chunkBase, Value end, Value carry) {
+                              Value chunkBase, Value end, Value carry,
+                              const ChainLink *link = nullptr) {
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
   int64_t k = c.tilesPerWarp;
-  Type acc = carry.getType();
+  Type acc = TileBuilder::accumulatorFor(inputElementType(c.input));
   tb.parallel(tb.idx(warps), [&](Value w) {
     Value runBase = tb.add(chunkBase, tb.mul(w, k * T * T));
     // Tiles past the end load as zeros and store nothing.
@@ -249,15 +260,26 @@ static Value scanChunkInBlock(TileBuilder &tb, const Collective &c,
       before.push_back(runTotal);
       runTotal = runTotal ? addAcc(tb, runTotal, total) : total;
     }
-    Value prefix = BlockPrefixOp::create(b, loc, acc, runTotal, totals, offset,
-                                         w, b.getI64IntegerAttr(warps));
-    Value start = addAcc(tb, carry, prefix);
+    Value prefix, start;
+    if (link) {
+      auto op = BlockLookbackOp::create(b, loc, acc, acc, runTotal, totals,
+                                        offset, w, b.getI64IntegerAttr(warps),
+                                        link->state, link->item, link->first);
+      prefix = op.getPrefix();
+      start = addAcc(tb, op.getChunkPrefix(), prefix);
+    } else {
+      prefix = BlockPrefixOp::create(b, loc, acc, runTotal, totals, offset, w,
+                                     b.getI64IntegerAttr(warps));
+      start = addAcc(tb, carry, prefix);
+    }
     for (auto [base, r, sum] : llvm::zip(bases, scanned, before)) {
       Value shift = tb.broadcast(sum ? addAcc(tb, start, sum) : start, acc);
       tb.storeTile(addAcc(tb, r, shift), c.output, base, tb.idx(T), tb.idx(T),
                    end);
     }
   });
+  if (link)
+    return Value();
   Value next = carry;
   for (int64_t w = 0; w < warps; ++w)
     next = addAcc(
@@ -299,6 +321,99 @@ static void scanBlock(TileBuilder &tb, const Collective &c) {
                });
     memref::DeallocOp::create(b, loc, totals);
   });
+}
+
+/// A phase of a block item in which only warp 0 works. (A phase of one
+/// iteration would not do: canonicalization inlines single-iteration
+/// loops, and every warp would run the body.)
+static void inFirstWarp(TileBuilder &tb, int64_t warps,
+                        function_ref<void()> body) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  tb.parallel(tb.idx(warps), [&](Value w) {
+    Value isFirst =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, w, tb.idx(0));
+    auto ifOp = scf::IfOp::create(b, loc, isFirst);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    body();
+  });
+}
+
+/// Single pass with a decoupled look-back (after Merrill & Garland): a
+/// segment is cut into chunks of W · k tiles (W = warps_per_block, else
+/// kLookbackWarps), a block each. The block draws its chunk with
+/// tcu.ticket (chunks in claim order: it only waits on chunks that running
+/// blocks hold) and scans it in one phase as the block scan scans its
+/// chunks (scanChunkInBlock); there tcu.block_lookback publishes the
+/// chunk's word and gives the sum of the segment's earlier chunks, from
+/// which the chunk is stored. The input crosses DRAM once, as in the block
+/// scan, but any number of blocks share a segment. The state words (a
+/// ticket counter, then a word per chunk: see tcu.block_lookback) are
+/// zeroed by a first kernel. Chunks past the input are never made: a
+/// segment longer than the input has only the input's chunks.
+///
+/// A ticket per run of 8 chunks, walked in order with the next chunk's
+/// loads in flight (the block scan's prefetch), measured 0.01-0.09 of the
+/// copy ceiling on the H100 (2026-11-24, bench/results/lookback-fenwick):
+/// a run's first chunk waits on the previous run's last chunk, which its
+/// block reaches only after its own earlier chunks' look-backs, so the runs
+/// form one serial wavefront.
+static void scanLookback(TileBuilder &tb, const Collective &c) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  int64_t warps = c.warpsPerBlock ? c.warpsPerBlock : kLookbackWarps;
+  int64_t chunkLength = warps * c.tilesPerWarp * T * T;
+  if (c.segmentSize <= chunkLength)
+    return scanBlock(tb, c);
+  int64_t chunks = (c.segmentSize + chunkLength - 1) / chunkLength;
+  Type acc = TileBuilder::accumulatorFor(inputElementType(c.input));
+  Type i64 = b.getI64Type();
+  Value perSegment = tb.min(tb.idx(chunks), tb.ceilDiv(c.n, chunkLength));
+  Value items = arith::MulIOp::create(b, loc, c.numSegments, perSegment);
+  // 16 words per zeroing iteration, so the buffer is a multiple of 16.
+  constexpr int64_t kZeroWidth = 16;
+  Value groups = tb.ceilDiv(tb.add(items, tb.idx(1)), kZeroWidth);
+  Value state = memref::AllocOp::create(
+      b, loc, MemRefType::get({ShapedType::kDynamic}, i64),
+      ValueRange{tb.mul(groups, kZeroWidth)});
+  auto zerosType = VectorType::get({kZeroWidth}, i64);
+  Value zeros = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(zerosType, b.getI64IntegerAttr(0)));
+  tb.parallel(groups, [&](Value g) {
+    vector::StoreOp::create(b, loc, zeros, state,
+                            ValueRange{tb.mul(g, kZeroWidth)});
+  });
+  tb.parallel(items, [&](Value) {
+    // The warps' totals and, after them, the chunk's prefix.
+    Value totals =
+        memref::AllocOp::create(b, loc, MemRefType::get({warps + 1}, acc));
+    Value ticket = memref::AllocOp::create(b, loc, MemRefType::get({1}, i64));
+    // One warp draws the chunk.
+    inFirstWarp(tb, warps, [&] {
+      Value q = TicketOp::create(b, loc, b.getIndexType(), state, tb.idx(0));
+      memref::StoreOp::create(b, loc,
+                              arith::IndexCastOp::create(b, loc, i64, q),
+                              ticket, tb.idx(0));
+    });
+    Value q = arith::IndexCastOp::create(
+        b, loc, b.getIndexType(),
+        memref::LoadOp::create(b, loc, ticket, tb.idx(0)));
+    Value seg = arith::DivUIOp::create(b, loc, q, perSegment);
+    Value chunk = arith::RemUIOp::create(b, loc, q, perSegment);
+    Value segBase = tb.mul(seg, c.segmentSize);
+    Value end = segmentEnd(tb, c, segBase);
+    Value chunkBase = tb.add(segBase, tb.mul(chunk, chunkLength));
+    // Word 0 is the ticket counter: the segment's chain starts at 1.
+    ChainLink link{
+        state, tb.add(q, tb.idx(1)),
+        tb.add(arith::MulIOp::create(b, loc, seg, perSegment), tb.idx(1))};
+    scanChunkInBlock(tb, c, totals, tb.idx(0), warps, chunkBase, end, Value(),
+                     &link);
+    memref::DeallocOp::create(b, loc, totals);
+    memref::DeallocOp::create(b, loc, ticket);
+  });
+  memref::DeallocOp::create(b, loc, state);
 }
 
 /// Grid level (reduce-then-scan over blocks): pass 1 writes each chunk's
@@ -358,6 +473,8 @@ void mlir::tcu::detail::emitScan(TileBuilder &tb, const Collective &c,
     return scanGrid(tb, c);
   case Variant::Packed:
     return scanPacked(tb, c);
+  case Variant::Lookback:
+    return scanLookback(tb, c);
 
   case Variant::Seg16NStrided:
   case Variant::Seg16NCoalesced:

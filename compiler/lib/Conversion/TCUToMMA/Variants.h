@@ -28,6 +28,9 @@ constexpr int64_t kBlockWarps = 16;
 /// f16->f16 with 8), i8 inputs lost (65536: 0.916 with 4, 0.766 with 16),
 /// so each keeps its own rule. Below 65536 only W = 4 was measured.
 int64_t blockScanWarps(int64_t segmentSize, Type inputElement);
+/// Warps of a block that scan one chunk in the look-back scan without
+/// warps_per_block: a chunk is that many warps times tiles_per_warp tiles.
+constexpr int64_t kLookbackWarps = 16;
 /// Elements of a segment one warp handles in the grid-level variants, at
 /// least (16 tiles: enough streaming per warp to amortize its partial).
 constexpr int64_t kGridChunk = 4096;

@@ -67,7 +67,8 @@ def TCU_Variant : I32EnumAttr<"Variant", "algorithm variant of a collective", [
       I32EnumAttrCase<"Seg16N", 5, "seg16n">,
       I32EnumAttrCase<"Block", 6, "block">,
       I32EnumAttrCase<"Grid", 7, "grid">,
-      I32EnumAttrCase<"Packed", 8, "packed">
+      I32EnumAttrCase<"Packed", 8, "packed">,
+      I32EnumAttrCase<"Lookback", 9, "lookback">
     ]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::tcu";
@@ -81,8 +82,10 @@ def TCU_VariantAttr : EnumAttr<TCU_Dialect, TCU_Variant, "variant"> {
     (work-efficient, any size), `seg16n_strided` and `seg16n_coalesced`
     (reductions, any size), `seg16n` (scans, any size), `block` (the warps
     of a block share a segment), `grid` (several blocks share a segment;
-    a second pass combines their partials) and `packed` (segments of 16m
-    elements, m <= 16: whole segments packed into a tile).
+    a second pass combines their partials), `packed` (segments of 16m
+    elements, m <= 16: whole segments packed into a tile) and `lookback`
+    (scans: blocks share a segment in one pass, chained by decoupled
+    look-back).
   }];
   let assemblyFormat = "`<` $value `>`";
 }

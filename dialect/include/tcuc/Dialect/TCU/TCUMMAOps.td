@@ -226,4 +226,93 @@ def TCU_BlockPrefixOp : TCU_Op<"block_prefix", [AllTypesMatch<["value", "prefix"
   let hasVerifier = 1;
 }
 
+def TCU_TicketOp : TCU_Op<"ticket"> {
+  let summary = "claims the next work-item number (atomic fetch-and-add)";
+  let description = [{
+    Returns `counter[index]` and adds 1 to it, atomically: every ticket a
+    kernel draws is different, and numbers are handed out in the order the
+    draws happen. Work items that wait on earlier items (`tcu.lookback`)
+    take their number from a ticket instead of their loop index: an item
+    then only waits on items whose tickets were drawn before its own, by
+    blocks that are already running, so the wait ends whatever order the
+    hardware runs blocks in. On the GPU one lane of the warp draws the
+    ticket and shares it with the others. The counter must be 0 before the
+    first draw.
+
+    ```mlir
+    %item = tcu.ticket %state[%c0] : memref<?xi64>
+    ```
+  }];
+  let arguments = (ins Arg<MemRefRankOf<[I64], [1]>, "the counter",
+                           [MemRead, MemWrite]>:$counter,
+                   Index:$index);
+  let results = (outs Index:$ticket);
+  let assemblyFormat = [{
+    $counter `[` $index `]` attr-dict `:` type($counter)
+  }];
+}
+
+def TCU_BlockLookbackOp : TCU_Op<"block_lookback", [AllTypesMatch<["value", "prefix", "chunk_prefix"]>]> {
+  let summary = "tcu.block_prefix plus a deterministic look-back over a chain of chunks";
+  let description = [{
+    A single-pass prefix in the manner of Merrill and Garland ("Single-pass
+    Parallel Prefix Scan with Decoupled Look-back", 2016), for a chunk
+    scanned by the warps of a block. Used as `tcu.block_prefix` is (a phase
+    of a block work item, `warp` the phase's induction variable, `warps` its
+    trip count): stores `value` at `buffer[offset + warp]` and returns in
+    `prefix` the sum of the earlier warps' values. The chunk is item `item`
+    of a chain of items `first`, `first + 1`, ... (the chunks of a segment);
+    its aggregate A_item is the sum of all `warps` values, added in warp
+    order. `chunk_prefix`, the same in every warp, is the sum of the
+    aggregates of items `first .. item - 1` (0 for `first`).
+    `buffer[offset + warps]` holds it after the op, so the buffer needs
+    `warps + 1` entries from `offset`.
+
+    `state[i]` is item i's word: 0 until published, then `1 << 32 | v` on
+    the GPU (`2 << 32 | v` on the CPU), `v` the 32 bits of the f32 or i32
+    value, so a value and its flag are read and written together.
+
+    On the GPU the words form a Fenwick tree over the chain: with
+    p = item - first, item p's word is the sum of items
+    p + 1 - lowbit(p + 1) .. p. Once every warp has stored its value (a
+    block barrier), warp 0 reads the words of items p - 1, p - 2, p - 4,
+    ... (as many as p has trailing ones; spinning on words still 0),
+    publishes its own (the aggregate plus those), then reads one word per
+    set bit of p, whose sum is `chunk_prefix`. Lane l takes bit l (bit
+    l + 32 in a second pass, for chains of 2^32 items or more) and the
+    warp adds by xor butterflies, so every sum's association
+    depends on p alone: f32 results are the same from run to run (i32 ones
+    are exact modulo 2^32). An item waits only on earlier items' words,
+    which need no prefix. The block then meets at a second barrier.
+
+    On the CPU items run in order: warp 0 reads the inclusive prefix that
+    item - 1 left in its word, and the last warp leaves
+    P_item = chunk_prefix + A_item in `state[item]`. The two backends
+    associate the f32 sums differently.
+
+    Requirements: `state` is 0 at the items before the kernel runs,
+    and items are claimed through `tcu.ticket` in increasing order (so
+    every item waited on is held by a running block).
+
+    ```mlir
+    %before, %chunk = tcu.block_lookback %total, %totals[%c0], %w of 4,
+        %state[%item] first %first : memref<5xf32>, memref<?xi64>, f32
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[F32, I32]>:$value,
+                   Arg<MemRefRankOf<[F32, I32], [1]>, "the warps' values",
+                       [MemRead, MemWrite]>:$buffer,
+                   Index:$offset, Index:$warp, I64Attr:$warps,
+                   Arg<MemRefRankOf<[I64], [1]>, "the chain's words",
+                       [MemRead, MemWrite]>:$state,
+                   Index:$item, Index:$first);
+  let results = (outs AnyTypeOf<[F32, I32]>:$prefix,
+                 AnyTypeOf<[F32, I32]>:$chunk_prefix);
+  let assemblyFormat = [{
+    $value `,` $buffer `[` $offset `]` `,` $warp `of` $warps `,`
+    $state `[` $item `]` `first` $first attr-dict `:` type($buffer) `,` type($state) `,` type($value)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TCUC_DIALECT_TCU_TCUMMAOPS_TD

@@ -28,6 +28,10 @@ Type getAccumulatorType(Type inputElementType);
 /// up to 16 elements a segment, seg256 up to 256, seg256n beyond.
 Variant getDefaultVariant(int64_t segmentSize);
 
+/// True for the variants whose blocks of warps share a segment (`block`,
+/// `lookback`): the ones `warps_per_block` applies to.
+bool takesWarpsPerBlock(Variant variant);
+
 /// Whether `variant` can lower a reduction (isScan false) or a scan of
 /// segments of `segmentSize`; if not, `why` says which rule fails.
 bool isVariantApplicable(Variant variant, bool isScan, int64_t segmentSize,
@@ -70,6 +74,11 @@ namespace mlir::tcu {
 /// stored yet. Both give the same sums. Both backends lower the op with it.
 Value lowerBlockPrefix(OpBuilder &b, BlockPrefixOp op,
                        function_ref<void()> wait);
+/// The same for any warp values (tcu.block_lookback's too); with `wait`,
+/// `total`, if given, receives the sum of all `warps` values in warp order.
+Value lowerBlockPrefix(OpBuilder &b, Location loc, Value value, Value buffer,
+                       Value offset, Value warp, int64_t warps,
+                       function_ref<void()> wait, Value *total = nullptr);
 } // namespace mlir::tcu
 
 #endif // TCUC_DIALECT_TCU_TCUOPS_H

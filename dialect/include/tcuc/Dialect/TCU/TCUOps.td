@@ -82,10 +82,11 @@ def TCU_SegmentedReduceOp : TCU_SegmentedCollectiveOp<"segmented_reduce"> {
     the result.
 
     The optional `warps_per_block` (a power of two, 1..16) is how many warps
-    of a block share one segment in the `block` variant (the GPU block is
-    that many warps); it is an error with any other variant. Without it the
-    block reduction uses 16 warps and the block scan a rule in the segment
-    size and input width (`blockScanWarps`). `tcu-select-strategy` sets it
+    of a block share one segment in the `block` variant, or one chunk in the
+    `lookback` scan (the GPU block is that many warps); it is an error with
+    any other variant. Without it the block reduction and the look-back
+    scan use 16 warps and the block scan a rule in the segment size and
+    input width (`blockScanWarps`). `tcu-select-strategy` sets it
     where its table has a measured value. It does not change the result.
 
     Example:
@@ -128,11 +129,11 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan"> {
     `i8` inputs accumulate and store `i32`.
 
     The optional `variant` accepts `seg16` (segment_size <= 16), `seg256`
-    (<= 256), `seg256n`, `seg16n`, `block`, `grid` and `packed` (a
-    multiple of 16, at most 256), and
+    (<= 256), `seg256n`, `seg16n`, `block`, `grid`, `lookback` and
+    `packed` (a multiple of 16, at most 256), and
     `tiles_per_warp` and `warps_per_block` as `tcu.segmented_reduce` does
     (in seg16n: k steps of its 16 segments loaded at once, scanned in
-    order).
+    order; in lookback: the warps of the block that scans a chunk).
 
     Example:
 

@@ -1,0 +1,338 @@
+//===- LookbackOps.cpp - single-pass look-back on the GPU -----------------===//
+//
+// tcu.ticket for one warp and tcu.block_lookback for a block (the look-back
+// itself is one warp's: all 32 lanes run the code; the values are the same
+// in every lane). The state words are read and written
+// with relaxed 64-bit accesses at GPU scope: a word carries its flag and its
+// value together, and nothing else is communicated between warps, so no
+// fence is needed. Relaxed loads are not served from a stale L1 line.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GPUPatterns.h"
+
+#include "tcuc/Dialect/TCU/TCUOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::tcu;
+using namespace mlir::tcu::gpu_lowering;
+
+namespace {
+
+/// The flag of a published look-back word (the high 32 bits; the low 32
+/// are the value; 0: not published yet).
+constexpr int64_t kPublished = 1;
+
+struct Builder {
+  OpBuilder &b;
+  Location loc;
+
+  Value i32(int32_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
+  }
+  Value i64(int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
+  }
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  }
+  Value lane() {
+    return arith::IndexCastOp::create(b, loc, b.getI32Type(),
+                                      gpu::LaneIdOp::create(b, loc, nullptr));
+  }
+  /// The generic address of element `i` of an i64 buffer.
+  Value address(Value buffer, Value i) {
+    Value base = arith::IndexCastOp::create(
+        b, loc, b.getI64Type(),
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer));
+    Value offset =
+        arith::IndexCastOp::create(b, loc, b.getI64Type(), i).getResult();
+    offset = arith::MulIOp::create(b, loc, offset, i64(8));
+    return arith::AddIOp::create(b, loc, base, offset);
+  }
+  Value ptx(Type result, ValueRange args, StringRef code) {
+    auto op = NVVM::InlinePtxOp::create(
+        b, loc, result ? TypeRange{result} : TypeRange{}, args, ValueRange{},
+        code, Value());
+    return result ? op.getResult(0) : Value();
+  }
+  Value loadWord(Value addr) {
+    return ptx(b.getI64Type(), {addr}, "ld.relaxed.gpu.b64 $0, [$1];");
+  }
+  void storeWord(Value addr, Value word) {
+    ptx(Type(), {addr, word}, "st.relaxed.gpu.b64 [$0], $1;");
+  }
+  /// Runs `body` in lane 0 only.
+  void inLeader(function_ref<void()> body) {
+    auto ifOp = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::eq, lane(), i32(0)));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    body();
+  }
+  /// `x` of lane `from`, in every lane (32-bit values).
+  Value fromLane(Value x, int32_t from) {
+    return gpu::ShuffleOp::create(b, loc, x, from, 32, gpu::ShuffleMode::IDX)
+        .getShuffleResult();
+  }
+  /// flag << 32 | the 32 bits of `v` (f32 or i32).
+  Value pack(int64_t flag, Value v) {
+    if (isa<FloatType>(v.getType()))
+      v = arith::BitcastOp::create(b, loc, b.getI32Type(), v);
+    Value low = arith::ExtUIOp::create(b, loc, b.getI64Type(), v);
+    return arith::OrIOp::create(b, loc, low, i64(flag << 32));
+  }
+  Value flagOf(Value word) {
+    return arith::ShRUIOp::create(b, loc, word, i64(32));
+  }
+  Value valueOf(Value word, Type t) {
+    Value low = arith::TruncIOp::create(b, loc, b.getI32Type(), word);
+    return t.isInteger(32)
+               ? low
+               : arith::BitcastOp::create(b, loc, t, low).getResult();
+  }
+  Value add(Value x, Value y) {
+    if (isa<FloatType>(x.getType()))
+      return arith::AddFOp::create(b, loc, x, y);
+    return arith::AddIOp::create(b, loc, x, y);
+  }
+  Value zero(Type t) {
+    return arith::ConstantOp::create(b, loc, b.getZeroAttr(t));
+  }
+};
+
+/// tcu.ticket: lane 0 adds 1 to the counter; every lane gets the old value.
+struct LowerTicket : OpConversionPattern<TicketOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TicketOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Builder h{rewriter, op.getLoc()};
+    Location loc = op.getLoc();
+    Value addr = h.address(adaptor.getCounter(), adaptor.getIndex());
+    auto ifOp = scf::IfOp::create(
+        rewriter, loc, h.cmp(arith::CmpIPredicate::eq, h.lane(), h.i32(0)),
+        [&](OpBuilder &b, Location l) {
+          Builder t{b, l};
+          scf::YieldOp::create(b, l,
+                               t.ptx(b.getI64Type(), {addr, t.i64(1)},
+                                     "atom.relaxed.gpu.add.u64 $0, [$1], $2;"));
+        },
+        [&](OpBuilder &b, Location l) {
+          scf::YieldOp::create(b, l, Builder{b, l}.i64(0));
+        });
+    Value ticket = ifOp.getResult(0);
+    // Shuffles move 32 bits: the two halves, from lane 0.
+    Value low = h.fromLane(
+        arith::TruncIOp::create(rewriter, loc, rewriter.getI32Type(), ticket),
+        0);
+    Value high = h.fromLane(
+        arith::TruncIOp::create(
+            rewriter, loc, rewriter.getI32Type(),
+            arith::ShRUIOp::create(rewriter, loc, ticket, h.i64(32))),
+        0);
+    Value word = arith::OrIOp::create(
+        rewriter, loc,
+        arith::ExtUIOp::create(rewriter, loc, rewriter.getI64Type(), low),
+        arith::ShLIOp::create(
+            rewriter, loc,
+            arith::ExtUIOp::create(rewriter, loc, rewriter.getI64Type(), high),
+            h.i64(32)));
+    rewriter.replaceOpWithNewOp<arith::IndexCastOp>(op, rewriter.getIndexType(),
+                                                    word);
+    return success();
+  }
+};
+
+/// The sum over the 32 lanes by xor butterflies: every lane gets the same
+/// value (x + y = y + x exactly), through a tree fixed by lane numbers.
+static Value warpSum(Builder &h, Value x) {
+  for (int32_t d = 16; d >= 1; d /= 2) {
+    Value other = gpu::ShuffleOp::create(h.b, h.loc, x, h.i32(d), h.i32(32),
+                                         gpu::ShuffleMode::XOR)
+                      .getShuffleResult();
+    x = h.add(x, other);
+  }
+  return x;
+}
+
+/// The look-back of one warp for item `item` (tcu.block_lookback's
+/// aggregate known), over a Fenwick tree of the chain: with p = item -
+/// first, the item's word holds the sum of the chain's items
+/// p + 1 - lowbit(p + 1) .. p. That sum is the aggregate plus the words of
+/// items p - 1, p - 2, p - 4, ..., p - 2^(m-1) (m = trailing ones of p),
+/// and the prefix of items 0 .. p - 1 is the sum of one word per set bit j
+/// of p: the word of item (p with the bits below j cleared) - 1. Lane l
+/// reads the word for bit l (bit l + 32 in a second pass, for chains of
+/// 2^32 items or more), spinning while any is still 0, and the warp adds
+/// them with warpSum, so every sum has an association fixed by p alone:
+/// the result does not depend on timing (f32 results are the same from run
+/// to run). The item publishes its word before it reads its prefix, so it
+/// only ever waits on earlier items' words, which need no prefix: no chain
+/// of waits is longer than log2 of the chain.
+static Value lookBack(OpBuilder &rewriter, Location loc, Value state,
+                      Value item, Value first, Value aggregate) {
+  Builder h{rewriter, loc};
+  using P = arith::CmpIPredicate;
+  Type t = aggregate.getType();
+  Type i1 = rewriter.getI1Type(), i64 = rewriter.getI64Type(),
+       idx = rewriter.getIndexType();
+  auto toI64 = [&](Value v) -> Value {
+    return arith::IndexCastOp::create(rewriter, loc, i64, v);
+  };
+  auto sub = [&](Value x, Value y) -> Value {
+    return arith::SubIOp::create(rewriter, loc, x, y);
+  };
+  Value one = h.i64(1), zeroWord = h.i64(0);
+  Value p = toI64(sub(item, first));
+  Value firstI = toI64(first);
+  Value lane = arith::ExtUIOp::create(rewriter, loc, i64, h.lane());
+  Value notP = arith::XOrIOp::create(rewriter, loc, p, h.i64(-1));
+  Value trailingOnes = LLVM::CountTrailingZerosOp::create(
+      rewriter, loc, i64, notP, rewriter.getBoolAttr(false));
+  Value published = h.i64(kPublished << 32);
+  // The sum over the warp of one word per lane: lane l's for bit j = l +
+  // `half`, read from `at(j)` where `need(j)` holds (others count 0),
+  // spinning until none of them is 0.
+  auto sumOverLanes = [&](OpBuilder &b, Location l, Value half,
+                          function_ref<Value(OpBuilder &, Value)> need,
+                          function_ref<Value(OpBuilder &, Value)> at) {
+    Builder w{b, l};
+    Value j = arith::AddIOp::create(b, l, lane, half);
+    Value needed = need(b, j);
+    Value address = w.address(state, at(b, j));
+    auto loop = scf::WhileOp::create(
+        b, l, TypeRange{i64}, ValueRange{zeroWord},
+        [&](OpBuilder &wb, Location wl, ValueRange) {
+          Builder r{wb, wl};
+          auto ifOp = scf::IfOp::create(
+              wb, wl, needed,
+              [&](OpBuilder &rb, Location rl) {
+                scf::YieldOp::create(rb, rl, Builder{rb, rl}.loadWord(address));
+              },
+              [&](OpBuilder &rb, Location rl) {
+                scf::YieldOp::create(rb, rl, published);
+              });
+          Value word = ifOp.getResult(0);
+          Value pending = r.cmp(P::eq, r.flagOf(word), r.i64(0));
+          Value any = NVVM::VoteSyncOp::create(
+                          wb, wl, i1, r.i32(-1), pending,
+                          NVVM::VoteSyncKindAttr::get(wb.getContext(),
+                                                      NVVM::VoteSyncKind::any))
+                          .getResult();
+          scf::ConditionOp::create(wb, wl, any, ValueRange{word});
+        },
+        [&](OpBuilder &wb, Location wl, ValueRange args) {
+          scf::YieldOp::create(wb, wl, args);
+        });
+    Value v = arith::SelectOp::create(
+        b, l, needed, w.valueOf(loop.getResult(0), t), w.zero(t));
+    return warpSum(w, v);
+  };
+  // Bits 32..63 matter only for chains of 2^32 chunks and more: a second
+  // pass, only then (fewer registers live in the common case).
+  Value halves = arith::SelectOp::create(
+      rewriter, loc, h.cmp(P::uge, p, h.i64(int64_t(1) << 32)), h.index(2),
+      h.index(1));
+  auto overHalves = [&](function_ref<Value(OpBuilder &, Value)> need,
+                        function_ref<Value(OpBuilder &, Value)> at) {
+    auto loop = scf::ForOp::create(
+        rewriter, loc, h.index(0), halves, h.index(1), ValueRange{h.zero(t)},
+        [&](OpBuilder &b, Location l, Value k, ValueRange sum) {
+          Value half = arith::MulIOp::create(
+              b, l, arith::IndexCastOp::create(b, l, i64, k),
+              Builder{b, l}.i64(32));
+          Value v = sumOverLanes(b, l, half, need, at);
+          scf::YieldOp::create(b, l, ValueRange{Builder{b, l}.add(sum[0], v)});
+        });
+    return loop.getResult(0);
+  };
+  // The item's word: its aggregate plus the words of its children,
+  // p - 2^j for j below the trailing ones of p.
+  Value children = overHalves(
+      [&](OpBuilder &b, Value j) -> Value {
+        return arith::CmpIOp::create(b, loc, P::ult, j, trailingOnes);
+      },
+      [&](OpBuilder &b, Value j) -> Value {
+        Value pow = arith::ShLIOp::create(b, loc, one, j);
+        return arith::IndexCastOp::create(
+            b, loc, idx,
+            arith::AddIOp::create(b, loc, firstI,
+                                  arith::SubIOp::create(b, loc, p, pow)));
+      });
+  Value node = h.add(aggregate, children);
+  h.inLeader(
+      [&] { h.storeWord(h.address(state, item), h.pack(kPublished, node)); });
+  // The prefix, read after publishing (waiting for it first would chain
+  // every item to the one before: word p - 1 is in every prefix; measured
+  // 0.07 of the copy ceiling on the H100, 2026-11-24,
+  // bench/results/lookback-fenwick/one-wait.csv): one word per set bit j
+  // of p, (p with the bits below j cleared) - 1.
+  return overHalves(
+      [&](OpBuilder &b, Value j) -> Value {
+        Value pow = arith::ShLIOp::create(b, loc, one, j);
+        return arith::CmpIOp::create(
+            b, loc, P::ne, arith::AndIOp::create(b, loc, p, pow), zeroWord);
+      },
+      [&](OpBuilder &b, Value j) -> Value {
+        Value pow = arith::ShLIOp::create(b, loc, one, j);
+        Value mask = arith::XOrIOp::create(
+            b, loc, arith::SubIOp::create(b, loc, pow, one),
+            Builder{b, loc}.i64(-1));
+        Value cleared = arith::AndIOp::create(b, loc, p, mask);
+        return arith::IndexCastOp::create(
+            b, loc, idx,
+            arith::SubIOp::create(
+                b, loc, arith::AddIOp::create(b, loc, firstI, cleared), one));
+      });
+}
+
+/// tcu.block_lookback: the warps' values meet at a block barrier as in
+/// tcu.block_prefix, warp 0 sums them and looks back, and the block meets
+/// again before every warp reads the chunk's prefix (buffer[offset + W]).
+struct LowerBlockLookback : OpConversionPattern<BlockLookbackOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BlockLookbackOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Builder h{rewriter, loc};
+    Value buffer = adaptor.getBuffer(), offset = adaptor.getOffset(),
+          warp = adaptor.getWarp();
+    int64_t warps = op.getWarps();
+    Value total;
+    Value prefix = lowerBlockPrefix(
+        rewriter, loc, adaptor.getValue(), buffer, offset, warp, warps,
+        [&] { gpu::BarrierOp::create(rewriter, loc); }, &total);
+    Value slot = arith::AddIOp::create(rewriter, loc, offset, h.index(warps));
+    auto ifOp = scf::IfOp::create(
+        rewriter, loc, h.cmp(arith::CmpIPredicate::eq, warp, h.index(0)));
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      Value chunkPrefix =
+          lookBack(rewriter, loc, adaptor.getState(), adaptor.getItem(),
+                   adaptor.getFirst(), total);
+      memref::StoreOp::create(rewriter, loc, chunkPrefix, buffer, slot);
+    }
+    gpu::BarrierOp::create(rewriter, loc);
+    Value chunkPrefix = memref::LoadOp::create(rewriter, loc, buffer, slot);
+    rewriter.replaceOp(op, {prefix, chunkPrefix});
+    return success();
+  }
+};
+
+} // namespace
+
+void gpu_lowering::populateLookbackPatterns(const TypeConverter &types,
+                                            RewritePatternSet &patterns) {
+  patterns.add<LowerTicket, LowerBlockLookback>(types, patterns.getContext());
+}
