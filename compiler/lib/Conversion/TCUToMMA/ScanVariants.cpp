@@ -215,6 +215,14 @@ static Value zeroScalar(TileBuilder &tb, Type acc) {
                                    tb.builder().getZeroAttr(acc));
 }
 
+namespace {
+/// A chunk's place in a look-back chain (tcu.block_lookback's operands):
+/// the state words, the chunk's word and the chain's first word.
+struct ChainLink {
+  Value state, item, first;
+};
+} // namespace
+
 /// One chunk of W·k tiles from `chunkBase` (k = tiles_per_warp), scanned by
 /// the W warps of a block, warp w taking the chunk's w-th run of k tiles,
 /// in one phase (a nested scf.parallel over the warps): each warp loads
@@ -231,9 +239,6 @@ static Value zeroScalar(TileBuilder &tb, Type acc) {
 /// carry comes in, tcu.block_lookback exchanges the run totals instead and
 /// also gives the chunk's prefix, the sum of the chain's earlier chunks,
 /// which takes the carry's place; nothing is returned.
-struct ChainLink {
-  Value state, item, first;
-};
 static Value scanChunkInBlock(TileBuilder &tb, const Collective &c,
                               Value totals, Value offset, int64_t warps,
                               Value chunkBase, Value end, Value carry,
