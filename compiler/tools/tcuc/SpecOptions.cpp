@@ -85,8 +85,8 @@ void tcuc::driver::chosenStrategy(const KernelSpec &spec,
   tilesPerWarp = spec.tilesPerWarp > 0 ? spec.tilesPerWarp
                  : gpu                 ? c.tilesPerWarp
                                        : 1;
-  // As tcu-select-strategy: the row's warps only with its variant, and a
-  // fixed variant with fixed tiles is left alone.
+  // As tcu-select-strategy: a fixed variant with fixed tiles is left alone
+  // (and a table row has warps only for a variant that takes them).
   bool fixed = !spec.variant.empty() && spec.tilesPerWarp > 0;
   warps = spec.warpsPerBlock > 0 ? spec.warpsPerBlock
           : gpu && !fixed        ? c.warpsPerBlock
