@@ -80,7 +80,7 @@ MIN_SEGMENTS_ONE_WARP = 1024
 MIN_SEGMENTS_ONE_BLOCK = 64
 # The look-back scan is swept only where the grid is the default (from
 # 2^22: the block scan reads the input once up to 2^21 and reaches 0.9+);
-# measured 0.52 at best there (bench/results/lookback-fenwick).
+# measured 0.54 at best there (bench/results/lookback-fenwick).
 MIN_LOOKBACK_SEGMENT = 1 << 22
 
 

@@ -118,10 +118,14 @@ bool KernelSpec::setStrategy(std::string_view strategy, std::string &error) {
     tiles = digits[0] - '0';
     if (second != std::string_view::npos) {
       std::string_view w = rest.substr(second + 1);
-      for (int candidate = 1; candidate <= kMaxWarpsPerBlock; candidate *= 2)
-        if (w == std::to_string(candidate))
-          warps = candidate;
-      if (!warps || !isWarpsPerBlock(warps))
+      if (w.empty() || w.size() > 2 || (w.size() == 2 && w[0] == '0'))
+        return fail();
+      for (char ch : w) {
+        if (ch < '0' || ch > '9')
+          return fail();
+        warps = warps * 10 + (ch - '0');
+      }
+      if (warps == 0 || !isWarpsPerBlock(warps))
         return fail();
     }
   }

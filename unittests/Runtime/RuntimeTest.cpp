@@ -556,7 +556,8 @@ TEST(KernelSpec, StrategyStrings) {
   EXPECT_FALSE(takesWarpsPerBlock("grid"));
   for (const char *bad :
        {"seg256n:0", "seg256n:9", "seg256n:", ":12", ":x", "block:2:3",
-        "block:2:32", "block:2:", "block::8", "block:2:8:1"}) {
+        "block:2:32", "block:2:", "block::8", "block:2:8:1", "block:2:0",
+        "block:2:08", "lookback:2:x", "lookback:2:-4"}) {
     KernelSpec t = scanSpec(1000);
     EXPECT_FALSE(t.setStrategy(bad, error)) << bad;
     EXPECT_NE(error.find("1..8"), std::string::npos) << error;

@@ -23,9 +23,9 @@ void populateFragmentPatterns(const TypeConverter &types,
                               RewritePatternSet &patterns);
 
 /// tcu.ticket (one lane's atomic add, shared by shuffle) and
-/// tcu.block_lookback (block barriers around warp 0's look-back: relaxed
-/// 64-bit loads and stores of the state words, a warp-wide window of 32
-/// predecessors, a forward fold in item order).
+/// tcu.block_lookback (block barriers around warp 0's look-back over a
+/// Fenwick tree of the chain: relaxed 64-bit loads and stores of the state
+/// words, a lane per bit of the item's position, xor-butterfly sums).
 void populateLookbackPatterns(const TypeConverter &types,
                               RewritePatternSet &patterns);
 

@@ -99,11 +99,7 @@ struct Builder {
                ? low
                : arith::BitcastOp::create(b, loc, t, low).getResult();
   }
-  Value add(Value x, Value y) {
-    if (isa<FloatType>(x.getType()))
-      return arith::AddFOp::create(b, loc, x, y);
-    return arith::AddIOp::create(b, loc, x, y);
-  }
+  Value add(Value x, Value y) { return buildAccumulatorAdd(b, loc, x, y); }
   Value zero(Type t) {
     return arith::ConstantOp::create(b, loc, b.getZeroAttr(t));
   }

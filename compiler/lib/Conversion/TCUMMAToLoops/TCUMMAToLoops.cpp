@@ -394,7 +394,7 @@ struct LowerBlockLookback : OpRewritePattern<BlockLookbackOp> {
                 ValueRange{arith::SubIOp::create(b, l, item, idx(b, 1))});
             Value flag = arith::ShRUIOp::create(b, l, word, c64(b, 32));
             cf::AssertOp::create(
-                b, l, arith::CmpIOp::create(b, l, P::eq, flag, c64(b, 2)),
+                b, l, arith::CmpIOp::create(b, l, P::eq, flag, c64(b, 1)),
                 "tcu.block_lookback: the item before has no inclusive prefix "
                 "(items must be claimed in order with tcu.ticket)");
             Value v = arith::TruncIOp::create(b, l, i32, word);
@@ -427,7 +427,7 @@ struct LowerBlockLookback : OpRewritePattern<BlockLookbackOp> {
         v = arith::BitcastOp::create(rewriter, loc, i32, v);
       Value word = arith::OrIOp::create(
           rewriter, loc, arith::ExtUIOp::create(rewriter, loc, i64, v),
-          c64(rewriter, int64_t(2) << 32));
+          c64(rewriter, int64_t(1) << 32));
       memref::StoreOp::create(rewriter, loc, word, state, ValueRange{item});
     }
     rewriter.replaceOp(op, {prefix, chunkPrefix});

@@ -268,9 +268,9 @@ def TCU_BlockLookbackOp : TCU_Op<"block_lookback", [AllTypesMatch<["value", "pre
     `buffer[offset + warps]` holds it after the op, so the buffer needs
     `warps + 1` entries from `offset`.
 
-    `state[i]` is item i's word: 0 until published, then `1 << 32 | v` on
-    the GPU (`2 << 32 | v` on the CPU), `v` the 32 bits of the f32 or i32
-    value, so a value and its flag are read and written together.
+    `state[i]` is item i's word: 0 until published, then `1 << 32 | v`, `v`
+    the 32 bits of the f32 or i32 value, so a value and its flag are read
+    and written together (what `v` holds differs by backend, below).
 
     On the GPU the words form a Fenwick tree over the chain: with
     p = item - first, item p's word is the sum of items
