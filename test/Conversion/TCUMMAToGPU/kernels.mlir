@@ -125,7 +125,8 @@ func.func @seg256n(%in: memref<?xf16>, %out: memref<?xf32>) {
 // Look-back scan: a first kernel zeroes the state words (scratch of i64
 // sized by n); the block kernel's lane 0 of warp 0 draws the ticket with a
 // relaxed atomic and shares it (shuffles, then the block's buffer and a
-// barrier). In the chunk's phase tcu.block_lookback stores the warp's total,
+// barrier); warp 0 also prefetches a later chunk's input into L2, a line a
+// lane. In the chunk's phase tcu.block_lookback stores the warp's total,
 // meets the block at a barrier, and warp 0 loads its Fenwick children with
 // relaxed 64-bit loads (a lane per bit of its position), voting until none
 // is 0, adds them over the lanes with xor shuffles and publishes its word,
@@ -140,6 +141,8 @@ func.func @seg256n(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: gpu.func @lookback_k1({{.*}}) workgroup(%[[TOTALS:.*]] : memref<5xf32, #gpu.address_space<workgroup>>, %[[TICKET:.*]] : memref<1xi64, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
 // CHECK: nvvm.inline_ptx "atom.relaxed.gpu.add.u64 $0, [$1], $2;"
 // CHECK: memref.store %{{.*}}, %[[TICKET]][%c0]
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c32_i64
+// CHECK: nvvm.inline_ptx "prefetch.L2 [$0];"
 // CHECK: gpu.barrier
 // CHECK: memref.load %[[TICKET]][%c0]
 // CHECK: nvvm.mma.sync

@@ -207,8 +207,17 @@ func.func @packed(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: %[[TICKET:.*]] = memref.alloc() : memref<1xi64>
 // CHECK: scf.parallel (%[[W0:.*]]) = (%c0) to (%c4) step (%c1)
 // CHECK: arith.cmpi eq, %[[W0]], %c0
-// CHECK: tcu.ticket %[[STATE]][%c0]
+// CHECK: %[[DRAWN:.*]] = tcu.ticket %[[STATE]][%c0]
 // CHECK: memref.store %{{.*}}, %[[TICKET]][%c0]
+// The input of the chunk 2 MB ahead (1024 chunks of 1024 f16) into L2.
+// CHECK: %[[AHEAD:.*]] = arith.addi %[[DRAWN]], %c1024
+// CHECK: arith.cmpi ult, %[[AHEAD]], %[[ITEMS]]
+// CHECK: %[[ASEG:.*]] = arith.divui %[[AHEAD]], %[[PER]]
+// CHECK: %[[ASEGBASE:.*]] = arith.muli %[[ASEG]], %c65536
+// CHECK: %[[ACHUNK:.*]] = arith.remui %[[AHEAD]], %[[PER]]
+// CHECK: %[[AOFF:.*]] = arith.muli %[[ACHUNK]], %c1024
+// CHECK: %[[ABASE:.*]] = arith.addi %[[ASEGBASE]], %[[AOFF]]
+// CHECK: tcu.prefetch %arg0[%[[ABASE]]], %{{.*}} : memref<?xf16>
 // CHECK: %[[Q:.*]] = arith.index_cast %{{.*}} : i64 to index
 // CHECK: %[[SEG:.*]] = arith.divui %[[Q]], %[[PER]]
 // CHECK: %[[ITEM:.*]] = arith.addi %[[Q]], %c1

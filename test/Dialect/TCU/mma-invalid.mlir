@@ -103,3 +103,11 @@ func.func @block_lookback_type(%v: i32, %m: memref<16xf32>, %s: memref<?xi64>, %
   %p, %c = tcu.block_lookback %v, %m[%i], %i of 4, %s[%i] first %i : memref<16xf32>, memref<?xi64>, i32
   return
 }
+
+// -----
+
+func.func @prefetch_2d(%in: memref<4x4xf16>, %o: index) {
+  // expected-error @+1 {{'tcu.prefetch' op operand #0 must be 1D memref of any type values}}
+  tcu.prefetch %in[%o], %o : memref<4x4xf16>
+  return
+}

@@ -110,3 +110,11 @@ func.func @lookback(%v: i32, %m: memref<5xi32>, %s: memref<?xi64>, %o: index, %w
   %p, %c = tcu.block_lookback %v, %m[%o], %w of 4, %s[%q] first %o : memref<5xi32>, memref<?xi64>, i32
   return %p, %c : i32, i32
 }
+
+// An L2 prefetch hint over a range of any 1-D buffer.
+// CHECK-LABEL: func @prefetch
+// CHECK: tcu.prefetch %{{.*}}[%{{.*}}], %{{.*}} : memref<?xi8>
+func.func @prefetch(%in: memref<?xi8>, %o: index, %n: index) {
+  tcu.prefetch %in[%o], %n : memref<?xi8>
+  return
+}

@@ -1,11 +1,11 @@
 //===- LookbackOps.cpp - single-pass look-back on the GPU -----------------===//
 //
-// tcu.ticket for one warp and tcu.block_lookback for a block (the look-back
-// itself is one warp's: all 32 lanes run the code; the values are the same
-// in every lane). The state words are read and written
-// with relaxed 64-bit accesses at GPU scope: a word carries its flag and its
-// value together, and nothing else is communicated between warps, so no
-// fence is needed. Relaxed loads are not served from a stale L1 line.
+// tcu.ticket and tcu.prefetch for one warp and tcu.block_lookback for a block
+// (the look-back itself is one warp's: all 32 lanes run the code; the values
+// are the same in every lane). The state words are read and written with
+// relaxed 64-bit accesses at GPU scope: a word carries its flag and its value
+// together, and nothing else is communicated between warps, so no fence is
+// needed. Relaxed loads are not served from a stale L1 line.
 //
 //===----------------------------------------------------------------------===//
 
@@ -144,6 +144,64 @@ struct LowerTicket : OpConversionPattern<TicketOp> {
             h.i64(32)));
     rewriter.replaceOpWithNewOp<arith::IndexCastOp>(op, rewriter.getIndexType(),
                                                     word);
+    return success();
+  }
+};
+
+/// tcu.prefetch: the lanes take the range's 128-byte lines in turn, lane l
+/// lines l, l + 32, ...; each issues `prefetch.L2` for an address inside
+/// the range on that line (the range's own first and last bytes at its
+/// ends, so no address falls outside the buffer).
+struct LowerPrefetch : OpConversionPattern<PrefetchOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(PrefetchOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Builder h{rewriter, loc};
+    Type i64 = rewriter.getI64Type();
+    auto type = cast<MemRefType>(op.getBuffer().getType());
+    int64_t bytes = (type.getElementTypeBitWidth() + 7) / 8;
+    auto toI64 = [&](Value v) -> Value {
+      return arith::IndexCastOp::create(rewriter, loc, i64, v);
+    };
+    auto mul = [&](Value x, int64_t y) -> Value {
+      return arith::MulIOp::create(rewriter, loc, x, h.i64(y));
+    };
+    Value base = arith::AddIOp::create(
+        rewriter, loc,
+        toI64(memref::ExtractAlignedPointerAsIndexOp::create(
+            rewriter, loc, adaptor.getBuffer())),
+        mul(toI64(adaptor.getOffset()), bytes));
+    Value length = mul(toI64(adaptor.getCount()), bytes);
+    Value last = arith::SubIOp::create(
+        rewriter, loc, arith::AddIOp::create(rewriter, loc, base, length),
+        h.i64(1));
+    auto line = [&](Value address) -> Value {
+      return arith::ShRUIOp::create(rewriter, loc, address, h.i64(7));
+    };
+    // Lines from base's to last's (none when count is 0: last < base).
+    Value lines = arith::SelectOp::create(
+        rewriter, loc, h.cmp(arith::CmpIPredicate::sgt, length, h.i64(0)),
+        arith::AddIOp::create(
+            rewriter, loc,
+            arith::SubIOp::create(rewriter, loc, line(last), line(base)),
+            h.i64(1)),
+        h.i64(0));
+    Value lane = arith::ExtUIOp::create(rewriter, loc, i64, h.lane());
+    scf::ForOp::create(
+        rewriter, loc, lane, lines, h.i64(32), ValueRange{},
+        [&](OpBuilder &b, Location l, Value i, ValueRange) {
+          Builder w{b, l};
+          Value start = arith::AddIOp::create(
+              b, l, arith::ShLIOp::create(b, l, line(base), w.i64(7)),
+              arith::ShLIOp::create(b, l, i, w.i64(7)));
+          Value address = arith::MinUIOp::create(
+              b, l, arith::MaxUIOp::create(b, l, start, base), last);
+          w.ptx(Type(), {address}, "prefetch.L2 [$0];");
+          scf::YieldOp::create(b, l);
+        });
+    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -330,5 +388,6 @@ struct LowerBlockLookback : OpConversionPattern<BlockLookbackOp> {
 
 void gpu_lowering::populateLookbackPatterns(const TypeConverter &types,
                                             RewritePatternSet &patterns) {
-  patterns.add<LowerTicket, LowerBlockLookback>(types, patterns.getContext());
+  patterns.add<LowerTicket, LowerPrefetch, LowerBlockLookback>(
+      types, patterns.getContext());
 }

@@ -606,7 +606,8 @@ struct ConvertTCUMMAToGPUPass
     ConversionTarget target(*ctx);
     target.addIllegalOp<MatrixOp, MMAOp, SplitOp, LoadTileOp, StoreTileOp,
                         StoreRowOp, RowSumsOp, BlockPrefixOp, TicketOp,
-                        BlockLookbackOp, SegmentedReduceOp, SegmentedScanOp>();
+                        PrefetchOp, BlockLookbackOp, SegmentedReduceOp,
+                        SegmentedScanOp>();
     target.markUnknownOpDynamicallyLegal(
         [&](Operation *op) { return types.isLegal(op); });
     RewritePatternSet patterns(ctx);

@@ -346,6 +346,16 @@ struct LowerTicket : OpRewritePattern<TicketOp> {
   }
 };
 
+/// tcu.prefetch is a hint; the CPU has nothing to do with it.
+struct DropPrefetch : OpRewritePattern<PrefetchOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(PrefetchOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// tcu.block_lookback in program order: items run in ticket order and
 /// the warps of an item in warp order, so the item before has published its
 /// inclusive prefix when warp 0 runs (checked: anything else aborts rather
@@ -445,7 +455,7 @@ struct ConvertTCUMMAToLoopsPass
     // Anything of the mma form left over would silently never execute.
     WalkResult left = getOperation()->walk([](Operation *op) {
       if (isa<MatrixOp, MMAOp, SplitOp, LoadTileOp, StoreTileOp, StoreRowOp,
-              RowSumsOp, BlockPrefixOp, TicketOp, BlockLookbackOp,
+              RowSumsOp, BlockPrefixOp, TicketOp, PrefetchOp, BlockLookbackOp,
               SegmentedReduceOp, SegmentedScanOp>(op)) {
         op->emitError("not lowered by convert-tcu-mma-to-loops (run "
                       "convert-tcu-to-mma first)");
@@ -463,5 +473,5 @@ struct ConvertTCUMMAToLoopsPass
 void mlir::tcu::populateTCUMMAToLoopsPatterns(RewritePatternSet &patterns) {
   patterns.add<LowerMatrix, LowerMMA, LowerSplit, LowerLoadTile, LowerStoreTile,
                LowerStoreRow, LowerRowSums, LowerBlockPrefix, LowerTicket,
-               LowerBlockLookback>(patterns.getContext());
+               DropPrefetch, LowerBlockLookback>(patterns.getContext());
 }

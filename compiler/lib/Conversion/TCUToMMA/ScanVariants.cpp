@@ -345,6 +345,44 @@ static void inFirstWarp(TileBuilder &tb, int64_t warps,
   });
 }
 
+/// How many chunks ahead of its own a lookback block prefetches into L2:
+/// 2 MB of input. Measured on the H100 (2026-11-24,
+/// bench/results/lookback-prefetch): f16->f32 whole array 0.539 -> 0.591 of
+/// the copy ceiling at 4 tiles, 16 warps; 1, 2 and 4 MB the same, 8 MB and
+/// more lose it again (the lines are evicted before their chunk is drawn).
+static int64_t lookbackPrefetchChunks(const Collective &c,
+                                      int64_t chunkLength) {
+  constexpr int64_t kAheadBytes = int64_t(2) << 20;
+  int64_t chunkBytes =
+      chunkLength *
+      ((inputElementType(c.input).getIntOrFloatBitWidth() + 7) / 8);
+  return std::max<int64_t>(1, kAheadBytes / chunkBytes);
+}
+
+/// Prefetches the input of chunk `item` (a global chunk number, as a
+/// ticket) into L2, if there is such a chunk.
+static void prefetchChunk(TileBuilder &tb, const Collective &c, Value item,
+                          Value items, Value perSegment, int64_t chunkLength) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  auto ifOp = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, item, items));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  Value seg = arith::DivUIOp::create(b, loc, item, perSegment);
+  Value segBase = tb.mul(seg, c.segmentSize);
+  Value base =
+      tb.add(segBase, tb.mul(arith::RemUIOp::create(b, loc, item, perSegment),
+                             chunkLength));
+  Value end =
+      tb.min(tb.add(base, tb.idx(chunkLength)), segmentEnd(tb, c, segBase));
+  // A chunk past the input (the last segment cut short) has no elements.
+  Value count = arith::MaxSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, end, base), tb.idx(0));
+  PrefetchOp::create(b, loc, c.input, base, count);
+}
+
 /// Single pass with a decoupled look-back (after Merrill & Garland): a
 /// segment is cut into chunks of W · k tiles (W = warps_per_block, else
 /// kLookbackWarps), a block each. The block draws its chunk with
@@ -356,7 +394,10 @@ static void inFirstWarp(TileBuilder &tb, int64_t warps,
 /// scan, but any number of blocks share a segment. The state words (a
 /// ticket counter, then a word per chunk: see tcu.block_lookback) are
 /// zeroed by a first kernel. Chunks past the input are never made: a
-/// segment longer than the input has only the input's chunks.
+/// segment longer than the input has only the input's chunks. Having drawn
+/// chunk q, warp 0 asks for chunk q + D's input to be brought into L2
+/// (tcu.prefetch, D chunks = 2 MB), so DRAM keeps streaming while blocks
+/// wait at their look-backs and a chunk's own loads mostly hit L2.
 ///
 /// A ticket per run of 8 chunks, walked in order with the next chunk's
 /// loads in flight (the block scan's prefetch), measured 0.01-0.09 of the
@@ -376,6 +417,7 @@ static void scanLookback(TileBuilder &tb, const Collective &c) {
   Type i64 = b.getI64Type();
   Value perSegment = tb.min(tb.idx(chunks), tb.ceilDiv(c.n, chunkLength));
   Value items = arith::MulIOp::create(b, loc, c.numSegments, perSegment);
+  int64_t ahead = lookbackPrefetchChunks(c, chunkLength);
   // 16 words per zeroing iteration, so the buffer is a multiple of 16.
   constexpr int64_t kZeroWidth = 16;
   Value groups = tb.ceilDiv(tb.add(items, tb.idx(1)), kZeroWidth);
@@ -400,6 +442,8 @@ static void scanLookback(TileBuilder &tb, const Collective &c) {
       memref::StoreOp::create(b, loc,
                               arith::IndexCastOp::create(b, loc, i64, q),
                               ticket, tb.idx(0));
+      prefetchChunk(tb, c, tb.add(q, tb.idx(ahead)), items, perSegment,
+                    chunkLength);
     });
     Value q = arith::IndexCastOp::create(
         b, loc, b.getIndexType(),

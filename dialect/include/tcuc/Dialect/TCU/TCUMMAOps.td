@@ -252,6 +252,27 @@ def TCU_TicketOp : TCU_Op<"ticket"> {
   }];
 }
 
+def TCU_PrefetchOp : TCU_Op<"prefetch"> {
+  let summary = "asks for a range of a buffer to be brought into L2 (a hint)";
+  let description = [{
+    Elements `offset .. offset + count - 1` of `buffer` will be read soon:
+    on the GPU the warp's lanes issue an L2 prefetch for each 128-byte line
+    of the range, which starts the DRAM reads without holding registers or
+    waiting for them. The range must lie inside the buffer (count 0 does
+    nothing). The CPU backend drops the op. It declares no memory effects
+    so that it is never removed as dead.
+
+    ```mlir
+    tcu.prefetch %input[%next], %count : memref<?xf16>
+    ```
+  }];
+  let arguments = (ins MemRefRankOf<[AnyType], [1]>:$buffer, Index:$offset,
+                   Index:$count);
+  let assemblyFormat = [{
+    $buffer `[` $offset `]` `,` $count attr-dict `:` type($buffer)
+  }];
+}
+
 def TCU_BlockLookbackOp : TCU_Op<"block_lookback", [AllTypesMatch<["value", "prefix", "chunk_prefix"]>]> {
   let summary = "tcu.block_prefix plus a deterministic look-back over a chain of chunks";
   let description = [{
