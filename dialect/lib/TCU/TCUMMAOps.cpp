@@ -70,13 +70,23 @@ LogicalResult SplitOp::verify() {
   return success();
 }
 
+/// A number of columns that cuts a tile row into whole blocks.
+static LogicalResult verifyColumnBlock(Operation *op, StringRef name,
+                                       uint64_t columns) {
+  if (columns == 0 || columns > static_cast<uint64_t>(kTileSize) ||
+      (columns & (columns - 1)) != 0)
+    return op->emitOpError()
+           << name << " must be 1, 2, 4, 8 or 16, got " << columns;
+  return success();
+}
+
 LogicalResult RowSumsOp::verify() {
   Type t = getSource().getType().getElementType();
   if (!t.isF32() && !t.isSignlessInteger(32))
     return emitOpError() << "sums accumulator tiles: element type must be "
                             "f32 or i32, got "
                          << t;
-  return success();
+  return verifyColumnBlock(*this, "block", getBlock());
 }
 
 static LogicalResult verifyBufferTile(Operation *op, MemRefType buffer,
@@ -106,6 +116,8 @@ LogicalResult StoreTileOp::verify() {
 LogicalResult StoreRowOp::verify() {
   if (getRow() >= static_cast<uint64_t>(kTileSize))
     return emitOpError() << "row must be in [0, 16), got " << getRow();
+  if (failed(verifyColumnBlock(*this, "step", getStep())))
+    return failure();
   return verifyBufferTile(*this, cast<MemRefType>(getDest().getType()),
                           getTile().getType(), /*isStore=*/true);
 }

@@ -122,6 +122,32 @@ func.func @seg256n(%in: memref<?xf16>, %out: memref<?xf32>) {
   return
 }
 
+// Packed reduction of 128-element segments (8 lines of 16 as tile
+// columns): Ones·A without a NaN check (no vote), row_sums over blocks of 8
+// columns: a lane's pair, then the lanes t ^ 1 and t ^ 2 (no shuffle by 4:
+// that would cross blocks); column c of row 0 stored at c / 8 when 8
+// divides it.
+// CHECK-LABEL: gpu.module @packed_columns_kernels
+// CHECK-NOT: nvvm.vote.sync
+// CHECK: nvvm.mma.sync
+// CHECK: nvvm.mma.sync
+// CHECK-NOT: nvvm.vote.sync
+// CHECK: %[[PAIR:.*]] = arith.addf %{{.*}}, %{{.*}} : f32
+// CHECK: %[[X1:.*]], %{{.*}} = gpu.shuffle  xor %[[PAIR]], %c1_i32
+// CHECK: %[[S1:.*]] = arith.addf %[[PAIR]], %[[X1]] : f32
+// CHECK: %[[X2:.*]], %{{.*}} = gpu.shuffle  xor %[[S1]], %c2_i32
+// CHECK: arith.addf %[[S1]], %[[X2]] : f32
+// CHECK-NOT: gpu.shuffle  xor %{{.*}}, %c4_i32
+// CHECK: %[[REM:.*]] = arith.remui %[[COL:.*]], %c8
+// CHECK: arith.cmpi eq, %[[REM]], %c0
+// CHECK: arith.divui %[[COL]], %c8
+// CHECK: memref.store
+// CHECK: gpu.return
+func.func @packed_columns(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_reduce <add> %in into %out segment_size 128 {variant = #tcu.variant<packed>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
 // Look-back scan: a first kernel zeroes the state words (scratch of i64
 // sized by n); the block kernel's lane 0 of warp 0 draws the ticket with a
 // relaxed atomic and shares it (shuffles, then the block's buffer and a

@@ -139,12 +139,29 @@ func.func @defaults(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK-LABEL: func @packed
 // CHECK: %[[BASE:.*]] = arith.muli %{{.*}}, %c240
 // CHECK: %[[A:.*]] = tcu.load_tile <rows> %{{.*}}[%[[BASE]]] stride %c16 line %c16 limit %{{.*}} order <line>
+// CHECK: %[[FIRST:.*]] = arith.muli %{{.*}}, %c5
 // CHECK: %[[P:.*]] = tcu.matrix <P> block 3 : vector<16x16xf16>
 // CHECK: %[[V:.*]] = tcu.mma %[[P]], %[[A]], %{{.*}}
-// CHECK: %[[FIRST:.*]] = arith.muli %{{.*}}, %c5
 // CHECK: %[[R:.*]] = tcu.row_sums %[[V]]
 // CHECK: tcu.store_tile %[[R]], %{{.*}}[%[[FIRST]]] stride %c1 line %c1
 func.func @packed(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_reduce <add> %in into %out segment_size 48 {variant = #tcu.variant<packed>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// Packed with segments of a power-of-two number of lines (128 = 8): line j
+// is column j, so Ones·A (no NaN check) has the line sums in row 0, row_sums
+// adds blocks of 8 columns, and columns 0 and 8 are stored (2 outputs a
+// tile).
+// CHECK-LABEL: func @packed_columns
+// CHECK: %[[BASE:.*]] = arith.muli %{{.*}}, %c256
+// CHECK: %[[A:.*]] = tcu.load_tile <cols> %{{.*}}[%[[BASE]]] stride %c16 line %c16 limit %{{.*}} order <line>
+// CHECK: %[[FIRST:.*]] = arith.muli %{{.*}}, %c2
+// CHECK: %[[ONES:.*]] = tcu.matrix <Ones> : vector<16x16xf16>
+// CHECK: %[[V:.*]] = tcu.mma %[[ONES]], %[[A]], %{{.*}}
+// CHECK: %[[R:.*]] = tcu.row_sums %[[V]] block 8
+// CHECK: tcu.store_row %[[R]][0], %{{.*}}[%[[FIRST]]] limit %{{.*}} step 8
+func.func @packed_columns(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_reduce <add> %in into %out segment_size 128 {variant = #tcu.variant<packed>} : memref<?xf16> -> memref<?xf32>
   return
 }

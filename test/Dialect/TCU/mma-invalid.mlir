@@ -111,3 +111,19 @@ func.func @prefetch_2d(%in: memref<4x4xf16>, %o: index) {
   tcu.prefetch %in[%o], %o : memref<4x4xf16>
   return
 }
+
+// -----
+
+func.func @row_sums_block(%t: vector<16x16xf32>) {
+  // expected-error @+1 {{'tcu.row_sums' op block must be 1, 2, 4, 8 or 16, got 3}}
+  %s = tcu.row_sums %t block 3 : vector<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @store_row_step(%t: vector<16x16xf32>, %m: memref<?xf32>, %i: index) {
+  // expected-error @+1 {{'tcu.store_row' op step must be 1, 2, 4, 8 or 16, got 32}}
+  tcu.store_row %t[0], %m[%i] limit %i step 32 : vector<16x16xf32> -> memref<?xf32>
+  return
+}

@@ -118,3 +118,17 @@ func.func @prefetch(%in: memref<?xi8>, %o: index, %n: index) {
   tcu.prefetch %in[%o], %n : memref<?xi8>
   return
 }
+
+// Row sums over blocks of columns and a row stored one column a block.
+// CHECK-LABEL: func @column_blocks
+// CHECK: %[[S:.*]] = tcu.row_sums %{{.*}} block 4 : vector<16x16xf32>
+// CHECK: tcu.row_sums %{{.*}} : vector<16x16xf32>
+// CHECK: tcu.store_row %[[S]][0], %{{.*}}[%{{.*}}] limit %{{.*}} step 4 : vector<16x16xf32> -> memref<?xf32>
+// CHECK: tcu.store_row %[[S]][1], %{{.*}}[%{{.*}}] limit %{{.*}} : vector<16x16xf32> -> memref<?xf32>
+func.func @column_blocks(%v: vector<16x16xf32>, %out: memref<?xf32>, %o: index) {
+  %s = tcu.row_sums %v block 4 : vector<16x16xf32>
+  %t = tcu.row_sums %v block 16 : vector<16x16xf32>
+  tcu.store_row %s[0], %out[%o] limit %o step 4 : vector<16x16xf32> -> memref<?xf32>
+  tcu.store_row %s[1], %out[%o] limit %o step 1 : vector<16x16xf32> -> memref<?xf32>
+  return
+}

@@ -13,8 +13,9 @@ N = 1000003  # around 1e6 and prime: every segment size > 1 leaves a short tail
 LIMITS = {"seg16": 16, "seg256": 256, "packed": 256}
 # Variants that take only multiples of 16, and the sizes they run instead:
 # one segment a tile (256), 16 (one row each), 3 and 7 rows (rows left
-# over at the tile's end) and 4 rows.
-MULTIPLES_OF_16 = {"packed": [16, 48, 64, 112]}
+# over at the tile's end), and 2, 4 and 8 rows (a reduction's segments as
+# blocks of tile columns).
+MULTIPLES_OF_16 = {"packed": [16, 32, 48, 64, 112, 128, 256]}
 
 
 VARIANTS = {
@@ -31,8 +32,10 @@ def cases(op, variant, odd_sizes=ODD_SIZES, n=N):
     on ~1e6 elements, and a segment longer than the whole input."""
     limit = LIMITS.get(variant)
     if variant in MULTIPLES_OF_16:
-        odd_sizes = [s for s in odd_sizes if s % 16 == 0] or \
-            MULTIPLES_OF_16[variant]
+        # The default grid runs the variant's own sizes (ODD_SIZES has only
+        # one multiple of 16); sizes asked for run as given.
+        odd_sizes = MULTIPLES_OF_16[variant] if odd_sizes is ODD_SIZES else \
+            [s for s in odd_sizes if s % 16 == 0]
     sizes = [s for s in odd_sizes if limit is None or s <= limit]
     if limit is not None and limit not in sizes:
         sizes.append(limit)

@@ -31,7 +31,7 @@ Value slotOf(OpBuilder &b, Location loc, Value fragment, int64_t s) {
 /// four of row g + 8 (slots 2, 3, 6, 7); the four lanes 4g..4g+3 together
 /// hold both rows. Each lane adds its four, then a butterfly over the four
 /// lanes adds theirs. Partners add the same two values, so all four lanes
-/// end with the same bits.
+/// end with the same bits. With `block` < 16, the same within blocks.
 struct LowerRowSums : OpConversionPattern<RowSumsOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -43,19 +43,37 @@ struct LowerRowSums : OpConversionPattern<RowSumsOp> {
     auto add = [&](Value a, Value b) {
       return buildAccumulatorAdd(rewriter, loc, a, b);
     };
-    Value lo = add(add(slot(0), slot(1)), add(slot(4), slot(5)));
-    Value hi = add(add(slot(2), slot(3)), add(slot(6), slot(7)));
-    for (int32_t offset : {1, 2}) {
-      auto across = [&](Value v) {
-        return gpu::ShuffleOp::create(rewriter, loc, v, offset, /*width=*/32,
-                                      gpu::ShuffleMode::XOR)
-            .getShuffleResult();
-      };
-      lo = add(lo, across(lo));
-      hi = add(hi, across(hi));
+    auto across = [&](Value v, int32_t offset) {
+      return gpu::ShuffleOp::create(rewriter, loc, v, offset, /*width=*/32,
+                                    gpu::ShuffleMode::XOR)
+          .getShuffleResult();
+    };
+    int64_t block = op.getBlock();
+    if (block == kTileSize) {
+      Value lo = add(add(slot(0), slot(1)), add(slot(4), slot(5)));
+      Value hi = add(add(slot(2), slot(3)), add(slot(6), slot(7)));
+      for (int32_t offset : {1, 2}) {
+        lo = add(lo, across(lo, offset));
+        hi = add(hi, across(hi, offset));
+      }
+      rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
+          op, x.getType(), ValueRange{lo, lo, hi, hi, lo, lo, hi, hi});
+      return success();
     }
-    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
-        op, x.getType(), ValueRange{lo, lo, hi, hi, lo, lo, hi, hi});
+    // Blocks of 2, 4 or 8 columns: a lane's pair of columns (2t, 2t + 1)
+    // of each row and half, then the lanes t ^ 1 (4 columns) and t ^ 2 (8).
+    // Block 1 leaves every element as it is.
+    SmallVector<Value> out;
+    for (int64_t s = 0; s < kSlots; ++s)
+      out.push_back(slot(s));
+    if (block >= 2)
+      for (int64_t s = 0; s < kSlots; s += 2) {
+        Value pair = add(out[s], out[s + 1]);
+        for (int32_t offset = 1; 2 * offset < block; offset *= 2)
+          pair = add(pair, across(pair, offset));
+        out[s] = out[s + 1] = pair;
+      }
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, x.getType(), out);
     return success();
   }
 };

@@ -422,13 +422,26 @@ struct LowerStoreRow : OpConversionPattern<StoreRowOp> {
     LanePosition lane = getLanePosition(rewriter, loc);
     Value holdsRow = cmp(rewriter, loc, arith::CmpIPredicate::eq, lane.g,
                          constIndex(rewriter, loc, row % 8));
+    int64_t step = op.getStep();
     for (int s = 0; s < kSlots; ++s) {
       if (((s >> 1) & 1) != row / 8)
         continue;
-      Value addr = arith::AddIOp::create(rewriter, loc, adaptor.getBase(),
-                                         lane.col(rewriter, loc, s));
+      // Column c goes to base + c / step when step divides it.
+      Value col = lane.col(rewriter, loc, s);
+      Value first = holdsRow;
+      if (step > 1) {
+        first = arith::AndIOp::create(
+            rewriter, loc, holdsRow,
+            cmp(rewriter, loc, arith::CmpIPredicate::eq,
+                arith::RemUIOp::create(rewriter, loc, col,
+                                       constIndex(rewriter, loc, step)),
+                constIndex(rewriter, loc, 0)));
+        col = arith::DivUIOp::create(rewriter, loc, col,
+                                     constIndex(rewriter, loc, step));
+      }
+      Value addr = arith::AddIOp::create(rewriter, loc, adaptor.getBase(), col);
       Value valid =
-          arith::AndIOp::create(rewriter, loc, holdsRow,
+          arith::AndIOp::create(rewriter, loc, first,
                                 cmp(rewriter, loc, arith::CmpIPredicate::slt,
                                     addr, adaptor.getLimit()));
       Value x = vector::ExtractOp::create(rewriter, loc, adaptor.getTile(),

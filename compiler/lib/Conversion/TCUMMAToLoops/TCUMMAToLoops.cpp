@@ -275,10 +275,18 @@ struct LowerStoreRow : OpRewritePattern<StoreRowOp> {
     Location loc = op.getLoc();
     Type destElt = cast<MemRefType>(op.getDest().getType()).getElementType();
     Type tileElt = op.getTile().getType().getElementType();
+    int64_t step = op.getStep();
     Value mask = lineMask(rewriter, loc, op.getBase(),
-                          constIndex(rewriter, loc, T), op.getLimit());
+                          constIndex(rewriter, loc, T / step), op.getLimit());
     Value row = vector::ExtractOp::create(rewriter, loc, op.getTile(),
                                           static_cast<int64_t>(op.getRow()));
+    if (step > 1) {
+      // Columns 0, step, 2·step, ... first; the rest are masked off.
+      SmallVector<int64_t> columns;
+      for (int64_t j = 0; j < T; ++j)
+        columns.push_back(j < T / step ? j * step : 0);
+      row = vector::ShuffleOp::create(rewriter, loc, row, row, columns);
+    }
     if (op.getAccumulate()) {
       Value old = vector::MaskedLoadOp::create(
           rewriter, loc, rowType(destElt), op.getDest(),
@@ -297,8 +305,8 @@ struct LowerStoreRow : OpRewritePattern<StoreRowOp> {
   }
 };
 
-/// Every element of row i = the sum of row i: one vector reduction per row
-/// (in element order), broadcast back along the row.
+/// Every element of row i = the sum of row i (of its block of columns): one
+/// vector reduction per row or block (in element order), broadcast back.
 struct LowerRowSums : OpRewritePattern<RowSumsOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(RowSumsOp op,
@@ -307,11 +315,22 @@ struct LowerRowSums : OpRewritePattern<RowSumsOp> {
     VectorType type = op.getType();
     VectorType row = rowType(type.getElementType());
     Value tile = zeros(rewriter, loc, type);
+    int64_t block = op.getBlock();
+    VectorType part = VectorType::get({block}, type.getElementType());
     for (int64_t i = 0; i < T; ++i) {
       Value line = vector::ExtractOp::create(rewriter, loc, op.getSource(), i);
-      Value sum = vector::ReductionOp::create(rewriter, loc,
-                                              vector::CombiningKind::ADD, line);
-      Value filled = vector::BroadcastOp::create(rewriter, loc, row, sum);
+      Value filled = zeros(rewriter, loc, row);
+      for (int64_t j = 0; j < T; j += block) {
+        Value piece = vector::ExtractStridedSliceOp::create(
+            rewriter, loc, line, ArrayRef<int64_t>{j}, ArrayRef<int64_t>{block},
+            ArrayRef<int64_t>{1});
+        Value sum = vector::ReductionOp::create(
+            rewriter, loc, vector::CombiningKind::ADD, piece);
+        filled = vector::InsertStridedSliceOp::create(
+            rewriter, loc,
+            vector::BroadcastOp::create(rewriter, loc, part, sum), filled,
+            ArrayRef<int64_t>{j}, ArrayRef<int64_t>{1});
+      }
       tile = vector::InsertOp::create(rewriter, loc, filled, tile, i);
     }
     rewriter.replaceOp(op, tile);

@@ -234,28 +234,44 @@ static void reduceSeg256(TileBuilder &tb, const Collective &c) {
 }
 
 /// Packed Reduction256 (segment_size = 16m, m <= 16): a tile holds k =
-/// floor(16 / m) whole segments of m rows each (the 256 consecutive
-/// elements from g·k·S; rows past k·m masked off). P with blocks of m
-/// columns (row i: ones in columns [i·m, (i+1)·m)) gives V = P_m·A, whose
-/// row i holds the column sums of segment i; row_sums puts its total in
-/// every column, and column 0 of rows 0..k-1 is stored (a line of one
-/// element per row). Whole tiles of consecutive elements, where the strided
-/// variants read 16-element lines a segment apart.
+/// floor(16 / m) whole segments (the 256 consecutive elements from
+/// g·k·S; elements past k·S masked off), so every load is a whole tile of
+/// consecutive elements, where the strided variants read 16-element lines
+/// a segment apart.
+/// - m a power of two (S = 16, 32, 64, 128): line j of 16 elements is tile
+///   column j, so segment i is columns [i·m, (i+1)·m). V = Ones·A has the
+///   16 line sums in row 0; row_sums with blocks of m columns adds each
+///   segment's, and row 0's columns 0, m, 2m, ... are stored. Ones has no
+///   zero entry, so no 0 · NaN can arise and the product needs no NaN
+///   check (P with blocks, below, has zeros).
+/// - otherwise: line j is row j, segment i is rows [i·m, (i+1)·m); P with
+///   blocks of m columns (row i: ones in columns [i·m, (i+1)·m)) gives
+///   V = P_m·A, whose row i holds the column sums of segment i; row_sums
+///   puts its total in every column, and column 0 of rows 0..k-1 is stored
+///   (a line of one element per row).
 static void reducePacked(TileBuilder &tb, const Collective &c) {
   int64_t rows = packedRows(c), perTile = T / rows;
+  bool asColumns = llvm::isPowerOf2_64(rows);
   parallelPackedTiles(tb, c, [&](ArrayRef<PackedTile> tiles) {
-    // A row lies in one segment, summed whole: order free within it. A
+    // A line lies in one segment, summed whole: order free within it. A
     // tile past the last one loads nothing, and its first segment is at
     // or past numSegments: it stores nothing.
     SmallVector<Value> loaded;
     for (const PackedTile &t : tiles)
-      loaded.push_back(tb.loadTile(TileLayout::Rows, c.input, t.base, tb.idx(T),
-                                   tb.idx(T), t.end, ElementOrder::Line));
+      loaded.push_back(
+          tb.loadTile(asColumns ? TileLayout::Cols : TileLayout::Rows, c.input,
+                      t.base, tb.idx(T), tb.idx(T), t.end, ElementOrder::Line));
     for (auto [t, a] : llvm::zip(tiles, loaded)) {
-      Value v = tb.mulConst(MatrixKind::P, a, tb.zeroAccLike(a), rows);
       Value first = tb.mul(t.index, perTile);
-      tb.storeTile(tb.rowSums(v), c.output, first, tb.idx(1), tb.idx(1),
-                   tb.min(tb.add(first, tb.idx(perTile)), c.numSegments));
+      Value limit = tb.min(tb.add(first, tb.idx(perTile)), c.numSegments);
+      if (asColumns) {
+        Value v = tb.mulConst(MatrixKind::Ones, a, tb.zeroAccLike(a));
+        tb.storeRow(tb.rowSums(v, rows), 0, c.output, first, limit,
+                    /*accumulate=*/false, /*step=*/rows);
+        continue;
+      }
+      Value v = tb.mulConst(MatrixKind::P, a, tb.zeroAccLike(a), rows);
+      tb.storeTile(tb.rowSums(v), c.output, first, tb.idx(1), tb.idx(1), limit);
     }
   });
 }

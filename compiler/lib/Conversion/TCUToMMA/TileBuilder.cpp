@@ -140,12 +140,12 @@ void TileBuilder::storeTile(Value tile, Value dest, Value base, Value stride,
 }
 
 void TileBuilder::storeRow(Value tile, int64_t row, Value dest, Value base,
-                           Value limit, bool accumulate) {
-  StoreRowOp::create(b, loc, tile, dest, base, limit, row, accumulate);
+                           Value limit, bool accumulate, int64_t step) {
+  StoreRowOp::create(b, loc, tile, dest, base, limit, row, accumulate, step);
 }
 
-Value TileBuilder::rowSums(Value x) {
-  return RowSumsOp::create(b, loc, x.getType(), x);
+Value TileBuilder::rowSums(Value x, int64_t block) {
+  return RowSumsOp::create(b, loc, x.getType(), x, block);
 }
 
 Value TileBuilder::element(Value tile, int64_t row, int64_t col) {

@@ -68,12 +68,14 @@ public:
                  ElementOrder order = ElementOrder::Fixed);
   void storeTile(Value tile, Value dest, Value base, Value stride,
                  Value lineLength, Value limit);
+  /// Row `row`'s columns 0, step, 2·step, ... to dest[base + j].
   void storeRow(Value tile, int64_t row, Value dest, Value base, Value limit,
-                bool accumulate = false);
+                bool accumulate = false, int64_t step = 1);
 
   /// Every element of row i = the sum of row i of the accumulator tile `x`
-  /// (tcu.row_sums: x·Ones without a split).
-  Value rowSums(Value x);
+  /// (tcu.row_sums: x·Ones without a split), or of its block of `block`
+  /// columns.
+  Value rowSums(Value x, int64_t block = kTileSize);
   /// Element (row, col) of `tile`, widened exactly to its accumulator type
   /// (f16/bf16 -> f32, i8 -> i32).
   Value element(Value tile, int64_t row, int64_t col);

@@ -153,18 +153,26 @@ def TCU_StoreTileOp : TCU_Op<"store_tile"> {
 def TCU_StoreRowOp : TCU_Op<"store_row"> {
   let summary = "stores (or adds) one row of a tile to consecutive elements";
   let description = [{
-    `dest[base + j] = tile[row][j]` for `j` in 0..15 with `base + j < limit`
-    (with `accumulate`, `dest[base + j] += tile[row][j]`, the sum taken in
-    the tile's type). Used for the row of segment sums a reduction produces
-    (`limit = base + 1` stores the single element `tile[row][0]`).
+    `dest[base + j] = tile[row][j · step]` for `j` in 0..16/step - 1 with
+    `base + j < limit` (with `accumulate`, `dest[base + j] +=
+    tile[row][j · step]`, the sum taken in the tile's type). Used for the
+    row of segment sums a reduction produces (`limit = base + 1` stores the
+    single element `tile[row][0]`); `step` (1, 2, 4, 8 or 16; default 1, not
+    printed) takes one column of each block of `step`, as `tcu.row_sums`
+    with `block` leaves them.
+
+    ```mlir
+    tcu.store_row %R[0], %out[%base] limit %n step 8 : vector<16x16xf32> -> memref<?xf32>
+    ```
   }];
   let arguments = (ins TCU_Tile:$tile,
                    Arg<AnyMemRef, "the buffer written", [MemRead, MemWrite]>:$dest,
                    Index:$base, Index:$limit, I64Attr:$row,
-                   UnitAttr:$accumulate);
+                   UnitAttr:$accumulate,
+                   DefaultValuedAttr<I64Attr, "1">:$step);
   let assemblyFormat = [{
-    $tile `[` $row `]` `,` $dest `[` $base `]` `limit` $limit attr-dict `:`
-    type($tile) `->` type($dest)
+    $tile `[` $row `]` `,` $dest `[` $base `]` `limit` $limit
+    (`step` $step^)? attr-dict `:` type($tile) `->` type($dest)
   }];
   let hasVerifier = 1;
 }
@@ -180,17 +188,25 @@ def TCU_RowSumsOp : TCU_Op<"row_sums", [Pure, AllTypesMatch<["source", "result"]
     be plain f32 additions; the products over the data (P·A, A·U, L·A) stay
     on the Tensor Core.
 
-    The order of the f32 additions is not specified: the GPU adds the four
-    elements a lane holds of a row, then across the row's four lanes; the
-    CPU reduces each row in vector order.
+    With `block` b (1, 2, 4, 8 or 16; default 16, not printed) each row is
+    cut into blocks of b columns and every element gets the sum of its
+    own block: `result[i][j] = sum of source[i][k]` over k with
+    k / b == j / b (the sums of segments laid out as b columns each).
+
+    The order of the f32 additions is not specified: the GPU adds the
+    elements a lane holds of a row (or of a block), then across the
+    lanes that share the row (block); the CPU reduces each row (block) in
+    vector order.
 
     ```mlir
     %X = tcu.row_sums %LA : vector<16x16xf32>
+    %S = tcu.row_sums %V block 8 : vector<16x16xf32>
     ```
   }];
-  let arguments = (ins TCU_Tile:$source);
+  let arguments = (ins TCU_Tile:$source,
+                   DefaultValuedAttr<I64Attr, "16">:$block);
   let results = (outs TCU_Tile:$result);
-  let assemblyFormat = "$source attr-dict `:` type($source)";
+  let assemblyFormat = "$source (`block` $block^)? attr-dict `:` type($source)";
   let hasVerifier = 1;
 }
 
