@@ -82,6 +82,9 @@ Loaded load(const std::string &path) {
                                   " (driver too old?)");
     return result;
   }
+  // Optional: without it every kernel launches after the one before ends.
+  d->cuLaunchKernelEx = reinterpret_cast<decltype(d->cuLaunchKernelEx)>(
+      dlsym(lib, "cuLaunchKernelEx"));
 
   if (Status s = d->check(d->cuInit(0), "cuInit"); !s) {
     result.status = Status::error("no usable CUDA driver: " + s.message());

@@ -34,6 +34,37 @@ inline constexpr int CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4;
 inline constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
 inline constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 
+/// cuLaunchKernelEx's configuration (cuda.h's CUlaunchAttribute_st and
+/// CUlaunchConfig_st: the attribute's value is a 64-byte union, 8-byte
+/// aligned, after the 4-byte id and its padding).
+inline constexpr int CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6;
+struct CUlaunchAttribute {
+  int id;
+  char pad[4];
+  union {
+    char bytes[64];
+    int programmaticStreamSerializationAllowed;
+    void *alignment;
+  } value;
+};
+struct CUlaunchConfig {
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  CUstream hStream;
+  CUlaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+// cuda.h's layout on 64-bit targets (checked against CUDA 13.0's cuda.h).
+static_assert(sizeof(CUlaunchAttribute) == 72 &&
+                  offsetof(CUlaunchAttribute, value) == 8,
+              "CUlaunchAttribute layout");
+static_assert(sizeof(CUlaunchConfig) == 56 &&
+                  offsetof(CUlaunchConfig, hStream) == 32 &&
+                  offsetof(CUlaunchConfig, attrs) == 40 &&
+                  offsetof(CUlaunchConfig, numAttrs) == 48,
+              "CUlaunchConfig layout");
+
 /// Entry points of libcuda.so.1. The `_v2` symbols are the ABI cuda.h maps
 /// the plain names to since CUDA 3.2/4.0 (64-bit sizes and pointers).
 struct Driver {
@@ -64,6 +95,10 @@ struct Driver {
   CUresult (*cuStreamSynchronize)(CUstream);
   CUresult (*cuGetErrorName)(CUresult, const char **);
   CUresult (*cuGetErrorString)(CUresult, const char **);
+  /// CUDA 12.0 and later; null with an older driver (kernels then launch
+  /// one after another).
+  CUresult (*cuLaunchKernelEx)(const CUlaunchConfig *, CUfunction, void **,
+                               void **) = nullptr;
 
   /// Device 0 and its primary context, retained for the life of the process.
   CUdevice device = 0;

@@ -188,7 +188,7 @@ bool isPtxIdentifier(std::string_view s) {
 Status tcuc::parseKernelFile(std::string_view text, KernelFile &file) {
   KernelFile result;
   bool haveSpec = false, haveArch = false, haveVersion = false,
-       haveBlock = false;
+       haveBlock = false, haveLaunch = false;
   size_t pos = 0;
   int lineNo = 0;
   while (pos < text.size()) {
@@ -270,6 +270,12 @@ Status tcuc::parseKernelFile(std::string_view text, KernelFile &file) {
       if (Status s = SizeExpr::parse(value, count); !s)
         return fail(s.message());
       result.items.push_back(std::move(count));
+    } else if (field == "launch") {
+      if (Status s = once(haveLaunch); !s)
+        return s;
+      if (value != "dependent")
+        return fail("bad launch " + quoted(value) + " (expected dependent)");
+      result.dependentLaunch = true;
     } else if (field == "kernel") {
       if (!isPtxIdentifier(value))
         return fail("bad kernel name " + quoted(value));
@@ -331,6 +337,8 @@ std::string tcuc::formatKernelFileHeader(const KernelFile &file) {
   h += "// tcuc.block: " + std::to_string(file.blockSize) + "\n";
   for (const ScratchBuffer &b : file.scratch)
     h += "// tcuc.scratch: " + b.type + " " + b.count.text() + "\n";
+  if (file.dependentLaunch)
+    h += "// tcuc.launch: dependent\n";
   for (const std::string &k : file.kernels)
     h += "// tcuc.kernel: " + k + "\n";
   for (const SizeExpr &e : file.items)

@@ -5,11 +5,23 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <cstdlib>
+#include <string_view>
 
 using namespace tcuc;
 using namespace tcuc::cuda;
 
 namespace {
+
+/// TCUC_SERIAL_LAUNCH=1: every kernel of a plan waits for the one before
+/// to end (no programmatic dependent launch), read once.
+bool serialLaunchRequested() {
+  static const bool serial = [] {
+    const char *v = std::getenv("TCUC_SERIAL_LAUNCH");
+    return v && std::string_view(v) == "1";
+  }();
+  return serial;
+}
 
 /// The checks every launch makes before touching the driver.
 Status checkArguments(const KernelSpec &spec, const void *in, const void *out,
@@ -196,12 +208,29 @@ Status Runtime::launch(const Kernel &kernel, const void *in, void *out,
     return ctx.status();
   CUstream cuStream = static_cast<CUstream>(stream);
 
+  // Kernels after the first start as programmatic dependents of the one
+  // before when the file allows it (each waits for its predecessor itself:
+  // docs/kernel-file.md), which removes the gap between launches.
+  // TCUC_SERIAL_LAUNCH=1 turns it off.
+  bool dependent =
+      file.dependentLaunch && d.cuLaunchKernelEx && !serialLaunchRequested();
   auto enqueue = [&]() -> Status {
     for (size_t k = 0; k < kernel.functions.size(); ++k) {
       int64_t grid = launchGrid(file, k, kernel.residentBlocks[k], n);
-      CUresult r = d.cuLaunchKernel(
-          static_cast<CUfunction>(kernel.functions[k]), unsigned(grid), 1, 1,
-          unsigned(file.blockSize), 1, 1, 0, cuStream, params, nullptr);
+      auto f = static_cast<CUfunction>(kernel.functions[k]);
+      CUresult r;
+      if (dependent && k > 0) {
+        CUlaunchAttribute attr{};
+        attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+        attr.value.programmaticStreamSerializationAllowed = 1;
+        CUlaunchConfig config{
+            unsigned(grid), 1,     1, unsigned(file.blockSize), 1, 1, 0,
+            cuStream,       &attr, 1};
+        r = d.cuLaunchKernelEx(&config, f, params, nullptr);
+      } else {
+        r = d.cuLaunchKernel(f, unsigned(grid), 1, 1, unsigned(file.blockSize),
+                             1, 1, 0, cuStream, params, nullptr);
+      }
       if (r != CUDA_SUCCESS)
         return d.check(r, ("cuLaunchKernel(" + file.kernels[k] + ")").c_str());
     }

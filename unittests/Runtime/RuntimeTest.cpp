@@ -413,6 +413,22 @@ std::string headerError(const std::string &from, const std::string &to) {
 }
 } // namespace
 
+// tcuc.launch: dependent is optional; it reads back as written.
+TEST(KernelFile, DependentLaunchRoundTrips) {
+  KernelFile f;
+  ASSERT_TRUE(parseKernelFile(kernelFileFor(scanSpec(), "sm_90"), f));
+  EXPECT_FALSE(f.dependentLaunch);
+  EXPECT_EQ(formatKernelFileHeader(f).find("tcuc.launch"), std::string::npos);
+  f.dependentLaunch = true;
+  std::string header = formatKernelFileHeader(f);
+  EXPECT_NE(header.find("// tcuc.launch: dependent\n"), std::string::npos);
+  KernelFile g;
+  Status s = parseKernelFile(header, g);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_TRUE(g.dependentLaunch);
+  EXPECT_EQ(g.kernels, f.kernels);
+}
+
 TEST(KernelFile, ItemCountsSizeTheGrid) {
   KernelFile f;
   ASSERT_TRUE(parseKernelFile(kernelFileFor(scanSpec(), "sm_90"), f));
@@ -464,6 +480,13 @@ TEST(KernelFile, RejectsMalformedHeaders) {
       {"// tcuc.block: 128", "// tcuc.block: ", "empty value"},
       {"// tcuc.items: 1\n", "", "1 tcuc.items lines for 2 kernels"},
       {"items: n 256 divu", "items: n divu", "stack underflow"},
+      {"// tcuc.kernel: tcuc_k0",
+       "// tcuc.launch: serial\n// tcuc.kernel: tcuc_k0",
+       "bad launch 'serial' (expected dependent)"},
+      {"// tcuc.kernel: tcuc_k0",
+       "// tcuc.launch: dependent\n// tcuc.launch: dependent\n"
+       "// tcuc.kernel: tcuc_k0",
+       "repeated field tcuc.launch"},
   };
   for (const Case &c : cases) {
     std::string err = headerError(c.from, c.to);

@@ -36,6 +36,7 @@ LogicalResult readPlan(gpu::GPUModuleOp module, tcuc::KernelFile &file,
     return failure();
   }
   file.blockSize = block.getInt();
+  file.dependentLaunch = module->hasAttr(tcu::kPlanDependentLaunchAttr);
   for (Attribute k : kernels)
     file.kernels.push_back(cast<FlatSymbolRefAttr>(k).getValue().str());
   for (Attribute s : scratch) {

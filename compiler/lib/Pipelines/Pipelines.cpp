@@ -58,6 +58,11 @@ void mlir::tcu::buildTCUToGPUKernelsPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   ConvertTCUMMAToGPUOptions gpu;
   gpu.blockSize = options.blockSize;
+  // griddepcontrol is sm_90's; chips are "sm_NN".
+  StringRef chip = options.chip;
+  unsigned version = 0;
+  gpu.dependentLaunch = chip.consume_front("sm_") &&
+                        !chip.getAsInteger(10, version) && version >= 90;
   pm.addPass(createConvertTCUMMAToGPU(gpu));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -66,6 +66,10 @@ struct KernelFile {
   std::string version; // tcuc.version of the tcuc that wrote it
   int blockSize = 0;   // tcuc.block
   std::vector<ScratchBuffer> scratch;
+  /// tcuc.launch: dependent. The kernels after the first may start as
+  /// programmatic dependents of the one before (sm_90: each begins with
+  /// griddepcontrol.wait); otherwise they run one after another.
+  bool dependentLaunch = false;
   std::vector<std::string> kernels; // launch order
   /// tcuc.items: each kernel's count of work items (one warp each), in
   /// launch order; empty when the compiler could not express them.

@@ -49,6 +49,10 @@ constexpr llvm::StringLiteral kPlanBlockAttr = "tcuc.block";
 constexpr llvm::StringLiteral kPlanKernelsAttr = "tcuc.kernels";
 constexpr llvm::StringLiteral kPlanScratchAttr = "tcuc.scratch";
 constexpr llvm::StringLiteral kPlanItemsAttr = "tcuc.items";
+/// Present when the kernels after the first may be launched as programmatic
+/// dependents of the one before (they wait for it themselves).
+constexpr llvm::StringLiteral kPlanDependentLaunchAttr =
+    "tcuc.dependent_launch";
 
 /// Patterns that rewrite the mma form inside GPU kernels into per-lane
 /// fragments and mma.sync (tiles converted by `types`).

@@ -65,7 +65,13 @@ def ConvertTCUMMAToGPU : Pass<"convert-tcu-mma-to-gpu", "ModuleOp"> {
            "Threads per block (a multiple of 32); each warp is one worker">,
     Option<"prefetchChunks", "prefetch-chunks", "bool", /*default=*/"true",
            "In the chunk loops of block work items, load the next chunk's "
-           "tiles one iteration early (before the block barrier)">
+           "tiles one iteration early (before the block barrier)">,
+    Option<"dependentLaunch", "dependent-launch", "bool", /*default=*/"false",
+           "sm_90 and later: a plan of several kernels starts each kernel "
+           "with griddepcontrol.launch_dependents and griddepcontrol.wait "
+           "and is marked (tcuc.dependent_launch) so the runtime launches "
+           "the kernels after the first as programmatic dependents, "
+           "without the gap between launches">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

@@ -78,8 +78,9 @@ private:
 class Outliner {
 public:
   Outliner(func::FuncOp func, gpu::GPUModuleOp module, int64_t blockSize,
-           bool prefetch)
-      : func(func), module(module), blockSize(blockSize), prefetch(prefetch) {}
+           bool prefetch, bool dependentLaunch)
+      : func(func), module(module), blockSize(blockSize), prefetch(prefetch),
+        dependentLaunch(dependentLaunch) {}
 
   LogicalResult run();
 
@@ -94,6 +95,7 @@ private:
   gpu::GPUModuleOp module;
   int64_t blockSize;
   bool prefetch;
+  bool dependentLaunch;
   /// Kernel argument types: the function's arguments, then the scratch.
   SmallVector<Type> argTypes;
   SmallVector<Value> hostArgs;
@@ -396,6 +398,23 @@ LogicalResult Outliner::run() {
                           "form puts all work in scf.parallel loops)");
   }
 
+  // Programmatic dependent launch (sm_90): every kernel first lets the
+  // next one be scheduled (its blocks then wait on SMs this kernel's last
+  // wave leaves free, instead of the launch starting when it ends), then
+  // waits until the kernel before it has finished and its writes are
+  // visible, as a serial launch would. Without the launch attribute (the
+  // first kernel, a runtime or device without it) both return at once.
+  if (dependentLaunch && kernels.size() > 1) {
+    for (auto kernel : module.getOps<gpu::GPUFuncOp>()) {
+      OpBuilder kb = OpBuilder::atBlockBegin(&kernel.getBody().front());
+      NVVM::GriddepcontrolOp::create(
+          kb, kernel.getLoc(), NVVM::GridDepActionKind::launch_dependents);
+      NVVM::GriddepcontrolOp::create(kb, kernel.getLoc(),
+                                     NVVM::GridDepActionKind::wait);
+    }
+    module->setAttr(kPlanDependentLaunchAttr, UnitAttr::get(func.getContext()));
+  }
+
   Builder b(func.getContext());
   module->setAttr(kPlanBlockAttr, b.getI64IntegerAttr(blockSize));
   module->setAttr(kPlanKernelsAttr, b.getArrayAttr(kernels));
@@ -406,12 +425,14 @@ LogicalResult Outliner::run() {
 }
 
 LogicalResult gpu_lowering::outlineKernels(func::FuncOp func, int64_t blockSize,
-                                           bool prefetch) {
+                                           bool prefetch,
+                                           bool dependentLaunch) {
   auto top = func->getParentOfType<ModuleOp>();
   OpBuilder b(func);
   auto module = gpu::GPUModuleOp::create(b, func.getLoc(),
                                          (func.getName() + "_kernels").str());
-  if (failed(Outliner(func, module, blockSize, prefetch).run())) {
+  if (failed(
+          Outliner(func, module, blockSize, prefetch, dependentLaunch).run())) {
     module.erase();
     return failure();
   }

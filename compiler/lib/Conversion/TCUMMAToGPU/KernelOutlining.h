@@ -25,9 +25,11 @@ namespace mlir::tcu::gpu_lowering {
 /// `blockSize` threads. Work items are warps; per-item scratch allocations
 /// become slices of workgroup memory, top-level ones device scratch buffers.
 /// With `prefetch`, the chunk loops of block items load their next chunk
-/// early (prefetchChunkLoads).
+/// early (prefetchChunkLoads). With `dependentLaunch` (sm_90) a plan of
+/// several kernels is marked for programmatic dependent launch and each
+/// kernel starts with the griddepcontrol steps that make it safe.
 LogicalResult outlineKernels(func::FuncOp func, int64_t blockSize,
-                             bool prefetch);
+                             bool prefetch, bool dependentLaunch);
 
 /// Software-pipelines `loop` by one iteration for its tile loads: each
 /// tcu.load_tile at the loop's top level whose operands are computed (pure

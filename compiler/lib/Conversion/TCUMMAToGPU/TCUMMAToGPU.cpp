@@ -605,7 +605,8 @@ struct ConvertTCUMMAToGPUPass
          llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
       if (func.isExternal())
         continue;
-      if (failed(outlineKernels(func, blockSize, prefetchChunks)))
+      if (failed(
+              outlineKernels(func, blockSize, prefetchChunks, dependentLaunch)))
         return signalPassFailure();
     }
     if (failed(transposeRightOperands(module)))
