@@ -35,8 +35,8 @@ cl::opt<std::string>
     variant("variant",
             cl::desc("Algorithm: seg16, seg256, seg256n, seg16n_strided, "
                      "seg16n_coalesced (reduce), seg16n (scan), packed, block, "
-                     "grid; "
-                     "default by segment size"),
+                     "grid, lookback (scan, single pass); default: the cost "
+                     "model's choice for the segment size"),
             cl::init(""), cl::sub(runCommand), cl::sub(compileCommand),
             cl::cat(tcucCategory));
 cl::opt<int64_t> tilesPerWarp(
