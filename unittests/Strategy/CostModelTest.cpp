@@ -250,6 +250,25 @@ TEST(CostModel, WarpsPerBlockComeFromTheBlockRow) {
   EXPECT_EQ(old[0].warpsPerBlock, 0);
 }
 
+// lookback without a table row: 4 tiles (2 for f32) once it makes chunks
+// of 16 warps · 4 tiles; shorter segments fall back to the block scan at
+// one tile.
+TEST(CostModel, LookbackGivenTakesFourTilesForLongSegments) {
+  StrategyQuery q = query(true, "f16", "f32", 1 << 20);
+  q.variant = Variant::Lookback;
+  StrategyChoice c = selectStrategy(q, {});
+  EXPECT_EQ(c.variant, Variant::Lookback);
+  EXPECT_EQ(c.tilesPerWarp, 4) << c.reason;
+  // f32 input: 2 (4 spill).
+  q.input = "f32";
+  EXPECT_EQ(selectStrategy(q, {}).tilesPerWarp, 2);
+  q.input = "f16";
+  q.segmentSize = 16 * 4 * 256;
+  c = selectStrategy(q, {});
+  EXPECT_EQ(c.variant, Variant::Lookback);
+  EXPECT_EQ(c.tilesPerWarp, 1) << c.reason;
+}
+
 TEST(CostModel, LookbackRowsCarryWarpsOthersRefuseThem) {
   std::vector<TunedRow> rows;
   std::string error;

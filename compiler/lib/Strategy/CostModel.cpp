@@ -107,6 +107,17 @@ StrategyChoice analytic(const StrategyQuery &q) {
   auto pick = [](Variant v, const char *why) {
     return StrategyChoice{v, 1, 0, std::string("analytic: ") + why};
   };
+  // lookback measured best at 4 tiles (16 warps) wherever it makes chunks
+  // (bench/results/lookback-fenwick: twice 1 tile); f32 input spills there
+  // (ptxas -v: 128 registers and 16-28 bytes at 512 threads), 2 tiles do
+  // not. Up to 16 · 4 tiles it may fall back to the block scan, whose rule
+  // is one tile.
+  if (q.variant == Variant::Lookback && s > 16 * 4 * 256) {
+    int64_t tiles = q.input == "f32" ? 2 : 4;
+    return StrategyChoice{Variant::Lookback, tiles, 0,
+                          "analytic: lookback given; " + std::to_string(tiles) +
+                              " tiles in flight, its best without spills"};
+  }
   if (q.variant)
     return pick(*q.variant, "variant given; one tile in flight");
   if (q.isScan) {
