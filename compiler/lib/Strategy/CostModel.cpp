@@ -107,16 +107,20 @@ StrategyChoice analytic(const StrategyQuery &q) {
   auto pick = [](Variant v, const char *why) {
     return StrategyChoice{v, 1, 0, std::string("analytic: ") + why};
   };
-  // lookback measured best at 4 tiles (16 warps) wherever it makes chunks
-  // (bench/results/lookback-fenwick: twice 1 tile); f32 input spills there
-  // (ptxas -v: 128 registers and 16-28 bytes at 512 threads), 2 tiles do
-  // not. Up to 16 · 4 tiles it may fall back to the block scan, whose rule
-  // is one tile.
+  // lookback has no table row (it never wins), so a caller who fixes it
+  // would get the rule's one tile. It measured best at 4 tiles, 16 warps,
+  // wherever it makes chunks: 1.5-2.4x one tile at 16 warps (H100,
+  // bench/results/lookback-prefetch run2-pf2048.csv, whole array: f16->f32
+  // 0.591 / 0.383, f16->f16 0.435 / 0.263, i8->i32 0.449 / 0.190). f32
+  // input spills at 4 (ptxas -v: 128 registers and 16-28 bytes at 512
+  // threads), not at 2; 2 tiles for f32 were not timed. Up to 16 warps · 4
+  // tiles (kLookbackWarps · 4 · 256 elements) it may fall back to the
+  // block scan, whose rule is one tile.
   if (q.variant == Variant::Lookback && s > 16 * 4 * 256) {
     int64_t tiles = q.input == "f32" ? 2 : 4;
     return StrategyChoice{Variant::Lookback, tiles, 0,
                           "analytic: lookback given; " + std::to_string(tiles) +
-                              " tiles in flight, its best without spills"};
+                              " tiles in flight"};
   }
   if (q.variant)
     return pick(*q.variant, "variant given; one tile in flight");

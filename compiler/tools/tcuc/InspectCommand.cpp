@@ -37,9 +37,6 @@ static cl::opt<bool> printIR("print-ir",
                              cl::cat(tcuc::driver::tcucCategory));
 
 /// Bytes of one element of `type` as stored in memory.
-static int64_t elementBytes(Type type) {
-  return (type.getIntOrFloatBitWidth() + 7) / 8;
-}
 
 static std::string describeLength(int64_t n) {
   return ShapedType::isDynamic(n) ? std::string("n (dynamic)")
@@ -64,9 +61,9 @@ static void describe(OpTy op, StringRef what, raw_ostream &os) {
   if (tail != 0)
     os << " (" << numSegments - 1 << " full, last holds " << tail << ")";
   os << "; output elements: " << outType.getDimSize(0) << "\n";
-  os << "  traffic: reads " << n * elementBytes(inType.getElementType())
+  os << "  traffic: reads " << n * tcu::getElementBytes(inType.getElementType())
      << " B, writes "
-     << outType.getDimSize(0) * elementBytes(outType.getElementType())
+     << outType.getDimSize(0) * tcu::getElementBytes(outType.getElementType())
      << " B\n";
 }
 

@@ -9,6 +9,10 @@
 using namespace mlir;
 using namespace mlir::tcu;
 
+int64_t mlir::tcu::getElementBytes(Type elementType) {
+  return (elementType.getIntOrFloatBitWidth() + 7) / 8;
+}
+
 Type mlir::tcu::getAccumulatorType(Type inputElementType) {
   MLIRContext *ctx = inputElementType.getContext();
   if (inputElementType.isF16() || inputElementType.isBF16() ||

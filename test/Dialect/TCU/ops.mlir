@@ -121,10 +121,11 @@ func.func @prefetch(%in: memref<?xi8>, %o: index, %n: index) {
 
 // Row sums over blocks of columns and a row stored one column a block.
 // CHECK-LABEL: func @column_blocks
-// CHECK: %[[S:.*]] = tcu.row_sums %{{.*}} block 4 : vector<16x16xf32>
-// CHECK: tcu.row_sums %{{.*}} : vector<16x16xf32>
-// CHECK: tcu.store_row %[[S]][0], %{{.*}}[%{{.*}}] limit %{{.*}} step 4 : vector<16x16xf32> -> memref<?xf32>
-// CHECK: tcu.store_row %[[S]][1], %{{.*}}[%{{.*}}] limit %{{.*}} : vector<16x16xf32> -> memref<?xf32>
+// The defaults (block 16, step 1) are not printed.
+// CHECK: %[[S:.*]] = tcu.row_sums %[[V:[a-z0-9_]+]] block 4 : vector<16x16xf32>
+// CHECK: tcu.row_sums %[[V]] : vector<16x16xf32>
+// CHECK: tcu.store_row %[[S]][0], %[[OUT:[a-z0-9_]+]][%[[O:[a-z0-9_]+]]] limit %[[O]] step 4 : vector<16x16xf32> -> memref<?xf32>
+// CHECK: tcu.store_row %[[S]][1], %[[OUT]][%[[O]]] limit %[[O]] : vector<16x16xf32> -> memref<?xf32>
 func.func @column_blocks(%v: vector<16x16xf32>, %out: memref<?xf32>, %o: index) {
   %s = tcu.row_sums %v block 4 : vector<16x16xf32>
   %t = tcu.row_sums %v block 16 : vector<16x16xf32>

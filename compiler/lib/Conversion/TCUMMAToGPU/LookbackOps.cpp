@@ -48,15 +48,21 @@ struct Builder {
     return arith::IndexCastOp::create(b, loc, b.getI32Type(),
                                       gpu::LaneIdOp::create(b, loc, nullptr));
   }
-  /// The generic address of element `i` of an i64 buffer.
+  /// The generic address of element `i` of a 1-D buffer.
   Value address(Value buffer, Value i) {
     Value base = arith::IndexCastOp::create(
         b, loc, b.getI64Type(),
         memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer));
-    Value offset =
-        arith::IndexCastOp::create(b, loc, b.getI64Type(), i).getResult();
-    offset = arith::MulIOp::create(b, loc, offset, i64(8));
-    return arith::AddIOp::create(b, loc, base, offset);
+    return arith::AddIOp::create(b, loc, base, bytes(buffer, i));
+  }
+  /// The bytes `count` elements of `buffer` take (an i64).
+  Value bytes(Value buffer, Value count) {
+    Value n =
+        arith::IndexCastOp::create(b, loc, b.getI64Type(), count).getResult();
+    return arith::MulIOp::create(
+        b, loc, n,
+        i64(getElementBytes(
+            cast<MemRefType>(buffer.getType()).getElementType())));
   }
   Value ptx(Type result, ValueRange args, StringRef code) {
     auto op = NVVM::InlinePtxOp::create(
@@ -160,20 +166,8 @@ struct LowerPrefetch : OpConversionPattern<PrefetchOp> {
     Location loc = op.getLoc();
     Builder h{rewriter, loc};
     Type i64 = rewriter.getI64Type();
-    auto type = cast<MemRefType>(op.getBuffer().getType());
-    int64_t bytes = (type.getElementTypeBitWidth() + 7) / 8;
-    auto toI64 = [&](Value v) -> Value {
-      return arith::IndexCastOp::create(rewriter, loc, i64, v);
-    };
-    auto mul = [&](Value x, int64_t y) -> Value {
-      return arith::MulIOp::create(rewriter, loc, x, h.i64(y));
-    };
-    Value base = arith::AddIOp::create(
-        rewriter, loc,
-        toI64(memref::ExtractAlignedPointerAsIndexOp::create(
-            rewriter, loc, adaptor.getBuffer())),
-        mul(toI64(adaptor.getOffset()), bytes));
-    Value length = mul(toI64(adaptor.getCount()), bytes);
+    Value base = h.address(adaptor.getBuffer(), adaptor.getOffset());
+    Value length = h.bytes(adaptor.getBuffer(), adaptor.getCount());
     Value last = arith::SubIOp::create(
         rewriter, loc, arith::AddIOp::create(rewriter, loc, base, length),
         h.i64(1));

@@ -353,9 +353,7 @@ static void inFirstWarp(TileBuilder &tb, int64_t warps,
 static int64_t lookbackPrefetchChunks(const Collective &c,
                                       int64_t chunkLength) {
   constexpr int64_t kAheadBytes = int64_t(2) << 20;
-  int64_t chunkBytes =
-      chunkLength *
-      ((inputElementType(c.input).getIntOrFloatBitWidth() + 7) / 8);
+  int64_t chunkBytes = chunkLength * getElementBytes(inputElementType(c.input));
   return std::max<int64_t>(1, kAheadBytes / chunkBytes);
 }
 

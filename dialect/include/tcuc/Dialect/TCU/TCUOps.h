@@ -24,6 +24,9 @@ namespace tcu {
 /// i32 for i8. Returns null for element types tcu does not accept.
 Type getAccumulatorType(Type inputElementType);
 
+/// Bytes one element of an integer or float type takes in memory.
+int64_t getElementBytes(Type elementType);
+
 /// The variant convert-tcu-to-mma uses when a collective names none: seg16
 /// up to 16 elements a segment, seg256 up to 256, seg256n beyond.
 Variant getDefaultVariant(int64_t segmentSize);
