@@ -1,0 +1,522 @@
+// Prototype, hand-written CUDA (not tcuc output): a single-pass inclusive
+// scan of the whole array, f16 -> f32, in which no block waits on the
+// look-back chain while it holds a chunk.
+//
+// Why: tcuc's look-back scan (the `lookback` variant) holds its chunk in
+// registers across the look-back and reaches 0.59 of the copy ceiling on
+// the H100; the grid scan reads the input twice and is capped at 0.75
+// (docs/performance.md, "What limits each missed cell", item 1). Here a
+// persistent block's ticket t does two things:
+//   - reduce chunk t (from DRAM) and publish its total, agg[t], without
+//     waiting for anything;
+//   - scan chunk s = t - D, whose input was read D tickets ago (so it should
+//     come from L2) and whose predecessors' totals were published about D
+//     tickets ago (so its prefix needs no waiting).
+// The prefix of chunk s comes from a tree of totals with fan-out 32 and no
+// chain: level 0 holds each chunk's total, level l + 1 the sum of 32
+// level-l words. Whoever publishes the last of a group's 32 words (an
+// acq_rel counter per group says who) sums the group and publishes the
+// word above; that work waits on nothing (its children are all there).
+// The prefix of s is, at each level, the sum of the words of the full
+// groups before s inside its parent group: at most 31 words a level, one
+// load a thread, every sum in a fixed association, so the result is
+// bitwise deterministic. (A first version chained one word per 256 chunks,
+// E(g) = E(g-1) + group g-1, computed by the scan of each group's first
+// chunk: 0.67 of the copy ceiling at best, the chain's links the limit.)
+//
+// Deadlock freedom: tickets are drawn by running blocks (the next one
+// drawn an iteration early); a ticket waits only on words published by
+// smaller tickets, and the smallest unfinished ticket is always held by a
+// running block as its current ticket, so it always progresses.
+//
+// Build and run (on the GPU machine):
+//   nvcc -O3 -std=c++17 -arch=sm_90 -o /tmp/lagged
+//   bench/prototypes/lagged_scan.cu /tmp/lagged [log2 n]
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#define CHECK(x)                                                               \
+  do {                                                                         \
+    cudaError_t e = (x);                                                       \
+    if (e != cudaSuccess) {                                                    \
+      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x,               \
+              cudaGetErrorString(e));                                          \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+
+constexpr int kThreads = 256;
+constexpr int kWarps = kThreads / 32;
+constexpr int kFan = 32;      // a tree word sums 32 words of the level below
+constexpr int kMaxLevels = 6; // 32^6 chunks
+
+struct Params {
+  const __half *in;
+  float *out;
+  // Level l's words (flag << 32 | f32 bits); level 0: a word per chunk.
+  unsigned long long *sums[kMaxLevels];
+  // Level l's counters (l >= 1): how many of a group's 32 words are out.
+  unsigned *counts[kMaxLevels];
+  int levels; // 32^levels >= chunks
+  // Sum a group as soon as its counter says so (else: at the next
+  // iteration, after the next chunk's loads are issued).
+  bool immediate;
+  // A block per ticket (grid = chunks + lag), not a persistent loop.
+  bool oneTicket;
+  unsigned *ticket;
+  // Not null: every chunk's prefix read from here (computed beforehand), no
+  // chain and no waiting: the schedule's upper bound.
+  const float *oracle;
+  long long chunks;
+  long long lag;
+};
+
+__device__ __forceinline__ unsigned long long
+loadRelaxed(const unsigned long long *p) {
+  unsigned long long v;
+  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];"
+               : "=l"(v)
+               : "l"(p)
+               : "memory");
+  return v;
+}
+
+__device__ __forceinline__ void storeRelaxed(unsigned long long *p,
+                                             unsigned long long v) {
+  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v)
+               : "memory");
+}
+
+// Flag and value share one 64-bit word, so a relaxed load sees both or
+// neither.
+__device__ __forceinline__ float waitWord(const unsigned long long *p) {
+  unsigned long long v;
+  while (((v = loadRelaxed(p)) >> 32) == 0)
+    ;
+  return __uint_as_float(unsigned(v));
+}
+
+__device__ __forceinline__ unsigned addAcqRel(unsigned *p) {
+  unsigned old;
+  asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;"
+               : "=r"(old)
+               : "l"(p)
+               : "memory");
+  return old;
+}
+
+__device__ __forceinline__ float warpSum(float v) {
+  for (int d = 16; d > 0; d >>= 1)
+    v += __shfl_xor_sync(~0u, v, d);
+  return v;
+}
+
+__device__ __forceinline__ unsigned long long word(float x) {
+  return (1ull << 32) | __float_as_uint(x);
+}
+
+// Hints = 1: the first read keeps its lines in L2 (evict_last), the second
+// read leaves first (evict_first), the output is stored with .cs
+// (streaming); Hints = 2: the same loads, the output stored evict_first.
+template <int Hints>
+__device__ __forceinline__ uint4 loadLine(const __half *p, bool firstRead) {
+  uint4 v;
+  if (Hints) {
+    unsigned long long pol;
+    if (firstRead)
+      asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;"
+                   : "=l"(pol));
+    else
+      asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;"
+                   : "=l"(pol));
+    asm volatile("ld.global.L2::cache_hint.v4.u32 {%0,%1,%2,%3}, [%4], %5;"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "l"(p), "l"(pol));
+  } else {
+    v = *reinterpret_cast<const uint4 *>(p);
+  }
+  return v;
+}
+
+template <int Hints>
+__device__ __forceinline__ void storeLine(float *p, float4 v) {
+  if (Hints == 2) {
+    unsigned long long pol;
+    asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;"
+                 : "=l"(pol));
+    asm volatile(
+        "st.global.L2::cache_hint.v4.f32 [%0], {%1,%2,%3,%4}, %5;" ::"l"(p),
+        "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w), "l"(pol)
+        : "memory");
+  } else if (Hints)
+    asm volatile("st.global.cs.v4.f32 [%0], {%1,%2,%3,%4};" ::"l"(p), "f"(v.x),
+                 "f"(v.y), "f"(v.z), "f"(v.w)
+                 : "memory");
+  else
+    *reinterpret_cast<float4 *>(p) = v;
+}
+
+__device__ __forceinline__ void unpack(uint4 v, float f[8]) {
+  const __half2 *h = reinterpret_cast<const __half2 *>(&v);
+  for (int i = 0; i < 4; ++i) {
+    float2 x = __half22float2(h[i]);
+    f[2 * i] = x.x;
+    f[2 * i + 1] = x.y;
+  }
+}
+
+// Warp 0 (all lanes), having published word `index` of `level` and got
+// `old` back from its group's counter: while it was the group's last word,
+// sums the group (its words are all out) and publishes the word above.
+// Waits on nothing that is not already published.
+__device__ void completeGroups(const Params &p, int level, long long index,
+                               unsigned old) {
+  const int lane = threadIdx.x & 31;
+  while (old == kFan - 1) {
+    long long group = index / kFan;
+    float v = warpSum(waitWord(&p.sums[level][group * kFan + lane]));
+    ++level;
+    index = group;
+    old = 0;
+    if (lane == 0) {
+      storeRelaxed(&p.sums[level][index], word(v));
+      if (level + 1 < p.levels)
+        old = addAcqRel(&p.counts[level + 1][index / kFan]);
+    }
+    old = __shfl_sync(~0u, old, 0);
+  }
+}
+
+// Rounds of 8 halves a thread: chunk = Rounds * 8 * kThreads elements, in
+// round-major order (round k, thread j holds elements (k*kThreads+j)*8..+7).
+template <int Rounds, int Hints, int MinBlocks = 1>
+__global__ void __launch_bounds__(kThreads, MinBlocks) laggedScan(Params p) {
+  constexpr long long kChunk = Rounds * 8 * kThreads;
+  __shared__ float reducePart[kWarps];
+  __shared__ float prefixPart[kWarps];
+  __shared__ float scanPart[Rounds][kWarps];
+  __shared__ float oracleBase;
+  __shared__ unsigned long long tick[2];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  // Warp 0's counter result for the chunk it published last iteration,
+  // looked at only now so that the atomic's round trip is off the path.
+  long long pendingChunk = -1;
+  unsigned pendingOld = 0;
+
+  if (threadIdx.x == 0)
+    tick[0] = atomicAdd(p.ticket, 1u);
+  __syncthreads();
+  for (int it = 0;; ++it) {
+    long long t = (long long)tick[it & 1];
+    if (t >= p.chunks + p.lag || (p.oneTicket && it > 0))
+      break;
+    unsigned next = 0;
+    if (threadIdx.x == 0 && !p.oneTicket)
+      next = atomicAdd(p.ticket, 1u); // used at the iteration's end
+    const bool doReduce = t < p.chunks, doScan = t >= p.lag;
+    const long long r = t, s = t - p.lag;
+
+    uint4 vr[Rounds], vs[Rounds];
+    for (int k = 0; k < Rounds; ++k) {
+      long long off = (long long)(k * kThreads + threadIdx.x) * 8;
+      if (doReduce)
+        vr[k] = loadLine<Hints>(p.in + r * kChunk + off, true);
+      if (doScan)
+        vs[k] = loadLine<Hints>(p.in + s * kChunk + off, false);
+    }
+    if (warp == 0 && pendingChunk >= 0)
+      completeGroups(p, 0, pendingChunk, __shfl_sync(~0u, pendingOld, 0));
+    pendingChunk = -1;
+
+    // The prefix's words: warp l takes level l, lane j the word of the
+    // j-th full group before s inside s's group of the level above.
+    float part = 0.f, base = 0.f;
+    if (doScan && p.oracle) {
+      if (threadIdx.x == 0)
+        base = p.oracle[s];
+    } else if (doScan && warp < p.levels) {
+      long long digit = (s >> (5 * warp)) & (kFan - 1);
+      long long from = (s >> (5 * (warp + 1))) * kFan;
+      if (lane < digit)
+        part = waitWord(&p.sums[warp][from + lane]);
+    }
+
+    float rsum = 0.f;
+    if (doReduce)
+      for (int k = 0; k < Rounds; ++k) {
+        float f[8];
+        unpack(vr[k], f);
+        for (int i = 0; i < 8; ++i)
+          rsum += f[i];
+      }
+    float x[Rounds][8], incl[Rounds];
+    if (doScan)
+      for (int k = 0; k < Rounds; ++k) {
+        unpack(vs[k], x[k]);
+        for (int i = 1; i < 8; ++i)
+          x[k][i] += x[k][i - 1];
+        incl[k] = x[k][7];
+      }
+    rsum = warpSum(rsum);
+    part = warpSum(part);
+    float excl[Rounds];
+    for (int k = 0; k < Rounds; ++k) {
+      for (int d = 1; d < 32; d <<= 1) {
+        float y = __shfl_up_sync(~0u, incl[k], d);
+        if (lane >= d)
+          incl[k] += y;
+      }
+      excl[k] = __shfl_up_sync(~0u, incl[k], 1);
+    }
+    if (lane == 0) {
+      reducePart[warp] = rsum;
+      prefixPart[warp] = part;
+    }
+    if (lane == 31)
+      for (int k = 0; k < Rounds; ++k)
+        scanPart[k][warp] = incl[k];
+    if (threadIdx.x == 0)
+      oracleBase = base;
+    __syncthreads();
+
+    if (doReduce && threadIdx.x == 0) {
+      float total = reducePart[0];
+      for (int w = 1; w < kWarps; ++w)
+        total += reducePart[w];
+      storeRelaxed(&p.sums[0][r], word(total));
+      if (p.levels > 1 && !p.oracle) {
+        pendingOld = addAcqRel(&p.counts[1][r / kFan]);
+        pendingChunk = r;
+      }
+    }
+    pendingChunk = __shfl_sync(~0u, pendingChunk, 0);
+    if (p.immediate && warp == 0 && pendingChunk >= 0) {
+      completeGroups(p, 0, pendingChunk, __shfl_sync(~0u, pendingOld, 0));
+      pendingChunk = -1;
+    }
+    if (doScan) {
+      // Highest level first: a fixed association.
+      float prefix = oracleBase;
+      for (int w = kWarps - 1; w >= 0; --w)
+        prefix += prefixPart[w];
+      float round = prefix;
+      for (int k = 0; k < Rounds; ++k) {
+        float start = round;
+        for (int w = 0; w < warp; ++w)
+          start += scanPart[k][w];
+        if (lane > 0)
+          start += excl[k];
+        float *o =
+            p.out + s * kChunk + (long long)(k * kThreads + threadIdx.x) * 8;
+        storeLine<Hints>(o, make_float4(start + x[k][0], start + x[k][1],
+                                        start + x[k][2], start + x[k][3]));
+        storeLine<Hints>(o + 4, make_float4(start + x[k][4], start + x[k][5],
+                                            start + x[k][6], start + x[k][7]));
+        for (int w = 0; w < kWarps; ++w)
+          round += scanPart[k][w];
+      }
+    }
+    if (threadIdx.x == 0)
+      tick[(it + 1) & 1] = next;
+    __syncthreads();
+  }
+  if (warp == 0 && pendingChunk >= 0)
+    completeGroups(p, 0, pendingChunk, __shfl_sync(~0u, pendingOld, 0));
+}
+
+struct Config {
+  int rounds, hints, blocksPerSM;
+  long long lag;
+  bool oracle, immediate, oneTicket;
+};
+
+using Kernel = void (*)(Params);
+
+static Kernel kernelFor(int rounds, int hints, int blocksPerSM) {
+  // Register limits for the occupancy asked for (64 or 51 registers).
+  if (rounds == 2 && hints == 1 && blocksPerSM == 5)
+    return laggedScan<2, 1, 5>;
+  Kernel two[] = {laggedScan<2, 0, 4>, laggedScan<2, 1, 4>,
+                  laggedScan<2, 2, 4>};
+  Kernel four[] = {laggedScan<4, 0>, laggedScan<4, 1>, laggedScan<4, 2>};
+  return rounds == 2 ? two[hints] : four[hints];
+}
+
+int main(int argc, char **argv) {
+  int logN = argc > 1 ? atoi(argv[1]) : 28;
+  const long long n = 1ll << logN;
+  cudaDeviceProp prop;
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  printf("device %s, %d SMs, L2 %d MB, n = 2^%d\n", prop.name,
+         prop.multiProcessorCount, prop.l2CacheSize >> 20, logN);
+
+  // Random f16 in [-1, 1) (xorshift), the same data every run.
+  std::vector<__half> host(n);
+  uint64_t st = 0x9e3779b97f4a7c15ull;
+  for (long long i = 0; i < n; ++i) {
+    st ^= st << 13;
+    st ^= st >> 7;
+    st ^= st << 17;
+    host[i] = __float2half(float((st >> 40) & 0xffff) / 32768.f - 1.f);
+  }
+  std::vector<double> ref(n);
+  double acc = 0, refNorm = 0;
+  for (long long i = 0; i < n; ++i) {
+    acc += double(__half2float(host[i]));
+    ref[i] = acc;
+    refNorm += acc * acc;
+  }
+
+  __half *in;
+  float *out;
+  unsigned long long *words;
+  const long long maxChunks = n / (2 * 8 * kThreads);
+  const size_t wordCount = 2 * maxChunks + 64;
+  CHECK(cudaMalloc(&in, n * sizeof(__half)));
+  CHECK(cudaMalloc(&out, n * sizeof(float)));
+  CHECK(cudaMalloc(&words, wordCount * 8 + 64));
+  CHECK(
+      cudaMemcpy(in, host.data(), n * sizeof(__half), cudaMemcpyHostToDevice));
+  cudaEvent_t a, b;
+  CHECK(cudaEventCreate(&a));
+  CHECK(cudaEventCreate(&b));
+  auto median = [](std::vector<float> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+
+  // The copy ceiling in this run: cudaMemcpy of the output's bytes.
+  float *copyDst;
+  CHECK(cudaMalloc(&copyDst, n * sizeof(float)));
+  std::vector<float> ct;
+  for (int i = 0; i < 12; ++i) {
+    CHECK(cudaEventRecord(a));
+    CHECK(cudaMemcpyAsync(copyDst, out, n * sizeof(float),
+                          cudaMemcpyDeviceToDevice));
+    CHECK(cudaEventRecord(b));
+    CHECK(cudaEventSynchronize(b));
+    float ms;
+    CHECK(cudaEventElapsedTime(&ms, a, b));
+    if (i > 1)
+      ct.push_back(ms);
+  }
+  CHECK(cudaFree(copyDst));
+  double copyGBs = 2.0 * n * sizeof(float) / (median(ct) * 1e6);
+  printf("copy ceiling (cudaMemcpy) %.0f GB/s\n", copyGBs);
+
+  std::vector<Config> configs;
+  // The oracle (no tree, prefixes read from a table) as the schedule's
+  // upper bound, then the tree.
+  for (long long lagBytes : {0ll, 8ll << 20, 10ll << 20})
+    configs.push_back(
+        {2, 1, 4, lagBytes / (2 * 8 * kThreads * 2), true, false, false});
+  for (int oneTicket : {0, 1})
+    for (int bps : {4, 5})
+      for (long long lagBytes : {8ll << 20, 9ll << 20, 10ll << 20, 11ll << 20})
+        configs.push_back({2, 1, bps, lagBytes / (2 * 8 * kThreads * 2), false,
+                           true, bool(oneTicket)});
+  // Each chunk's exclusive prefix, for the oracle runs.
+  float *oracle[5] = {};
+  for (int rounds : {2, 4}) {
+    long long chunk = rounds * 8ll * kThreads;
+    std::vector<float> prefix(n / chunk);
+    for (long long c = 0; c < n / chunk; ++c)
+      prefix[c] = c ? float(ref[c * chunk - 1]) : 0.f;
+    CHECK(cudaMalloc(&oracle[rounds], prefix.size() * sizeof(float)));
+    CHECK(cudaMemcpy(oracle[rounds], prefix.data(),
+                     prefix.size() * sizeof(float), cudaMemcpyHostToDevice));
+  }
+  std::vector<float> outA(n), outB(n);
+  for (const Config &c : configs) {
+    if (c.lag < 1 && !c.oracle) {
+      fprintf(stderr, "bad config: lag %lld\n", c.lag);
+      return 1;
+    }
+    Kernel k = kernelFor(c.rounds, c.hints, c.blocksPerSM);
+    int fit = 0;
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, k, kThreads, 0));
+    int bps = std::min(fit, c.blocksPerSM);
+    if (bps < c.blocksPerSM)
+      continue;
+    const long long chunk = c.rounds * 8ll * kThreads;
+    Params p;
+    p.in = in;
+    p.out = out;
+    p.chunks = n / chunk;
+    p.lag = c.lag;
+    p.oracle = c.oracle ? oracle[c.rounds] : nullptr;
+    p.immediate = c.immediate;
+    p.oneTicket = c.oneTicket;
+    // The tree's words and counters, then the ticket, in one zeroed range.
+    p.levels = 1;
+    for (long long span = kFan; span < p.chunks; span *= kFan)
+      ++p.levels;
+    if (p.levels > kMaxLevels) {
+      fprintf(stderr, "too many chunks\n");
+      return 1;
+    }
+    unsigned long long *w = words;
+    for (int l = 0, span = 1; l < p.levels; ++l, span *= kFan) {
+      p.sums[l] = w;
+      w += (p.chunks + span - 1) / span + 1;
+    }
+    for (int l = 1, span = kFan; l < p.levels; ++l, span *= kFan) {
+      p.counts[l] = reinterpret_cast<unsigned *>(w);
+      w += (p.chunks + span - 1) / span + 1;
+    }
+    p.ticket = reinterpret_cast<unsigned *>(w);
+    size_t stateBytes =
+        (reinterpret_cast<char *>(w + 1) - reinterpret_cast<char *>(words));
+    if (stateBytes > wordCount * 8) {
+      fprintf(stderr, "state buffer too small\n");
+      return 1;
+    }
+    long long grid = c.oneTicket ? p.chunks + p.lag
+                                 : (long long)bps * prop.multiProcessorCount;
+    std::vector<float> times;
+    for (int i = 0; i < 14; ++i) {
+      if (i == 2 || i == 3)
+        CHECK(cudaMemset(out, 0xff, n * sizeof(float)));
+      CHECK(cudaEventRecord(a));
+      CHECK(cudaMemsetAsync(words, 0, stateBytes));
+      k<<<grid, kThreads>>>(p);
+      CHECK(cudaEventRecord(b));
+      CHECK(cudaEventSynchronize(b));
+      CHECK(cudaGetLastError());
+      float ms;
+      CHECK(cudaEventElapsedTime(&ms, a, b));
+      if (i >= 2)
+        times.push_back(ms);
+      if (i == 2 || i == 3)
+        CHECK(cudaMemcpy(i == 2 ? outA.data() : outB.data(), out,
+                         n * sizeof(float), cudaMemcpyDeviceToHost));
+    }
+    double err = 0;
+    for (long long i = 0; i < n; ++i) {
+      double d = double(outA[i]) - ref[i];
+      err += d * d;
+    }
+    err = std::sqrt(err / refNorm);
+    bool same = memcmp(outA.data(), outB.data(), n * sizeof(float)) == 0;
+    float ms = median(times);
+    double gbs = 6.0 * n / (ms * 1e6);
+    printf("%s rounds %d (chunk %lld) hints %d blocks/SM %d lag %lld chunks "
+           "(%lld MB) levels %d: %.3f ms %.0f GB/s frac %.3f err %.1e %s\n",
+           c.oracle      ? "oracle"
+           : c.oneTicket ? "tree-1ticket"
+           : c.immediate ? "tree-now"
+                         : "tree-next",
+           c.rounds, chunk, c.hints, bps, c.lag, c.lag * chunk * 2 >> 20,
+           p.levels, ms, gbs, gbs / copyGBs, err,
+           same ? "deterministic" : "NOT-DETERMINISTIC");
+    fflush(stdout);
+  }
+  return 0;
+}
