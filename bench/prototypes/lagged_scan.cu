@@ -14,24 +14,30 @@
 //     tickets ago (so its prefix needs no waiting).
 // The prefix of chunk s comes from a tree of totals with fan-out 32 and no
 // chain: level 0 holds each chunk's total, level l + 1 the sum of 32
-// level-l words. Whoever publishes the last of a group's 32 words (an
-// acq_rel counter per group says who) sums the group and publishes the
-// word above; that work waits on nothing (its children are all there).
-// The prefix of s is, at each level, the sum of the words of the full
-// groups before s inside its parent group: at most 31 words a level, one
-// load a thread, every sum in a fixed association, so the result is
-// bitwise deterministic. (A first version chained one word per 256 chunks,
-// E(g) = E(g-1) + group g-1, computed by the scan of each group's first
-// chunk: 0.67 of the copy ceiling at best, the chain's links the limit.)
+// level-l words. Whoever publishes the last of a group's 32 words (a
+// counter per group says who) sums the group and publishes the word above;
+// that work waits only for words already stored (each word carries its
+// flag, so the counter can be relaxed: acq_rel cost 8-10%). The prefix of s
+// is the chunk words of [a, s), a = the start of s's level-1 group less
+// `window` groups, plus, at each level, the words of the full groups
+// before a inside its parent group: at most 31 words a level, one load a
+// thread, every sum in a fixed association, so the result is bitwise
+// deterministic. (A first version chained one word per 256 chunks, E(g) =
+// E(g-1) + group g-1, computed by the scan of each group's first chunk:
+// 0.67 of the copy ceiling at best, the chain's links the limit.)
 //
 // Deadlock freedom: tickets are drawn by running blocks (the next one
-// drawn an iteration early); a ticket waits only on words published by
-// smaller tickets, and the smallest unfinished ticket is always held by a
-// running block as its current ticket, so it always progresses.
+// drawn during the current iteration); a ticket waits only on words
+// published by smaller tickets or already stored, and the smallest
+// unfinished ticket is always held by a running block as its current
+// ticket, so it always progresses.
+//
+// Results: bench/results/lagged-scan-prototype/README.md.
 //
 // Build and run (on the GPU machine):
-//   nvcc -O3 -std=c++17 -arch=sm_90 -o /tmp/lagged
-//   bench/prototypes/lagged_scan.cu /tmp/lagged [log2 n]
+//   nvcc -O3 -std=c++17 -arch=sm_90 -o /tmp/lagged \
+//       bench/prototypes/lagged_scan.cu
+//   /tmp/lagged [log2 n]
 #include <cuda_fp16.h>
 
 #include <algorithm>
@@ -70,6 +76,17 @@ struct Params {
   bool immediate;
   // A block per ticket (grid = chunks + lag), not a persistent loop.
   bool oneTicket;
+  // Keep the tree (counters, group sums) even with the oracle: its cost
+  // without its waits.
+  bool maintain;
+  bool acqRel; // the counters' order (else relaxed)
+  // Draw the next ticket after the iteration's first barrier (else at its
+  // start): a ticket waits less before it is worked on.
+  bool lateTicket;
+  int window; // level-1 groups before s's own taken from chunk words (0-4)
+  // Not null: waits that found their word missing, by prefix level (0-5)
+  // and in group sums (6).
+  unsigned long long *spins;
   unsigned *ticket;
   // Not null: every chunk's prefix read from here (computed beforehand), no
   // chain and no waiting: the schedule's upper bound.
@@ -96,19 +113,37 @@ __device__ __forceinline__ void storeRelaxed(unsigned long long *p,
 
 // Flag and value share one 64-bit word, so a relaxed load sees both or
 // neither.
-__device__ __forceinline__ float waitWord(const unsigned long long *p) {
-  unsigned long long v;
-  while (((v = loadRelaxed(p)) >> 32) == 0)
-    ;
+// A wait that found its word missing counts once in spins[kind] (when
+// spins is not null): where the lag is too short.
+__device__ __forceinline__ float waitWord(const unsigned long long *p,
+                                          unsigned long long *spins = nullptr,
+                                          int kind = 0) {
+  unsigned long long v = loadRelaxed(p);
+  if ((v >> 32) == 0) {
+    if (spins)
+      atomicAdd(spins + kind, 1ull);
+    while (((v = loadRelaxed(p)) >> 32) == 0)
+      ;
+  }
   return __uint_as_float(unsigned(v));
 }
 
-__device__ __forceinline__ unsigned addAcqRel(unsigned *p) {
+// A group's counter. acq_rel orders the word stored before it, but its
+// fence waits for every earlier store of the thread (its output lines too)
+// and measured 10% of the time; relaxed is enough, since whoever sums the
+// group waits on each word's own flag (waitWord) anyway.
+__device__ __forceinline__ unsigned addCounter(unsigned *p, bool acqRel) {
   unsigned old;
-  asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;"
-               : "=r"(old)
-               : "l"(p)
-               : "memory");
+  if (acqRel)
+    asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;"
+                 : "=r"(old)
+                 : "l"(p)
+                 : "memory");
+  else
+    asm volatile("atom.relaxed.gpu.global.add.u32 %0, [%1], 1;"
+                 : "=r"(old)
+                 : "l"(p)
+                 : "memory");
   return old;
 }
 
@@ -181,14 +216,15 @@ __device__ void completeGroups(const Params &p, int level, long long index,
   const int lane = threadIdx.x & 31;
   while (old == kFan - 1) {
     long long group = index / kFan;
-    float v = warpSum(waitWord(&p.sums[level][group * kFan + lane]));
+    float v = warpSum(
+        waitWord(&p.sums[level][group * kFan + lane], p.spins, kMaxLevels));
     ++level;
     index = group;
     old = 0;
     if (lane == 0) {
       storeRelaxed(&p.sums[level][index], word(v));
       if (level + 1 < p.levels)
-        old = addAcqRel(&p.counts[level + 1][index / kFan]);
+        old = addCounter(&p.counts[level + 1][index / kFan], p.acqRel);
     }
     old = __shfl_sync(~0u, old, 0);
   }
@@ -218,7 +254,7 @@ __global__ void __launch_bounds__(kThreads, MinBlocks) laggedScan(Params p) {
     if (t >= p.chunks + p.lag || (p.oneTicket && it > 0))
       break;
     unsigned next = 0;
-    if (threadIdx.x == 0 && !p.oneTicket)
+    if (threadIdx.x == 0 && !p.oneTicket && !p.lateTicket)
       next = atomicAdd(p.ticket, 1u); // used at the iteration's end
     const bool doReduce = t < p.chunks, doScan = t >= p.lag;
     const long long r = t, s = t - p.lag;
@@ -241,11 +277,21 @@ __global__ void __launch_bounds__(kThreads, MinBlocks) laggedScan(Params p) {
     if (doScan && p.oracle) {
       if (threadIdx.x == 0)
         base = p.oracle[s];
-    } else if (doScan && warp < p.levels) {
-      long long digit = (s >> (5 * warp)) & (kFan - 1);
-      long long from = (s >> (5 * (warp + 1))) * kFan;
-      if (lane < digit)
-        part = waitWord(&p.sums[warp][from + lane]);
+    } else if (doScan) {
+      // Chunks [a, s) from their own words (warps 0..window), [0, a) from
+      // the tree (warp window + l: level l), a = s's level-1 group start
+      // less `window` groups: the most recent groups need no group sum.
+      long long a = (s / kFan > p.window ? s / kFan - p.window : 0) * kFan;
+      if (warp <= p.window) {
+        long long i = a + warp * kFan + lane;
+        if (i < s)
+          part = waitWord(&p.sums[0][i], p.spins, 0);
+      } else if (int level = warp - p.window; level < p.levels) {
+        long long digit = (a >> (5 * level)) & (kFan - 1);
+        long long from = (a >> (5 * (level + 1))) * kFan;
+        if (lane < digit)
+          part = waitWord(&p.sums[level][from + lane], p.spins, level);
+      }
     }
 
     float rsum = 0.f;
@@ -285,14 +331,16 @@ __global__ void __launch_bounds__(kThreads, MinBlocks) laggedScan(Params p) {
     if (threadIdx.x == 0)
       oracleBase = base;
     __syncthreads();
+    if (threadIdx.x == 0 && !p.oneTicket && p.lateTicket)
+      next = atomicAdd(p.ticket, 1u);
 
     if (doReduce && threadIdx.x == 0) {
       float total = reducePart[0];
       for (int w = 1; w < kWarps; ++w)
         total += reducePart[w];
       storeRelaxed(&p.sums[0][r], word(total));
-      if (p.levels > 1 && !p.oracle) {
-        pendingOld = addAcqRel(&p.counts[1][r / kFan]);
+      if (p.levels > 1 && p.maintain) {
+        pendingOld = addCounter(&p.counts[1][r / kFan], p.acqRel);
         pendingChunk = r;
       }
     }
@@ -335,6 +383,10 @@ struct Config {
   int rounds, hints, blocksPerSM;
   long long lag;
   bool oracle, immediate, oneTicket;
+  bool maintainWithOracle = false;
+  bool acqRel = false;
+  bool lateTicket = false;
+  int window = 0;
 };
 
 using Kernel = void (*)(Params);
@@ -393,6 +445,8 @@ int main(int argc, char **argv) {
   };
 
   // The copy ceiling in this run: cudaMemcpy of the output's bytes.
+  unsigned long long *spins;
+  CHECK(cudaMalloc(&spins, 8 * sizeof(unsigned long long)));
   float *copyDst;
   CHECK(cudaMalloc(&copyDst, n * sizeof(float)));
   std::vector<float> ct;
@@ -414,14 +468,22 @@ int main(int argc, char **argv) {
   std::vector<Config> configs;
   // The oracle (no tree, prefixes read from a table) as the schedule's
   // upper bound, then the tree.
-  for (long long lagBytes : {0ll, 8ll << 20, 10ll << 20})
+  for (long long lagBytes : {0ll, 8ll << 20})
     configs.push_back(
         {2, 1, 4, lagBytes / (2 * 8 * kThreads * 2), true, false, false});
-  for (int oneTicket : {0, 1})
-    for (int bps : {4, 5})
-      for (long long lagBytes : {8ll << 20, 9ll << 20, 10ll << 20, 11ll << 20})
-        configs.push_back({2, 1, bps, lagBytes / (2 * 8 * kThreads * 2), false,
-                           true, bool(oneTicket)});
+  configs.push_back({2, 1, 4, (8ll << 20) / (2 * 8 * kThreads * 2), true, true,
+                     false, true, false});
+  // Relaxed counters, groups summed at once; the ticket drawn early or
+  // late, 0-4 recent groups from chunk words; a block per ticket.
+  for (int late : {0, 1})
+    for (int window : {0, 2, 4})
+      for (long long lagBytes : {6ll << 20, 8ll << 20, 10ll << 20})
+        configs.push_back({2, 1, 4, lagBytes / (2 * 8 * kThreads * 2), false,
+                           true, false, false, false, bool(late), window});
+  for (int window : {0, 2})
+    for (long long lagBytes : {4ll << 20, 6ll << 20, 8ll << 20})
+      configs.push_back({2, 1, 4, lagBytes / (2 * 8 * kThreads * 2), false,
+                         true, true, false, false, false, window});
   // Each chunk's exclusive prefix, for the oracle runs.
   float *oracle[5] = {};
   for (int rounds : {2, 4}) {
@@ -454,6 +516,15 @@ int main(int argc, char **argv) {
     p.oracle = c.oracle ? oracle[c.rounds] : nullptr;
     p.immediate = c.immediate;
     p.oneTicket = c.oneTicket;
+    p.maintain = !c.oracle || c.maintainWithOracle;
+    p.acqRel = c.acqRel;
+    p.lateTicket = c.lateTicket;
+    p.window = c.window;
+    if (c.window + p.levels > kWarps) {
+      fprintf(stderr, "window too wide for the levels\n");
+      return 1;
+    }
+    p.spins = spins;
     // The tree's words and counters, then the ticket, in one zeroed range.
     p.levels = 1;
     for (long long span = kFan; span < p.chunks; span *= kFan)
@@ -486,6 +557,7 @@ int main(int argc, char **argv) {
         CHECK(cudaMemset(out, 0xff, n * sizeof(float)));
       CHECK(cudaEventRecord(a));
       CHECK(cudaMemsetAsync(words, 0, stateBytes));
+      CHECK(cudaMemsetAsync(spins, 0, 8 * sizeof(unsigned long long)));
       k<<<grid, kThreads>>>(p);
       CHECK(cudaEventRecord(b));
       CHECK(cudaEventSynchronize(b));
@@ -498,6 +570,8 @@ int main(int argc, char **argv) {
         CHECK(cudaMemcpy(i == 2 ? outA.data() : outB.data(), out,
                          n * sizeof(float), cudaMemcpyDeviceToHost));
     }
+    unsigned long long spun[8];
+    CHECK(cudaMemcpy(spun, spins, sizeof spun, cudaMemcpyDeviceToHost));
     double err = 0;
     for (long long i = 0; i < n; ++i) {
       double d = double(outA[i]) - ref[i];
@@ -508,14 +582,23 @@ int main(int argc, char **argv) {
     float ms = median(times);
     double gbs = 6.0 * n / (ms * 1e6);
     printf("%s rounds %d (chunk %lld) hints %d blocks/SM %d lag %lld chunks "
-           "(%lld MB) levels %d: %.3f ms %.0f GB/s frac %.3f err %.1e %s\n",
-           c.oracle      ? "oracle"
-           : c.oneTicket ? "tree-1ticket"
-           : c.immediate ? "tree-now"
-                         : "tree-next",
+           "(%lld MB) levels %d window %d%s: %.3f ms %.0f GB/s frac %.3f err "
+           "%.1e %s; "
+           "waits that spun (last call), levels 0-3: %llu %llu %llu %llu, "
+           "group sums: %llu\n",
+           c.oracle && c.maintainWithOracle
+               ? (c.immediate ? (c.acqRel ? "oracle+tree-now-acqrel"
+                                          : "oracle+tree-now-relaxed")
+                              : (c.acqRel ? "oracle+tree-next-acqrel"
+                                          : "oracle+tree-next-relaxed"))
+           : c.oracle    ? "oracle"
+           : c.oneTicket ? "tree-1ticket-relaxed"
+           : c.immediate ? "tree-now-relaxed"
+                         : "tree-next-relaxed",
            c.rounds, chunk, c.hints, bps, c.lag, c.lag * chunk * 2 >> 20,
-           p.levels, ms, gbs, gbs / copyGBs, err,
-           same ? "deterministic" : "NOT-DETERMINISTIC");
+           p.levels, c.window, c.lateTicket ? " late-ticket" : "", ms, gbs,
+           gbs / copyGBs, err, same ? "deterministic" : "NOT-DETERMINISTIC",
+           spun[0], spun[1], spun[2], spun[3], spun[6]);
     fflush(stdout);
   }
   return 0;
