@@ -37,7 +37,7 @@
 // Build and run (on the GPU machine):
 //   nvcc -O3 -std=c++17 -arch=sm_90 -o /tmp/lagged \
 //       bench/prototypes/lagged_scan.cu
-//   /tmp/lagged [log2 n]
+//   /tmp/lagged [log2 n] [f16f32|f16f16|i8i32]
 #include <cuda_fp16.h>
 
 #include <algorithm>
@@ -46,6 +46,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #define CHECK(x)                                                               \
@@ -64,8 +66,8 @@ constexpr int kFan = 32;      // a tree word sums 32 words of the level below
 constexpr int kMaxLevels = 6; // 32^6 chunks
 
 struct Params {
-  const __half *in;
-  float *out;
+  const void *in; // the element types are the kernel's template arguments
+  void *out;
   // Level l's words (flag << 32 | f32 bits); level 0: a word per chunk.
   unsigned long long *sums[kMaxLevels];
   // Level l's counters (l >= 1): how many of a group's 32 words are out.
@@ -90,7 +92,7 @@ struct Params {
   unsigned *ticket;
   // Not null: every chunk's prefix read from here (computed beforehand), no
   // chain and no waiting: the schedule's upper bound.
-  const float *oracle;
+  const unsigned *oracle; // bits of the accumulator type
   long long chunks;
   long long lag;
 };
@@ -115,9 +117,9 @@ __device__ __forceinline__ void storeRelaxed(unsigned long long *p,
 // neither.
 // A wait that found its word missing counts once in spins[kind] (when
 // spins is not null): where the lag is too short.
-__device__ __forceinline__ float waitWord(const unsigned long long *p,
-                                          unsigned long long *spins = nullptr,
-                                          int kind = 0) {
+__device__ __forceinline__ unsigned
+waitWord(const unsigned long long *p, unsigned long long *spins = nullptr,
+         int kind = 0) {
   unsigned long long v = loadRelaxed(p);
   if ((v >> 32) == 0) {
     if (spins)
@@ -125,7 +127,7 @@ __device__ __forceinline__ float waitWord(const unsigned long long *p,
     while (((v = loadRelaxed(p)) >> 32) == 0)
       ;
   }
-  return __uint_as_float(unsigned(v));
+  return unsigned(v);
 }
 
 // A group's counter. acq_rel orders the word stored before it, but its
@@ -147,21 +149,35 @@ __device__ __forceinline__ unsigned addCounter(unsigned *p, bool acqRel) {
   return old;
 }
 
-__device__ __forceinline__ float warpSum(float v) {
+template <class Acc> __device__ __forceinline__ Acc warpSum(Acc v) {
   for (int d = 16; d > 0; d >>= 1)
     v += __shfl_xor_sync(~0u, v, d);
   return v;
 }
 
-__device__ __forceinline__ unsigned long long word(float x) {
-  return (1ull << 32) | __float_as_uint(x);
+__host__ __device__ __forceinline__ unsigned bitsOf(float x) {
+  unsigned u;
+  memcpy(&u, &x, 4);
+  return u;
+}
+__host__ __device__ __forceinline__ unsigned bitsOf(int x) {
+  return unsigned(x);
+}
+template <class Acc> __device__ __forceinline__ Acc fromBits(unsigned u) {
+  Acc x;
+  memcpy(&x, &u, 4);
+  return x;
+}
+
+template <class Acc> __device__ __forceinline__ unsigned long long word(Acc x) {
+  return (1ull << 32) | bitsOf(x);
 }
 
 // Hints = 1: the first read keeps its lines in L2 (evict_last), the second
 // read leaves first (evict_first), the output is stored with .cs
 // (streaming); Hints = 2: the same loads, the output stored evict_first.
 template <int Hints>
-__device__ __forceinline__ uint4 loadLine(const __half *p, bool firstRead) {
+__device__ __forceinline__ uint4 loadLine(const void *p, bool firstRead) {
   uint4 v;
   if (Hints) {
     unsigned long long pol;
@@ -181,24 +197,36 @@ __device__ __forceinline__ uint4 loadLine(const __half *p, bool firstRead) {
 }
 
 template <int Hints>
-__device__ __forceinline__ void storeLine(float *p, float4 v) {
+__device__ __forceinline__ void storeLine(void *p, uint4 v) {
   if (Hints == 2) {
     unsigned long long pol;
     asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;"
                  : "=l"(pol));
     asm volatile(
-        "st.global.L2::cache_hint.v4.f32 [%0], {%1,%2,%3,%4}, %5;" ::"l"(p),
-        "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w), "l"(pol)
+        "st.global.L2::cache_hint.v4.u32 [%0], {%1,%2,%3,%4}, %5;" ::"l"(p),
+        "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w), "l"(pol)
         : "memory");
   } else if (Hints)
-    asm volatile("st.global.cs.v4.f32 [%0], {%1,%2,%3,%4};" ::"l"(p), "f"(v.x),
-                 "f"(v.y), "f"(v.z), "f"(v.w)
+    asm volatile("st.global.cs.v4.u32 [%0], {%1,%2,%3,%4};" ::"l"(p), "r"(v.x),
+                 "r"(v.y), "r"(v.z), "r"(v.w)
                  : "memory");
   else
-    *reinterpret_cast<float4 *>(p) = v;
+    *reinterpret_cast<uint4 *>(p) = v;
 }
 
-__device__ __forceinline__ void unpack(uint4 v, float f[8]) {
+// E outputs of a thread, converted to Out, as 16-byte stores.
+template <int Hints, class Out, class Acc, int E>
+__device__ __forceinline__ void storeOut(Out *p, const Acc (&v)[E], Acc shift) {
+  static_assert(E * sizeof(Out) % 16 == 0, "whole lines");
+  uint4 lines[E * sizeof(Out) / 16];
+  Out *o = reinterpret_cast<Out *>(lines);
+  for (int i = 0; i < E; ++i)
+    o[i] = Out(v[i] + shift);
+  for (int l = 0; l < int(E * sizeof(Out) / 16); ++l)
+    storeLine<Hints>(reinterpret_cast<char *>(p) + 16 * l, lines[l]);
+}
+
+__device__ __forceinline__ void unpack(uint4 v, float (&f)[8]) {
   const __half2 *h = reinterpret_cast<const __half2 *>(&v);
   for (int i = 0; i < 4; ++i) {
     float2 x = __half22float2(h[i]);
@@ -206,18 +234,41 @@ __device__ __forceinline__ void unpack(uint4 v, float f[8]) {
     f[2 * i + 1] = x.y;
   }
 }
+__device__ __forceinline__ void unpack(uint4 v, int (&f)[16]) {
+  const unsigned w[4] = {v.x, v.y, v.z, v.w};
+  for (int i = 0; i < 16; ++i)
+    f[i] = int(static_cast<signed char>(w[i / 4] >> (8 * (i % 4))));
+}
+
+// The operations measured: input, accumulator and output types.
+struct F16F32 {
+  using In = __half;
+  using Acc = float;
+  using Out = float;
+};
+struct F16F16 {
+  using In = __half;
+  using Acc = float;
+  using Out = __half;
+};
+struct I8I32 {
+  using In = signed char;
+  using Acc = int;
+  using Out = int;
+};
 
 // Warp 0 (all lanes), having published word `index` of `level` and got
 // `old` back from its group's counter: while it was the group's last word,
 // sums the group (its words are all out) and publishes the word above.
 // Waits on nothing that is not already published.
+template <class Acc>
 __device__ void completeGroups(const Params &p, int level, long long index,
                                unsigned old) {
   const int lane = threadIdx.x & 31;
   while (old == kFan - 1) {
     long long group = index / kFan;
-    float v = warpSum(
-        waitWord(&p.sums[level][group * kFan + lane], p.spins, kMaxLevels));
+    Acc v = warpSum(fromBits<Acc>(
+        waitWord(&p.sums[level][group * kFan + lane], p.spins, kMaxLevels)));
     ++level;
     index = group;
     old = 0;
@@ -230,19 +281,26 @@ __device__ void completeGroups(const Params &p, int level, long long index,
   }
 }
 
-// Rounds of 8 halves a thread: chunk = Rounds * 8 * kThreads elements, in
-// round-major order (round k, thread j holds elements (k*kThreads+j)*8..+7).
-template <int Rounds, int Hints, int MinBlocks = 1>
+// Rounds of one 16-byte line a thread (E = 16 / sizeof(In) elements):
+// chunk = Rounds * E * kThreads elements, in round-major order (round k,
+// thread j holds elements (k*kThreads+j)*E .. +E-1).
+template <class T, int Rounds, int Hints, int MinBlocks = 1>
 __global__ void __launch_bounds__(kThreads, MinBlocks) laggedScan(Params p) {
-  constexpr long long kChunk = Rounds * 8 * kThreads;
-  __shared__ float reducePart[kWarps];
-  __shared__ float prefixPart[kWarps];
-  __shared__ float scanPart[Rounds][kWarps];
-  __shared__ float oracleBase;
+  using In = typename T::In;
+  using Acc = typename T::Acc;
+  using Out = typename T::Out;
+  constexpr int E = 16 / sizeof(In);
+  constexpr long long kChunk = Rounds * E * kThreads;
+  const In *in = static_cast<const In *>(p.in);
+  Out *out = static_cast<Out *>(p.out);
+  __shared__ Acc reducePart[kWarps];
+  __shared__ Acc prefixPart[kWarps];
+  __shared__ Acc scanPart[Rounds][kWarps];
+  __shared__ Acc oracleBase;
   __shared__ unsigned long long tick[2];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  // Warp 0's counter result for the chunk it published last iteration,
-  // looked at only now so that the atomic's round trip is off the path.
+  // Warp 0's counter result for the chunk it published, looked at after
+  // the block's barrier (immediate) or at the next iteration.
   long long pendingChunk = -1;
   unsigned pendingOld = 0;
 
@@ -261,22 +319,21 @@ __global__ void __launch_bounds__(kThreads, MinBlocks) laggedScan(Params p) {
 
     uint4 vr[Rounds], vs[Rounds];
     for (int k = 0; k < Rounds; ++k) {
-      long long off = (long long)(k * kThreads + threadIdx.x) * 8;
+      long long off = (long long)(k * kThreads + threadIdx.x) * E;
       if (doReduce)
-        vr[k] = loadLine<Hints>(p.in + r * kChunk + off, true);
+        vr[k] = loadLine<Hints>(in + r * kChunk + off, true);
       if (doScan)
-        vs[k] = loadLine<Hints>(p.in + s * kChunk + off, false);
+        vs[k] = loadLine<Hints>(in + s * kChunk + off, false);
     }
     if (warp == 0 && pendingChunk >= 0)
-      completeGroups(p, 0, pendingChunk, __shfl_sync(~0u, pendingOld, 0));
+      completeGroups<Acc>(p, 0, pendingChunk, __shfl_sync(~0u, pendingOld, 0));
     pendingChunk = -1;
 
-    // The prefix's words: warp l takes level l, lane j the word of the
-    // j-th full group before s inside s's group of the level above.
-    float part = 0.f, base = 0.f;
+    // The prefix's words.
+    Acc part = 0, base = 0;
     if (doScan && p.oracle) {
       if (threadIdx.x == 0)
-        base = p.oracle[s];
+        base = fromBits<Acc>(p.oracle[s]);
     } else if (doScan) {
       // Chunks [a, s) from their own words (warps 0..window), [0, a) from
       // the tree (warp window + l: level l), a = s's level-1 group start
@@ -285,37 +342,38 @@ __global__ void __launch_bounds__(kThreads, MinBlocks) laggedScan(Params p) {
       if (warp <= p.window) {
         long long i = a + warp * kFan + lane;
         if (i < s)
-          part = waitWord(&p.sums[0][i], p.spins, 0);
+          part = fromBits<Acc>(waitWord(&p.sums[0][i], p.spins, 0));
       } else if (int level = warp - p.window; level < p.levels) {
         long long digit = (a >> (5 * level)) & (kFan - 1);
         long long from = (a >> (5 * (level + 1))) * kFan;
         if (lane < digit)
-          part = waitWord(&p.sums[level][from + lane], p.spins, level);
+          part = fromBits<Acc>(
+              waitWord(&p.sums[level][from + lane], p.spins, level));
       }
     }
 
-    float rsum = 0.f;
+    Acc rsum = 0;
     if (doReduce)
       for (int k = 0; k < Rounds; ++k) {
-        float f[8];
+        Acc f[E];
         unpack(vr[k], f);
-        for (int i = 0; i < 8; ++i)
+        for (int i = 0; i < E; ++i)
           rsum += f[i];
       }
-    float x[Rounds][8], incl[Rounds];
+    Acc x[Rounds][E], incl[Rounds];
     if (doScan)
       for (int k = 0; k < Rounds; ++k) {
         unpack(vs[k], x[k]);
-        for (int i = 1; i < 8; ++i)
+        for (int i = 1; i < E; ++i)
           x[k][i] += x[k][i - 1];
-        incl[k] = x[k][7];
+        incl[k] = x[k][E - 1];
       }
     rsum = warpSum(rsum);
     part = warpSum(part);
-    float excl[Rounds];
+    Acc excl[Rounds];
     for (int k = 0; k < Rounds; ++k) {
       for (int d = 1; d < 32; d <<= 1) {
-        float y = __shfl_up_sync(~0u, incl[k], d);
+        Acc y = __shfl_up_sync(~0u, incl[k], d);
         if (lane >= d)
           incl[k] += y;
       }
@@ -335,7 +393,7 @@ __global__ void __launch_bounds__(kThreads, MinBlocks) laggedScan(Params p) {
       next = atomicAdd(p.ticket, 1u);
 
     if (doReduce && threadIdx.x == 0) {
-      float total = reducePart[0];
+      Acc total = reducePart[0];
       for (int w = 1; w < kWarps; ++w)
         total += reducePart[w];
       storeRelaxed(&p.sums[0][r], word(total));
@@ -346,27 +404,24 @@ __global__ void __launch_bounds__(kThreads, MinBlocks) laggedScan(Params p) {
     }
     pendingChunk = __shfl_sync(~0u, pendingChunk, 0);
     if (p.immediate && warp == 0 && pendingChunk >= 0) {
-      completeGroups(p, 0, pendingChunk, __shfl_sync(~0u, pendingOld, 0));
+      completeGroups<Acc>(p, 0, pendingChunk, __shfl_sync(~0u, pendingOld, 0));
       pendingChunk = -1;
     }
     if (doScan) {
       // Highest level first: a fixed association.
-      float prefix = oracleBase;
+      Acc prefix = oracleBase;
       for (int w = kWarps - 1; w >= 0; --w)
         prefix += prefixPart[w];
-      float round = prefix;
+      Acc round = prefix;
       for (int k = 0; k < Rounds; ++k) {
-        float start = round;
+        Acc start = round;
         for (int w = 0; w < warp; ++w)
           start += scanPart[k][w];
         if (lane > 0)
           start += excl[k];
-        float *o =
-            p.out + s * kChunk + (long long)(k * kThreads + threadIdx.x) * 8;
-        storeLine<Hints>(o, make_float4(start + x[k][0], start + x[k][1],
-                                        start + x[k][2], start + x[k][3]));
-        storeLine<Hints>(o + 4, make_float4(start + x[k][4], start + x[k][5],
-                                            start + x[k][6], start + x[k][7]));
+        storeOut<Hints>(out + s * kChunk +
+                            (long long)(k * kThreads + threadIdx.x) * E,
+                        x[k], start);
         for (int w = 0; w < kWarps; ++w)
           round += scanPart[k][w];
       }
@@ -376,12 +431,12 @@ __global__ void __launch_bounds__(kThreads, MinBlocks) laggedScan(Params p) {
     __syncthreads();
   }
   if (warp == 0 && pendingChunk >= 0)
-    completeGroups(p, 0, pendingChunk, __shfl_sync(~0u, pendingOld, 0));
+    completeGroups<Acc>(p, 0, pendingChunk, __shfl_sync(~0u, pendingOld, 0));
 }
 
 struct Config {
   int rounds, hints, blocksPerSM;
-  long long lag;
+  long long lag; // in chunks
   bool oracle, immediate, oneTicket;
   bool maintainWithOracle = false;
   bool acqRel = false;
@@ -391,51 +446,65 @@ struct Config {
 
 using Kernel = void (*)(Params);
 
-static Kernel kernelFor(int rounds, int hints, int blocksPerSM) {
+template <class T> static Kernel kernelFor(int rounds, int hints, int bps) {
   // Register limits for the occupancy asked for (64 or 51 registers).
-  if (rounds == 2 && hints == 1 && blocksPerSM == 5)
-    return laggedScan<2, 1, 5>;
-  Kernel two[] = {laggedScan<2, 0, 4>, laggedScan<2, 1, 4>,
-                  laggedScan<2, 2, 4>};
-  Kernel four[] = {laggedScan<4, 0>, laggedScan<4, 1>, laggedScan<4, 2>};
+  if (rounds == 2 && hints == 1 && bps == 5)
+    return laggedScan<T, 2, 1, 5>;
+  Kernel two[] = {laggedScan<T, 2, 0, 4>, laggedScan<T, 2, 1, 4>,
+                  laggedScan<T, 2, 2, 4>};
+  Kernel four[] = {laggedScan<T, 4, 0>, laggedScan<T, 4, 1>,
+                   laggedScan<T, 4, 2>};
+  if (rounds == 1) // i8: 16 elements a line, so one round holds 16
+    return hints == 1 ? laggedScan<T, 1, 1, 4> : nullptr;
   return rounds == 2 ? two[hints] : four[hints];
 }
 
-int main(int argc, char **argv) {
-  int logN = argc > 1 ? atoi(argv[1]) : 28;
-  const long long n = 1ll << logN;
-  cudaDeviceProp prop;
-  CHECK(cudaGetDeviceProperties(&prop, 0));
-  printf("device %s, %d SMs, L2 %d MB, n = 2^%d\n", prop.name,
-         prop.multiProcessorCount, prop.l2CacheSize >> 20, logN);
+static float hostValue(__half x) { return __half2float(x); }
+static float hostValue(float x) { return x; }
+static int hostValue(signed char x) { return x; }
+static int hostValue(int x) { return x; }
 
-  // Random f16 in [-1, 1) (xorshift), the same data every run.
-  std::vector<__half> host(n);
+// Runs the configurations of `configs` (lags in MB of input) for one
+// operation; returns false on a setup error.
+template <class T>
+static bool run(int logN, const char *name, const cudaDeviceProp &prop,
+                const std::vector<Config> &configsMB) {
+  using In = typename T::In;
+  using Acc = typename T::Acc;
+  using Out = typename T::Out;
+  constexpr bool kInt = std::is_same<Acc, int>::value;
+  constexpr int E = 16 / sizeof(In);
+  const long long n = 1ll << logN;
+  printf("%s, n = 2^%d\n", name, logN);
+
+  // Random data (xorshift), the same every run: f16 in [-1, 1), i8 any.
+  std::vector<In> host(n);
   uint64_t st = 0x9e3779b97f4a7c15ull;
   for (long long i = 0; i < n; ++i) {
     st ^= st << 13;
     st ^= st >> 7;
     st ^= st << 17;
-    host[i] = __float2half(float((st >> 40) & 0xffff) / 32768.f - 1.f);
+    if constexpr (kInt)
+      host[i] = In((st >> 40) & 0xff);
+    else
+      host[i] = __float2half(float((st >> 40) & 0xffff) / 32768.f - 1.f);
   }
   std::vector<double> ref(n);
   double acc = 0, refNorm = 0;
   for (long long i = 0; i < n; ++i) {
-    acc += double(__half2float(host[i]));
+    acc += double(hostValue(host[i]));
     ref[i] = acc;
     refNorm += acc * acc;
   }
 
-  __half *in;
-  float *out;
+  void *in, *out;
   unsigned long long *words;
-  const long long maxChunks = n / (2 * 8 * kThreads);
+  const long long maxChunks = n / (E * kThreads);
   const size_t wordCount = 2 * maxChunks + 64;
-  CHECK(cudaMalloc(&in, n * sizeof(__half)));
-  CHECK(cudaMalloc(&out, n * sizeof(float)));
+  CHECK(cudaMalloc(&in, n * sizeof(In)));
+  CHECK(cudaMalloc(&out, n * sizeof(Out)));
   CHECK(cudaMalloc(&words, wordCount * 8 + 64));
-  CHECK(
-      cudaMemcpy(in, host.data(), n * sizeof(__half), cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(in, host.data(), n * sizeof(In), cudaMemcpyHostToDevice));
   cudaEvent_t a, b;
   CHECK(cudaEventCreate(&a));
   CHECK(cudaEventCreate(&b));
@@ -443,17 +512,18 @@ int main(int argc, char **argv) {
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
   };
-
-  // The copy ceiling in this run: cudaMemcpy of the output's bytes.
   unsigned long long *spins;
   CHECK(cudaMalloc(&spins, 8 * sizeof(unsigned long long)));
-  float *copyDst;
-  CHECK(cudaMalloc(&copyDst, n * sizeof(float)));
+
+  // The copy ceiling in this run: cudaMemcpy of 4 bytes an element.
+  void *copyDst, *copySrc;
+  CHECK(cudaMalloc(&copyDst, n * 4));
+  CHECK(cudaMalloc(&copySrc, n * 4));
+  CHECK(cudaMemset(copySrc, 1, n * 4));
   std::vector<float> ct;
   for (int i = 0; i < 12; ++i) {
     CHECK(cudaEventRecord(a));
-    CHECK(cudaMemcpyAsync(copyDst, out, n * sizeof(float),
-                          cudaMemcpyDeviceToDevice));
+    CHECK(cudaMemcpyAsync(copyDst, copySrc, n * 4, cudaMemcpyDeviceToDevice));
     CHECK(cudaEventRecord(b));
     CHECK(cudaEventSynchronize(b));
     float ms;
@@ -462,52 +532,41 @@ int main(int argc, char **argv) {
       ct.push_back(ms);
   }
   CHECK(cudaFree(copyDst));
-  double copyGBs = 2.0 * n * sizeof(float) / (median(ct) * 1e6);
+  CHECK(cudaFree(copySrc));
+  double copyGBs = 2.0 * n * 4 / (median(ct) * 1e6);
   printf("copy ceiling (cudaMemcpy) %.0f GB/s\n", copyGBs);
 
-  std::vector<Config> configs;
-  // The oracle (no tree, prefixes read from a table) as the schedule's
-  // upper bound, then the tree.
-  for (long long lagBytes : {0ll, 8ll << 20})
-    configs.push_back(
-        {2, 1, 4, lagBytes / (2 * 8 * kThreads * 2), true, false, false});
-  configs.push_back({2, 1, 4, (8ll << 20) / (2 * 8 * kThreads * 2), true, true,
-                     false, true, false});
-  // Relaxed counters, groups summed at once; the ticket drawn early or
-  // late, 0-4 recent groups from chunk words; a block per ticket.
-  for (int late : {0, 1})
-    for (int window : {0, 2, 4})
-      for (long long lagBytes : {6ll << 20, 8ll << 20, 10ll << 20})
-        configs.push_back({2, 1, 4, lagBytes / (2 * 8 * kThreads * 2), false,
-                           true, false, false, false, bool(late), window});
-  for (int window : {0, 2})
-    for (long long lagBytes : {4ll << 20, 6ll << 20, 8ll << 20})
-      configs.push_back({2, 1, 4, lagBytes / (2 * 8 * kThreads * 2), false,
-                         true, true, false, false, false, window});
   // Each chunk's exclusive prefix, for the oracle runs.
-  float *oracle[5] = {};
-  for (int rounds : {2, 4}) {
-    long long chunk = rounds * 8ll * kThreads;
-    std::vector<float> prefix(n / chunk);
+  unsigned *oracle[5] = {};
+  for (int rounds : {1, 2, 4}) {
+    long long chunk = rounds * E * (long long)kThreads;
+    std::vector<unsigned> prefix(n / chunk);
     for (long long c = 0; c < n / chunk; ++c)
-      prefix[c] = c ? float(ref[c * chunk - 1]) : 0.f;
-    CHECK(cudaMalloc(&oracle[rounds], prefix.size() * sizeof(float)));
+      prefix[c] = bitsOf(c ? Acc(ref[c * chunk - 1]) : Acc(0));
+    CHECK(cudaMalloc(&oracle[rounds], prefix.size() * sizeof(unsigned)));
     CHECK(cudaMemcpy(oracle[rounds], prefix.data(),
-                     prefix.size() * sizeof(float), cudaMemcpyHostToDevice));
+                     prefix.size() * sizeof(unsigned), cudaMemcpyHostToDevice));
   }
-  std::vector<float> outA(n), outB(n);
-  for (const Config &c : configs) {
+  std::vector<Out> outA(n), outB(n);
+  for (Config c : configsMB) {
+    const long long chunk = c.rounds * E * (long long)kThreads;
+    c.lag = (c.lag << 20) / (chunk * (long long)sizeof(In)); // MB -> chunks
     if (c.lag < 1 && !c.oracle) {
-      fprintf(stderr, "bad config: lag %lld\n", c.lag);
-      return 1;
+      fprintf(stderr, "bad config: no lag\n");
+      return false;
     }
-    Kernel k = kernelFor(c.rounds, c.hints, c.blocksPerSM);
+    Kernel k = kernelFor<T>(c.rounds, c.hints, c.blocksPerSM);
+    if (!k) {
+      fprintf(stderr, "no such kernel\n");
+      return false;
+    }
     int fit = 0;
     CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, k, kThreads, 0));
     int bps = std::min(fit, c.blocksPerSM);
-    if (bps < c.blocksPerSM)
+    if (bps < c.blocksPerSM) {
+      printf("(%d blocks an SM do not fit: skipped)\n", c.blocksPerSM);
       continue;
-    const long long chunk = c.rounds * 8ll * kThreads;
+    }
     Params p;
     p.in = in;
     p.out = out;
@@ -520,18 +579,14 @@ int main(int argc, char **argv) {
     p.acqRel = c.acqRel;
     p.lateTicket = c.lateTicket;
     p.window = c.window;
-    if (c.window + p.levels > kWarps) {
-      fprintf(stderr, "window too wide for the levels\n");
-      return 1;
-    }
     p.spins = spins;
     // The tree's words and counters, then the ticket, in one zeroed range.
     p.levels = 1;
     for (long long span = kFan; span < p.chunks; span *= kFan)
       ++p.levels;
-    if (p.levels > kMaxLevels) {
-      fprintf(stderr, "too many chunks\n");
-      return 1;
+    if (p.levels > kMaxLevels || c.window + p.levels > kWarps) {
+      fprintf(stderr, "too many chunks or too wide a window\n");
+      return false;
     }
     unsigned long long *w = words;
     for (int l = 0, span = 1; l < p.levels; ++l, span *= kFan) {
@@ -547,14 +602,14 @@ int main(int argc, char **argv) {
         (reinterpret_cast<char *>(w + 1) - reinterpret_cast<char *>(words));
     if (stateBytes > wordCount * 8) {
       fprintf(stderr, "state buffer too small\n");
-      return 1;
+      return false;
     }
     long long grid = c.oneTicket ? p.chunks + p.lag
                                  : (long long)bps * prop.multiProcessorCount;
     std::vector<float> times;
     for (int i = 0; i < 14; ++i) {
       if (i == 2 || i == 3)
-        CHECK(cudaMemset(out, 0xff, n * sizeof(float)));
+        CHECK(cudaMemset(out, 0xff, n * sizeof(Out)));
       CHECK(cudaEventRecord(a));
       CHECK(cudaMemsetAsync(words, 0, stateBytes));
       CHECK(cudaMemsetAsync(spins, 0, 8 * sizeof(unsigned long long)));
@@ -568,19 +623,21 @@ int main(int argc, char **argv) {
         times.push_back(ms);
       if (i == 2 || i == 3)
         CHECK(cudaMemcpy(i == 2 ? outA.data() : outB.data(), out,
-                         n * sizeof(float), cudaMemcpyDeviceToHost));
+                         n * sizeof(Out), cudaMemcpyDeviceToHost));
     }
     unsigned long long spun[8];
     CHECK(cudaMemcpy(spun, spins, sizeof spun, cudaMemcpyDeviceToHost));
+    // Floats: ||out - ref|| / ||ref||; integers: the number of mismatches.
     double err = 0;
     for (long long i = 0; i < n; ++i) {
-      double d = double(outA[i]) - ref[i];
-      err += d * d;
+      double d = double(hostValue(outA[i])) - ref[i];
+      err += kInt ? (d != 0) : d * d;
     }
-    err = std::sqrt(err / refNorm);
-    bool same = memcmp(outA.data(), outB.data(), n * sizeof(float)) == 0;
+    if (!kInt)
+      err = std::sqrt(err / refNorm);
+    bool same = memcmp(outA.data(), outB.data(), n * sizeof(Out)) == 0;
     float ms = median(times);
-    double gbs = 6.0 * n / (ms * 1e6);
+    double gbs = double(sizeof(In) + sizeof(Out)) * n / (ms * 1e6);
     printf("%s rounds %d (chunk %lld) hints %d blocks/SM %d lag %lld chunks "
            "(%lld MB) levels %d window %d%s: %.3f ms %.0f GB/s frac %.3f err "
            "%.1e %s; "
@@ -595,11 +652,64 @@ int main(int argc, char **argv) {
            : c.oneTicket ? "tree-1ticket-relaxed"
            : c.immediate ? "tree-now-relaxed"
                          : "tree-next-relaxed",
-           c.rounds, chunk, c.hints, bps, c.lag, c.lag * chunk * 2 >> 20,
-           p.levels, c.window, c.lateTicket ? " late-ticket" : "", ms, gbs,
-           gbs / copyGBs, err, same ? "deterministic" : "NOT-DETERMINISTIC",
-           spun[0], spun[1], spun[2], spun[3], spun[6]);
+           c.rounds, chunk, c.hints, bps, c.lag,
+           c.lag * chunk * (long long)sizeof(In) >> 20, p.levels, c.window,
+           c.lateTicket ? " late-ticket" : "", ms, gbs, gbs / copyGBs, err,
+           same ? "deterministic" : "NOT-DETERMINISTIC", spun[0], spun[1],
+           spun[2], spun[3], spun[6]);
     fflush(stdout);
   }
-  return 0;
+  CHECK(cudaFree(in));
+  CHECK(cudaFree(out));
+  CHECK(cudaFree(words));
+  CHECK(cudaFree(spins));
+  for (unsigned *o : oracle)
+    if (o)
+      CHECK(cudaFree(o));
+  return true;
+}
+
+int main(int argc, char **argv) {
+  int logN = argc > 1 ? atoi(argv[1]) : 28;
+  std::string op = argc > 2 ? argv[2] : "f16f32";
+  cudaDeviceProp prop;
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  printf("device %s, %d SMs, L2 %d MB\n", prop.name, prop.multiProcessorCount,
+         prop.l2CacheSize >> 20);
+  // Lags in MB of input here (run() turns them into chunks).
+  std::vector<Config> configs;
+  if (op == "f16f32") {
+    // The oracle (prefixes read from a table: no tree, no waits) as the
+    // schedule's bound, the oracle with the tree kept up, then the tree.
+    for (long long mb : {0, 8})
+      configs.push_back({2, 1, 4, mb, true, false, false});
+    configs.push_back({2, 1, 4, 8, true, true, false, true, false});
+    // Relaxed counters, groups summed at once; the ticket drawn early or
+    // late, 0-4 recent groups from chunk words; a block per ticket.
+    for (int late : {0, 1})
+      for (int window : {0, 2, 4})
+        for (long long mb : {6, 8, 10})
+          configs.push_back({2, 1, 4, mb, false, true, false, false, false,
+                             bool(late), window});
+    for (int window : {0, 2})
+      for (long long mb : {4, 6, 8})
+        configs.push_back(
+            {2, 1, 4, mb, false, true, true, false, false, false, window});
+  } else {
+    // The best f16->f32 settings at several lags; 16 elements a thread
+    // (i8: one round; two spill at 64 registers).
+    int rounds = op == "i8i32" ? 1 : 2;
+    for (long long mb : {0, 4, 8})
+      configs.push_back({rounds, 1, 4, mb, true, false, false});
+    for (int window : {2, 4})
+      for (long long mb : {2, 3, 4, 6, 8, 10})
+        configs.push_back(
+            {rounds, 1, 4, mb, false, true, false, false, false, true, window});
+  }
+  bool ok = op == "f16f32"   ? run<F16F32>(logN, "f16->f32", prop, configs)
+            : op == "f16f16" ? run<F16F16>(logN, "f16->f16", prop, configs)
+            : op == "i8i32"
+                ? run<I8I32>(logN, "i8->i32", prop, configs)
+                : (fprintf(stderr, "unknown op %s\n", op.c_str()), false);
+  return ok ? 0 : 1;
 }
