@@ -26,6 +26,39 @@ std::optional<int64_t> parseInt64(std::string_view s) {
 
 std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
 
+/// "variant=<name> tiles=<1-16> warps=<0-16>" into `file`.
+Status parseStrategy(std::string_view value, KernelFile &file) {
+  auto bad = [&] {
+    return Status::error("bad strategy " + quoted(value) +
+                         " (expected 'variant=<name> tiles=<1-16> "
+                         "warps=<0-16>')");
+  };
+  std::string_view fields[3];
+  std::string_view rest = value;
+  for (std::string_view &f : fields) {
+    size_t space = rest.find(' ');
+    f = rest.substr(0, space);
+    rest = space == std::string_view::npos ? std::string_view()
+                                           : rest.substr(space + 1);
+  }
+  if (!rest.empty() || fields[0].substr(0, 8) != "variant=" ||
+      fields[1].substr(0, 6) != "tiles=" || fields[2].substr(0, 6) != "warps=")
+    return bad();
+  std::string_view name = fields[0].substr(8);
+  std::optional<int64_t> tiles = parseInt64(fields[1].substr(6));
+  std::optional<int64_t> warps = parseInt64(fields[2].substr(6));
+  bool nameOk =
+      !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+      });
+  if (!nameOk || !tiles || *tiles < 1 || *tiles > 16 || !warps || *warps > 16)
+    return bad();
+  file.variant = std::string(name);
+  file.tilesPerWarp = static_cast<int>(*tiles);
+  file.warpsPerBlock = static_cast<int>(*warps);
+  return Status::success();
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -188,7 +221,7 @@ bool isPtxIdentifier(std::string_view s) {
 Status tcuc::parseKernelFile(std::string_view text, KernelFile &file) {
   KernelFile result;
   bool haveSpec = false, haveArch = false, haveVersion = false,
-       haveBlock = false, haveLaunch = false;
+       haveBlock = false, haveLaunch = false, haveStrategy = false;
   size_t pos = 0;
   int lineNo = 0;
   while (pos < text.size()) {
@@ -270,6 +303,11 @@ Status tcuc::parseKernelFile(std::string_view text, KernelFile &file) {
       if (Status s = SizeExpr::parse(value, count); !s)
         return fail(s.message());
       result.items.push_back(std::move(count));
+    } else if (field == "strategy") {
+      if (Status s = once(haveStrategy); !s)
+        return s;
+      if (Status s = parseStrategy(value, result); !s)
+        return fail(s.message());
     } else if (field == "launch") {
       if (Status s = once(haveLaunch); !s)
         return s;
@@ -335,6 +373,10 @@ std::string tcuc::formatKernelFileHeader(const KernelFile &file) {
   h += "// tcuc.arch: " + file.arch + "\n";
   h += "// tcuc.version: " + file.version + "\n";
   h += "// tcuc.block: " + std::to_string(file.blockSize) + "\n";
+  if (!file.variant.empty())
+    h += "// tcuc.strategy: variant=" + file.variant +
+         " tiles=" + std::to_string(file.tilesPerWarp) +
+         " warps=" + std::to_string(file.warpsPerBlock) + "\n";
   for (const ScratchBuffer &b : file.scratch)
     h += "// tcuc.scratch: " + b.type + " " + b.count.text() + "\n";
   if (file.dependentLaunch)

@@ -66,6 +66,10 @@ TEST(KernelCompiler, EveryVariantParsesInTheRuntime) {
       EXPECT_TRUE(checkKernelFile(file, s, "sm_90", tcuc::version()).ok())
           << s.key();
       EXPECT_EQ(file.kernels.size(), c.kernels) << s.key();
+      // The header names the strategy that runs: the spec's variant, with
+      // the tiles (and warps) the cost model gave it.
+      EXPECT_EQ(file.variant, c.variant) << s.key();
+      EXPECT_GE(file.tilesPerWarp, 1) << s.key();
       EXPECT_EQ(file.scratch.size(), c.scratch) << s.key();
       // The grid variants' scratch holds one accumulator per 4096-element
       // chunk of each segment: ceil(n / 5000) * 2 for n = 2^31 + 12345.

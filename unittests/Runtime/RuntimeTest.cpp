@@ -429,6 +429,26 @@ TEST(KernelFile, DependentLaunchRoundTrips) {
   EXPECT_EQ(g.kernels, f.kernels);
 }
 
+// tcuc.strategy is optional; it reads back as written.
+TEST(KernelFile, StrategyRoundTrips) {
+  KernelFile f;
+  ASSERT_TRUE(parseKernelFile(kernelFileFor(scanSpec(), "sm_90"), f));
+  EXPECT_TRUE(f.variant.empty());
+  EXPECT_EQ(formatKernelFileHeader(f).find("tcuc.strategy"), std::string::npos);
+  f.variant = "block";
+  f.tilesPerWarp = 4;
+  f.warpsPerBlock = 8;
+  std::string header = formatKernelFileHeader(f);
+  EXPECT_NE(header.find("// tcuc.strategy: variant=block tiles=4 warps=8\n"),
+            std::string::npos);
+  KernelFile g;
+  Status s = parseKernelFile(header, g);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(g.variant, "block");
+  EXPECT_EQ(g.tilesPerWarp, 4);
+  EXPECT_EQ(g.warpsPerBlock, 8);
+}
+
 TEST(KernelFile, ItemCountsSizeTheGrid) {
   KernelFile f;
   ASSERT_TRUE(parseKernelFile(kernelFileFor(scanSpec(), "sm_90"), f));
@@ -487,6 +507,28 @@ TEST(KernelFile, RejectsMalformedHeaders) {
        "// tcuc.launch: dependent\n// tcuc.launch: dependent\n"
        "// tcuc.kernel: tcuc_k0",
        "repeated field tcuc.launch"},
+      {"// tcuc.block: 128",
+       "// tcuc.block: 128\n// tcuc.strategy: variant=grid tiles=4",
+       "bad strategy 'variant=grid tiles=4'"},
+      {"// tcuc.block: 128",
+       "// tcuc.block: 128\n// tcuc.strategy: variant=grid tiles=0 warps=0",
+       "bad strategy"},
+      {"// tcuc.block: 128",
+       "// tcuc.block: 128\n// tcuc.strategy: variant=grid tiles=4 warps=17",
+       "bad strategy"},
+      {"// tcuc.block: 128",
+       "// tcuc.block: 128\n// tcuc.strategy: variant=Grid! tiles=4 warps=0",
+       "bad strategy"},
+      {"// tcuc.block: 128",
+       "// tcuc.block: 128\n// tcuc.strategy: variant=grid warps=0 tiles=4",
+       "bad strategy"},
+      {"// tcuc.block: 128",
+       "// tcuc.block: 128\n// tcuc.strategy: variant=grid tiles=4 warps=0 x",
+       "bad strategy"},
+      {"// tcuc.block: 128",
+       "// tcuc.block: 128\n// tcuc.strategy: variant=grid tiles=4 warps=0\n"
+       "// tcuc.strategy: variant=grid tiles=4 warps=0",
+       "repeated field tcuc.strategy"},
   };
   for (const Case &c : cases) {
     std::string err = headerError(c.from, c.to);

@@ -4,6 +4,7 @@
 
 #include "tcuc/InitAll.h"
 #include "tcuc/Pipelines/Pipelines.h"
+#include "tcuc/Strategy/CostModel.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -94,6 +95,18 @@ tcuc::CPUKernel::compile(const KernelSpec &spec, std::string &error) {
       parseSourceString<ModuleOp>(source, ParserConfig(&ctx));
   if (!module)
     return nullptr;
+  // The strategy first, read before the lowering consumes it.
+  PassManager strategy(&ctx);
+  tcu::buildTCUStrategyCPUPipeline(strategy);
+  std::optional<tcu::StrategyChoice> chosen;
+  if (failed(strategy.run(*module)) ||
+      !(chosen = tcu::getChosenStrategy(*module))) {
+    errors << "choosing the strategy failed\n";
+    return nullptr;
+  }
+  kernel->chosenVariant = tcu::stringifyVariant(chosen->variant).str();
+  kernel->chosenTiles = chosen->tilesPerWarp;
+  kernel->chosenWarps = chosen->warpsPerBlock;
   PassManager pm(&ctx);
   tcu::buildTCUToCPUPipeline(pm);
   if (failed(pm.run(*module))) {

@@ -8,6 +8,7 @@
 #include "tcuc/KernelFile.h"
 #include "tcuc/Pipelines/KernelSource.h"
 #include "tcuc/Pipelines/Pipelines.h"
+#include "tcuc/Strategy/CostModel.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -98,16 +99,28 @@ tcuc::Status tcuc::compileKernelFile(const KernelSpec &spec,
 
   tcu::TCUToPTXOptions options;
   options.chip = arch;
+  // The strategy first, read before stage 1 lowers it away: the header
+  // says what runs.
+  PassManager strategy(&ctx);
+  tcu::buildTCUStrategyPipeline(strategy, options);
+  if (failed(strategy.run(*module)))
+    return fail("choosing the strategy failed");
+  std::optional<tcu::StrategyChoice> chosen = tcu::getChosenStrategy(*module);
+  if (!chosen)
+    return fail("expected one tcu collective with a chosen strategy");
+  KernelFile plan;
+  plan.specKey = spec.key();
+  plan.arch = arch;
+  plan.version = tcuc::version();
+  plan.variant = tcu::stringifyVariant(chosen->variant).str();
+  plan.tilesPerWarp = static_cast<int>(chosen->tilesPerWarp);
+  plan.warpsPerBlock = static_cast<int>(chosen->warpsPerBlock);
   // Stage 1 leaves the launch plan on the gpu.module; stage 2 serializes the
   // module to PTX (and drops its attributes), so read the plan in between.
   PassManager kernels(&ctx);
   tcu::buildTCUToGPUKernelsPipeline(kernels, options);
   if (failed(kernels.run(*module)))
     return fail("lowering to GPU kernels failed");
-  KernelFile plan;
-  plan.specKey = spec.key();
-  plan.arch = arch;
-  plan.version = tcuc::version();
   auto gpuModules = module->getOps<gpu::GPUModuleOp>();
   if (std::distance(gpuModules.begin(), gpuModules.end()) != 1)
     return fail("expected one gpu.module");

@@ -20,7 +20,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
-void mlir::tcu::buildTCUToCPUPipeline(OpPassManager &pm) {
+void mlir::tcu::buildTCUStrategyCPUPipeline(OpPassManager &pm) {
   // The variants the GPU (sm_90) would run, so a CPU run reproduces a GPU
   // run's arithmetic. Not its tiles per warp: they leave the arithmetic as
   // it is (the products are added in the same order), gain the CPU
@@ -28,6 +28,17 @@ void mlir::tcu::buildTCUToCPUPipeline(OpPassManager &pm) {
   TCUSelectStrategyOptions strategy;
   strategy.chooseTiles = false;
   pm.addPass(createTCUSelectStrategy(strategy));
+}
+
+void mlir::tcu::buildTCUStrategyPipeline(OpPassManager &pm,
+                                         const TCUToPTXOptions &options) {
+  TCUSelectStrategyOptions strategy;
+  strategy.chip = options.chip;
+  pm.addPass(createTCUSelectStrategy(strategy));
+}
+
+void mlir::tcu::buildTCUToCPUPipeline(OpPassManager &pm) {
+  buildTCUStrategyCPUPipeline(pm);
   pm.addPass(createConvertTCUToMMA());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -50,9 +61,7 @@ void mlir::tcu::buildTCUToCPUPipeline(OpPassManager &pm) {
 
 void mlir::tcu::buildTCUToGPUKernelsPipeline(OpPassManager &pm,
                                              const TCUToPTXOptions &options) {
-  TCUSelectStrategyOptions strategy;
-  strategy.chip = options.chip;
-  pm.addPass(createTCUSelectStrategy(strategy));
+  buildTCUStrategyPipeline(pm, options);
   pm.addPass(createConvertTCUToMMA());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -82,3 +82,23 @@ struct TCUSelectStrategyPass
 };
 
 } // namespace
+
+std::optional<StrategyChoice> mlir::tcu::getChosenStrategy(Operation *root) {
+  std::optional<StrategyChoice> chosen;
+  int collectives = 0;
+  auto read = [&](auto op) {
+    ++collectives;
+    if (std::optional<Variant> v = op.getVariant())
+      chosen = StrategyChoice{*v, op.getTilesPerWarpOrDefault(),
+                              op.getWarpsPerBlockOrZero(), ""};
+  };
+  root->walk([&](Operation *op) {
+    if (auto r = dyn_cast<SegmentedReduceOp>(op))
+      read(r);
+    else if (auto s = dyn_cast<SegmentedScanOp>(op))
+      read(s);
+  });
+  if (collectives != 1)
+    return std::nullopt;
+  return chosen;
+}

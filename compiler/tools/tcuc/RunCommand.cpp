@@ -86,20 +86,16 @@ int tcuc::driver::runRun() {
   auto start = std::chrono::steady_clock::now();
   if (request.device == "gpu") {
     setDefaultCompiler(compileKernelFile);
-    std::string arch = "sm_90";
-    if (!deviceArch(arch))
-      arch = "sm_90";
-    chosenStrategy(request.spec, arch, /*gpu=*/true, request.variantName,
-                   request.tilesPerWarp, request.warpsPerBlock);
-    if (!driver::loadGPUKernel(request.spec, request.compileMs, error))
+    if (!driver::loadGPUKernel(request, error))
       return fail("loading the GPU kernel failed:\n" + error);
     return driver::runJob(request, driver::gpuExecutor(request.spec));
   }
-  chosenStrategy(request.spec, "sm_90", /*gpu=*/false, request.variantName,
-                 request.tilesPerWarp, request.warpsPerBlock);
   std::unique_ptr<CPUKernel> kernel = CPUKernel::compile(request.spec, error);
   if (!kernel)
     return fail("compiling the kernel failed:\n" + error);
+  request.variantName = kernel->variant();
+  request.tilesPerWarp = kernel->tilesPerWarp();
+  request.warpsPerBlock = kernel->warpsPerBlock();
   request.compileMs = std::chrono::duration<double, std::milli>(
                           std::chrono::steady_clock::now() - start)
                           .count();

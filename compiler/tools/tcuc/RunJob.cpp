@@ -95,16 +95,23 @@ bool tcuc::driver::gpuUsable() {
   return deviceArch(arch).ok();
 }
 
-bool tcuc::driver::loadGPUKernel(const KernelSpec &spec, double &ms,
-                                 std::string &error) {
+bool tcuc::driver::loadGPUKernel(RunRequest &request, std::string &error) {
   auto start = std::chrono::steady_clock::now();
   const Kernel *kernel = nullptr;
-  Status s = Runtime::global().getKernel(spec, kernel);
-  ms = std::chrono::duration<double, std::milli>(
-           std::chrono::steady_clock::now() - start)
-           .count();
+  Status s = Runtime::global().getKernel(request.spec, kernel);
+  request.compileMs = std::chrono::duration<double, std::milli>(
+                          std::chrono::steady_clock::now() - start)
+                          .count();
   error = s.message();
-  return s.ok();
+  if (!s.ok())
+    return false;
+  const KernelFile &file = kernel->file();
+  if (!file.variant.empty()) {
+    request.variantName = file.variant;
+    request.tilesPerWarp = file.tilesPerWarp;
+    request.warpsPerBlock = file.warpsPerBlock;
+  }
+  return true;
 }
 
 ExecuteFn tcuc::driver::gpuExecutor(const KernelSpec &spec) {
@@ -229,8 +236,7 @@ int tcuc::driver::runJob(const RunRequest &request, const ExecuteFn &execute) {
   std::string variant = !request.variantName.empty() ? request.variantName
                         : spec.variant.empty()       ? "default"
                                                      : spec.variant;
-  // 0 (JSON) / "default": the runtime-only driver cannot tell the cost
-  // model's choice.
+  // 0 (JSON) / "default": a kernel file without a tcuc.strategy line.
   int64_t tiles =
       request.tilesPerWarp ? request.tilesPerWarp : spec.tilesPerWarp;
   std::string tilesText = tiles ? std::to_string(tiles) + " tile(s) per warp"

@@ -35,9 +35,11 @@ struct RunRequest {
   bool check = false, json = false;
   /// "cpu" or "gpu" (reported only).
   std::string device;
-  /// The variant, tiles per warp and warps per block that run, reported;
-  /// empty / 0: the spec's own, or "default" where only the kernel cache
-  /// knows (warps per block: 0 also for the variant's own rule).
+  /// The variant, tiles per warp and warps per block that ran, reported:
+  /// the GPU kernel file's tcuc.strategy line or the CPU kernel's choice;
+  /// empty / 0 where unknown (a kernel file without the line), then the
+  /// spec's own or "default" (warps per block: 0 also for the variant's
+  /// own rule).
   std::string variantName;
   int64_t tilesPerWarp = 0;
   int64_t warpsPerBlock = 0;
@@ -65,8 +67,10 @@ int runJob(const RunRequest &request, const ExecuteFn &execute);
 /// or compiled by its registered compiler).
 ExecuteFn gpuExecutor(const KernelSpec &spec);
 
-/// Loads (compiling on a cache miss) the GPU kernel of `spec`, timed.
-bool loadGPUKernel(const KernelSpec &spec, double &ms, std::string &error);
+/// Loads (compiling on a cache miss) the GPU kernel of `request.spec`:
+/// sets `request.compileMs` and, from the kernel file, the strategy that
+/// runs.
+bool loadGPUKernel(RunRequest &request, std::string &error);
 
 /// Whether a GPU is usable (driver found, a device present).
 bool gpuUsable();

@@ -128,7 +128,7 @@ int main(int argc, char **argv) {
   if (!driver::checkHostMemory(request, error))
     return usage(error);
 
-  if (!driver::loadGPUKernel(spec, request.compileMs, error)) {
+  if (!driver::loadGPUKernel(request, error)) {
     std::fprintf(stderr, "tcuc run: loading the GPU kernel failed:\n%s\n",
                  error.c_str());
     return 2;

@@ -6,7 +6,6 @@
 #include "RunJob.h"
 
 #include "tcuc/Dialect/TCU/TCUOps.h"
-#include "tcuc/Strategy/CostModel.h"
 
 using namespace llvm;
 using namespace tcuc;
@@ -66,29 +65,4 @@ bool tcuc::driver::parseSpecOptions(KernelSpec &spec, std::string &error) {
     return false;
   }
   return true;
-}
-
-void tcuc::driver::chosenStrategy(const KernelSpec &spec,
-                                  const std::string &arch, bool gpu,
-                                  std::string &variant, int64_t &tilesPerWarp,
-                                  int64_t &warps) {
-  mlir::tcu::StrategyQuery q;
-  q.isScan = spec.isScan;
-  q.input = dtypeName(spec.input);
-  q.output = dtypeName(spec.output);
-  q.segmentSize = spec.segmentSize;
-  q.arch = arch;
-  if (!spec.variant.empty())
-    q.variant = mlir::tcu::symbolizeVariant(spec.variant);
-  mlir::tcu::StrategyChoice c = mlir::tcu::selectStrategy(q);
-  variant = mlir::tcu::stringifyVariant(c.variant).str();
-  tilesPerWarp = spec.tilesPerWarp > 0 ? spec.tilesPerWarp
-                 : gpu                 ? c.tilesPerWarp
-                                       : 1;
-  // As tcu-select-strategy: a fixed variant with fixed tiles is left alone
-  // (and a table row has warps only for a variant that takes them).
-  bool fixed = !spec.variant.empty() && spec.tilesPerWarp > 0;
-  warps = spec.warpsPerBlock > 0 ? spec.warpsPerBlock
-          : gpu && !fixed        ? c.warpsPerBlock
-                                 : 0;
 }

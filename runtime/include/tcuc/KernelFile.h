@@ -65,6 +65,13 @@ struct KernelFile {
   std::string arch;    // tcuc.arch, "sm_90"
   std::string version; // tcuc.version of the tcuc that wrote it
   int blockSize = 0;   // tcuc.block
+  /// tcuc.strategy: the variant, tiles per warp and warps per block
+  /// (0: the variant's own) the compiler chose or the spec fixed, as
+  /// tcu-select-strategy left them; what `tcuc run` reports. Optional: an
+  /// empty variant when the line is absent.
+  std::string variant;
+  int tilesPerWarp = 0;
+  int warpsPerBlock = 0;
   std::vector<ScratchBuffer> scratch;
   /// tcuc.launch: dependent. The kernels after the first may start as
   /// programmatic dependents of the one before (sm_90: each begins with

@@ -27,8 +27,17 @@ public:
   /// (ceil(n / segment) for reductions, n for scans).
   void run(const void *in, int64_t n, void *out, int64_t outLength);
 
+  /// The strategy tcu-select-strategy chose for it (as a kernel file's
+  /// tcuc.strategy line: tiles per warp 1 on the CPU unless the spec fixed
+  /// them, warps per block 0 unless fixed).
+  const std::string &variant() const { return chosenVariant; }
+  int64_t tilesPerWarp() const { return chosenTiles; }
+  int64_t warpsPerBlock() const { return chosenWarps; }
+
 private:
   CPUKernel() = default;
+  std::string chosenVariant;
+  int64_t chosenTiles = 1, chosenWarps = 0;
   struct Impl;
   std::unique_ptr<Impl> impl;
 };

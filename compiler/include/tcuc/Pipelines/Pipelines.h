@@ -37,6 +37,14 @@ void buildTCUToGPUKernelsPipeline(OpPassManager &pm,
 void buildGPUKernelsToPTXPipeline(OpPassManager &pm,
                                   const TCUToPTXOptions &options);
 
+/// The first step of tcu-to-ptx and of tcu-to-cpu: tcu-select-strategy as
+/// each runs it. A driver may run it alone first and read the choice
+/// (tcu::getChosenStrategy) before the lowering consumes it; the pipeline's
+/// own run of the pass then keeps every choice already made.
+void buildTCUStrategyPipeline(OpPassManager &pm,
+                              const TCUToPTXOptions &options);
+void buildTCUStrategyCPUPipeline(OpPassManager &pm);
+
 /// Registers the pipelines above with the pass registry (`--tcu-to-cpu`).
 void registerTCUCPipelines();
 } // namespace mlir::tcu

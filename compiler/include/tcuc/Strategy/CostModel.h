@@ -107,6 +107,14 @@ bool parseTunedTable(llvm::StringRef text, std::vector<TunedRow> &rows,
 /// table's names), or another that no row names.
 std::string elementTypeName(Type type);
 
+/// What tcu-select-strategy left on the one tcu collective under `root`:
+/// its variant, tiles per warp (1 when unset) and warps per block (0 when
+/// unset: the variant's own rule), `reason` empty. None unless there is
+/// exactly one collective and its variant is set. Drivers read it between
+/// the strategy step and the lowering (tcu::buildTCUStrategyPipeline), so
+/// they can say what ran without repeating the pass's rules.
+std::optional<StrategyChoice> getChosenStrategy(Operation *root);
+
 } // namespace mlir::tcu
 
 #endif // TCUC_STRATEGY_COSTMODEL_H
