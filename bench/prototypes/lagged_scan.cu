@@ -284,7 +284,13 @@ __device__ void completeGroups(const Params &p, int level, long long index,
 // Rounds of one 16-byte line a thread (E = 16 / sizeof(In) elements):
 // chunk = Rounds * E * kThreads elements, in round-major order (round k,
 // thread j holds elements (k*kThreads+j)*E .. +E-1).
-template <class T, int Rounds, int Hints, int MinBlocks = 1>
+//
+// Recompute: keep only the loaded lines of the scanned chunk across the
+// block's barrier and redo the thread's running sums after it (the same
+// adds in the same order, so the same bits), instead of holding E
+// accumulators a line: fewer registers, so more elements a thread.
+template <class T, int Rounds, int Hints, int MinBlocks = 1,
+          bool Recompute = false>
 __global__ void __launch_bounds__(kThreads, MinBlocks) laggedScan(Params p) {
   using In = typename T::In;
   using Acc = typename T::Acc;
@@ -360,13 +366,14 @@ __global__ void __launch_bounds__(kThreads, MinBlocks) laggedScan(Params p) {
         for (int i = 0; i < E; ++i)
           rsum += f[i];
       }
-    Acc x[Rounds][E], incl[Rounds];
+    Acc x[Recompute ? 1 : Rounds][E], incl[Rounds];
     if (doScan)
       for (int k = 0; k < Rounds; ++k) {
-        unpack(vs[k], x[k]);
+        Acc(&y)[E] = x[Recompute ? 0 : k];
+        unpack(vs[k], y);
         for (int i = 1; i < E; ++i)
-          x[k][i] += x[k][i - 1];
-        incl[k] = x[k][E - 1];
+          y[i] += y[i - 1];
+        incl[k] = y[E - 1];
       }
     rsum = warpSum(rsum);
     part = warpSum(part);
@@ -419,9 +426,15 @@ __global__ void __launch_bounds__(kThreads, MinBlocks) laggedScan(Params p) {
           start += scanPart[k][w];
         if (lane > 0)
           start += excl[k];
+        Acc(&y)[E] = x[Recompute ? 0 : k];
+        if (Recompute) {
+          unpack(vs[k], y);
+          for (int i = 1; i < E; ++i)
+            y[i] += y[i - 1];
+        }
         storeOut<Hints>(out + s * kChunk +
                             (long long)(k * kThreads + threadIdx.x) * E,
-                        x[k], start);
+                        y, start);
         for (int w = 0; w < kWarps; ++w)
           round += scanPart[k][w];
       }
@@ -442,11 +455,22 @@ struct Config {
   bool acqRel = false;
   bool lateTicket = false;
   int window = 0;
+  bool recompute = false;
 };
 
 using Kernel = void (*)(Params);
 
-template <class T> static Kernel kernelFor(int rounds, int hints, int bps) {
+template <class T>
+static Kernel kernelFor(int rounds, int hints, int bps, bool recompute) {
+  if (recompute) { // the L2 hints; registers for 2, 3 or 4 blocks an SM
+    if (hints != 1 || (rounds != 2 && rounds != 4) || bps < 2 || bps > 4)
+      return nullptr;
+    Kernel two[] = {laggedScan<T, 2, 1, 2, true>, laggedScan<T, 2, 1, 3, true>,
+                    laggedScan<T, 2, 1, 4, true>};
+    Kernel four[] = {laggedScan<T, 4, 1, 2, true>, laggedScan<T, 4, 1, 3, true>,
+                     laggedScan<T, 4, 1, 4, true>};
+    return rounds == 2 ? two[bps - 2] : four[bps - 2];
+  }
   // Register limits for the occupancy asked for (64 or 51 registers).
   if (rounds == 2 && hints == 1 && bps == 5)
     return laggedScan<T, 2, 1, 5>;
@@ -555,7 +579,7 @@ static bool run(int logN, const char *name, const cudaDeviceProp &prop,
       fprintf(stderr, "bad config: no lag\n");
       return false;
     }
-    Kernel k = kernelFor<T>(c.rounds, c.hints, c.blocksPerSM);
+    Kernel k = kernelFor<T>(c.rounds, c.hints, c.blocksPerSM, c.recompute);
     if (!k) {
       fprintf(stderr, "no such kernel\n");
       return false;
@@ -654,7 +678,10 @@ static bool run(int logN, const char *name, const cudaDeviceProp &prop,
                          : "tree-next-relaxed",
            c.rounds, chunk, c.hints, bps, c.lag,
            c.lag * chunk * (long long)sizeof(In) >> 20, p.levels, c.window,
-           c.lateTicket ? " late-ticket" : "", ms, gbs, gbs / copyGBs, err,
+           c.lateTicket
+               ? (c.recompute ? " late-ticket recompute" : " late-ticket")
+               : (c.recompute ? " recompute" : ""),
+           ms, gbs, gbs / copyGBs, err,
            same ? "deterministic" : "NOT-DETERMINISTIC", spun[0], spun[1],
            spun[2], spun[3], spun[6]);
     fflush(stdout);
@@ -678,33 +705,34 @@ int main(int argc, char **argv) {
          prop.l2CacheSize >> 20);
   // Lags in MB of input here (run() turns them into chunks).
   std::vector<Config> configs;
-  if (op == "f16f32") {
-    // The oracle (prefixes read from a table: no tree, no waits) as the
-    // schedule's bound, the oracle with the tree kept up, then the tree.
-    for (long long mb : {0, 8})
-      configs.push_back({2, 1, 4, mb, true, false, false});
-    configs.push_back({2, 1, 4, 8, true, true, false, true, false});
-    // Relaxed counters, groups summed at once; the ticket drawn early or
-    // late, 0-4 recent groups from chunk words; a block per ticket.
-    for (int late : {0, 1})
-      for (int window : {0, 2, 4})
-        for (long long mb : {6, 8, 10})
-          configs.push_back({2, 1, 4, mb, false, true, false, false, false,
-                             bool(late), window});
-    for (int window : {0, 2})
-      for (long long mb : {4, 6, 8})
-        configs.push_back(
-            {2, 1, 4, mb, false, true, true, false, false, false, window});
+  // The oracle (prefixes read from a table: no tree, no waits) as the
+  // schedule's bound, then the tree (relaxed counters, groups summed at
+  // once, the next ticket drawn mid-iteration, 2 recent groups from chunk
+  // words), holding the scanned values (16 elements a thread) or only the
+  // loaded lines (16 or 32 a thread, "recompute"). i8: 16 elements a line.
+  int small = op == "i8i32" ? 1 : 2;
+  struct Shape {
+    int rounds, blocksPerSM;
+    bool recompute;
+  };
+  std::vector<Shape> shapes = {{small, 4, false}, {2, 4, true}};
+  if (op == "i8i32") {
+    shapes.push_back({2, 2, true});
+    shapes.push_back({2, 3, true});
   } else {
-    // The best f16->f32 settings at several lags; 16 elements a thread
-    // (i8: one round; two spill at 64 registers).
-    int rounds = op == "i8i32" ? 1 : 2;
-    for (long long mb : {0, 4, 8})
-      configs.push_back({rounds, 1, 4, mb, true, false, false});
-    for (int window : {2, 4})
-      for (long long mb : {2, 3, 4, 6, 8, 10})
-        configs.push_back(
-            {rounds, 1, 4, mb, false, true, false, false, false, true, window});
+    shapes.push_back({4, 2, true});
+    shapes.push_back({4, 3, true});
+  }
+  for (Shape sh : shapes) {
+    Config oracle{sh.rounds, 1, sh.blocksPerSM, 0, true, false, false};
+    oracle.recompute = sh.recompute;
+    configs.push_back(oracle);
+    for (long long mb : {6, 8, 10}) {
+      Config c{sh.rounds, 1,     sh.blocksPerSM, mb,   false, true,
+               false,     false, false,          true, 2};
+      c.recompute = sh.recompute;
+      configs.push_back(c);
+    }
   }
   bool ok = op == "f16f32"   ? run<F16F32>(logN, "f16->f32", prop, configs)
             : op == "f16f16" ? run<F16F16>(logN, "f16->f16", prop, configs)
