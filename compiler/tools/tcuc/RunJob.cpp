@@ -96,6 +96,7 @@ bool tcuc::driver::gpuUsable() {
 }
 
 bool tcuc::driver::loadGPUKernel(RunRequest &request, std::string &error) {
+  RuntimeStats before = Runtime::global().stats();
   auto start = std::chrono::steady_clock::now();
   const Kernel *kernel = nullptr;
   Status s = Runtime::global().getKernel(request.spec, kernel);
@@ -105,6 +106,11 @@ bool tcuc::driver::loadGPUKernel(RunRequest &request, std::string &error) {
   error = s.message();
   if (!s.ok())
     return false;
+  RuntimeStats after = Runtime::global().stats();
+  request.kernelOrigin = after.compiles > before.compiles ? "compiled"
+                         : after.diskHits > before.diskHits
+                             ? "read from the disk cache"
+                             : "already loaded";
   const KernelFile &file = kernel->file();
   if (!file.variant.empty()) {
     request.variantName = file.variant;
@@ -253,19 +259,20 @@ int tcuc::driver::runJob(const RunRequest &request, const ExecuteFn &execute) {
         "\"tiles_per_warp\": %" PRId64 ", \"warps_per_block\": %" PRId64
         ", \"rel_err\": %.3e, \"max_abs_err\": %.3e, \"seq_f32_rel_err\": "
         "%.3e, \"mismatches\": %" PRId64 ", \"ms\": %.3f, \"compile_ms\": "
-        "%.1f}\n",
+        "%.1f, \"kernel\": \"%s\"}\n",
         ok ? "true" : "false", request.check ? "true" : "false", op, mode,
         segment, n, dtypeName(spec.input), dtypeName(spec.output),
         request.device.c_str(), variant.c_str(), tiles, warps, stats.relErr,
         stats.maxAbsErr, seqStats.relErr, stats.mismatches, runMs,
-        request.compileMs);
+        request.compileMs, request.kernelOrigin.c_str());
   } else {
     std::printf("tcuc run: %s (%s) of %" PRId64 " x %s -> %s, segment %" PRId64
                 ", variant %s, %s, device %s\n"
-                "  compiled in %.1f ms, ran in %.3f ms\n",
+                "  kernel %s in %.1f ms, ran in %.3f ms\n",
                 op, mode, n, dtypeName(spec.input), dtypeName(spec.output),
                 segment, variant.c_str(), tilesText.c_str(),
-                request.device.c_str(), request.compileMs, runMs);
+                request.device.c_str(), request.kernelOrigin.c_str(),
+                request.compileMs, runMs);
     if (request.check)
       std::printf("  check: %s (rel_err %.3e, sequential f32 %.3e, "
                   "max_abs_err %.3e, mismatches %" PRId64 ")\n",

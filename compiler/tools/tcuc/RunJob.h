@@ -43,8 +43,10 @@ struct RunRequest {
   std::string variantName;
   int64_t tilesPerWarp = 0;
   int64_t warpsPerBlock = 0;
-  /// Milliseconds spent compiling (or loading) the kernel, reported.
+  /// Milliseconds spent compiling (or loading) the kernel, and how it came
+  /// ("compiled", "read from the disk cache", "already loaded"), reported.
   double compileMs = 0;
+  std::string kernelOrigin = "compiled";
 };
 
 /// Runs the kernel on host buffers: `in` holds n elements, `out` the spec's
@@ -68,8 +70,8 @@ int runJob(const RunRequest &request, const ExecuteFn &execute);
 ExecuteFn gpuExecutor(const KernelSpec &spec);
 
 /// Loads (compiling on a cache miss) the GPU kernel of `request.spec`:
-/// sets `request.compileMs` and, from the kernel file, the strategy that
-/// runs.
+/// sets `request.compileMs`, `request.kernelOrigin` and, from the kernel
+/// file, the strategy that runs.
 bool loadGPUKernel(RunRequest &request, std::string &error);
 
 /// Whether a GPU is usable (driver found, a device present).
