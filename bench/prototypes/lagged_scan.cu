@@ -214,16 +214,33 @@ __device__ __forceinline__ void storeLine(void *p, uint4 v) {
     *reinterpret_cast<uint4 *>(p) = v;
 }
 
-// E outputs of a thread, converted to Out, as 16-byte stores.
+// E outputs of a thread, converted to Out, as 16-byte stores. With a
+// warp's staging buffer (`stage`, 32 lanes' lines), the warp's lines are
+// first exchanged through shared memory so that each store instruction
+// writes 512 contiguous bytes (lane l line j*32 + l) instead of 16 bytes
+// every E * sizeof(Out) bytes.
 template <int Hints, class Out, class Acc, int E>
-__device__ __forceinline__ void storeOut(Out *p, const Acc (&v)[E], Acc shift) {
+__device__ __forceinline__ void storeOut(Out *p, const Acc (&v)[E], Acc shift,
+                                         uint4 *stage = nullptr,
+                                         char *warpBase = nullptr) {
   static_assert(E * sizeof(Out) % 16 == 0, "whole lines");
-  uint4 lines[E * sizeof(Out) / 16];
+  constexpr int kLines = E * sizeof(Out) / 16;
+  uint4 lines[kLines];
   Out *o = reinterpret_cast<Out *>(lines);
   for (int i = 0; i < E; ++i)
     o[i] = Out(v[i] + shift);
-  for (int l = 0; l < int(E * sizeof(Out) / 16); ++l)
-    storeLine<Hints>(reinterpret_cast<char *>(p) + 16 * l, lines[l]);
+  if (!stage) {
+    for (int l = 0; l < kLines; ++l)
+      storeLine<Hints>(reinterpret_cast<char *>(p) + 16 * l, lines[l]);
+    return;
+  }
+  const int lane = threadIdx.x & 31;
+  for (int l = 0; l < kLines; ++l)
+    stage[lane * kLines + l] = lines[l];
+  __syncwarp();
+  for (int l = 0; l < kLines; ++l)
+    storeLine<Hints>(warpBase + 16 * (l * 32 + lane), stage[l * 32 + lane]);
+  __syncwarp();
 }
 
 __device__ __forceinline__ void unpack(uint4 v, float (&f)[8]) {
@@ -289,8 +306,11 @@ __device__ void completeGroups(const Params &p, int level, long long index,
 // block's barrier and redo the thread's running sums after it (the same
 // adds in the same order, so the same bits), instead of holding E
 // accumulators a line: fewer registers, so more elements a thread.
+//
+// Coalesce: stores go through a per-warp shared-memory staging buffer
+// (storeOut), so a store instruction writes 512 contiguous bytes.
 template <class T, int Rounds, int Hints, int MinBlocks = 1,
-          bool Recompute = false>
+          bool Recompute = false, bool Coalesce = false>
 __global__ void __launch_bounds__(kThreads, MinBlocks) laggedScan(Params p) {
   using In = typename T::In;
   using Acc = typename T::Acc;
@@ -304,6 +324,8 @@ __global__ void __launch_bounds__(kThreads, MinBlocks) laggedScan(Params p) {
   __shared__ Acc scanPart[Rounds][kWarps];
   __shared__ Acc oracleBase;
   __shared__ unsigned long long tick[2];
+  constexpr int kOutLines = E * sizeof(Out) / 16;
+  __shared__ uint4 stage[Coalesce ? kWarps : 1][Coalesce ? 32 * kOutLines : 1];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   // Warp 0's counter result for the chunk it published, looked at after
   // the block's barrier (immediate) or at the next iteration.
@@ -432,9 +454,13 @@ __global__ void __launch_bounds__(kThreads, MinBlocks) laggedScan(Params p) {
           for (int i = 1; i < E; ++i)
             y[i] += y[i - 1];
         }
-        storeOut<Hints>(out + s * kChunk +
-                            (long long)(k * kThreads + threadIdx.x) * E,
-                        y, start);
+        Out *mine =
+            out + s * kChunk + (long long)(k * kThreads + threadIdx.x) * E;
+        if (Coalesce)
+          storeOut<Hints>(mine, y, start, stage[warp],
+                          reinterpret_cast<char *>(mine - lane * E));
+        else
+          storeOut<Hints>(mine, y, start);
         for (int w = 0; w < kWarps; ++w)
           round += scanPart[k][w];
       }
@@ -456,12 +482,14 @@ struct Config {
   bool lateTicket = false;
   int window = 0;
   bool recompute = false;
+  bool coalesce = false; // only with recompute
 };
 
 using Kernel = void (*)(Params);
 
 template <class T>
-static Kernel kernelFor(int rounds, int hints, int bps, bool recompute) {
+static Kernel kernelFor(int rounds, int hints, int bps, bool recompute,
+                        bool coalesce) {
   if (recompute) { // the L2 hints; registers for 2, 3 or 4 blocks an SM
     if (hints != 1 || (rounds != 2 && rounds != 4) || bps < 2 || bps > 4)
       return nullptr;
@@ -469,6 +497,14 @@ static Kernel kernelFor(int rounds, int hints, int bps, bool recompute) {
                     laggedScan<T, 2, 1, 4, true>};
     Kernel four[] = {laggedScan<T, 4, 1, 2, true>, laggedScan<T, 4, 1, 3, true>,
                      laggedScan<T, 4, 1, 4, true>};
+    Kernel twoC[] = {laggedScan<T, 2, 1, 2, true, true>,
+                     laggedScan<T, 2, 1, 3, true, true>,
+                     laggedScan<T, 2, 1, 4, true, true>};
+    Kernel fourC[] = {laggedScan<T, 4, 1, 2, true, true>,
+                      laggedScan<T, 4, 1, 3, true, true>,
+                      laggedScan<T, 4, 1, 4, true, true>};
+    if (coalesce)
+      return rounds == 2 ? twoC[bps - 2] : fourC[bps - 2];
     return rounds == 2 ? two[bps - 2] : four[bps - 2];
   }
   // Register limits for the occupancy asked for (64 or 51 registers).
@@ -579,7 +615,8 @@ static bool run(int logN, const char *name, const cudaDeviceProp &prop,
       fprintf(stderr, "bad config: no lag\n");
       return false;
     }
-    Kernel k = kernelFor<T>(c.rounds, c.hints, c.blocksPerSM, c.recompute);
+    Kernel k =
+        kernelFor<T>(c.rounds, c.hints, c.blocksPerSM, c.recompute, c.coalesce);
     if (!k) {
       fprintf(stderr, "no such kernel\n");
       return false;
@@ -678,9 +715,10 @@ static bool run(int logN, const char *name, const cudaDeviceProp &prop,
                          : "tree-next-relaxed",
            c.rounds, chunk, c.hints, bps, c.lag,
            c.lag * chunk * (long long)sizeof(In) >> 20, p.levels, c.window,
-           c.lateTicket
-               ? (c.recompute ? " late-ticket recompute" : " late-ticket")
-               : (c.recompute ? " recompute" : ""),
+           (std::string(c.lateTicket ? " late-ticket" : "") +
+            (c.recompute ? " recompute" : "") +
+            (c.coalesce ? " coalesced" : ""))
+               .c_str(),
            ms, gbs, gbs / copyGBs, err,
            same ? "deterministic" : "NOT-DETERMINISTIC", spun[0], spun[1],
            spun[2], spun[3], spun[6]);
@@ -713,24 +751,29 @@ int main(int argc, char **argv) {
   int small = op == "i8i32" ? 1 : 2;
   struct Shape {
     int rounds, blocksPerSM;
-    bool recompute;
+    bool recompute, coalesce;
   };
-  std::vector<Shape> shapes = {{small, 4, false}, {2, 4, true}};
+  std::vector<Shape> shapes = {{small, 4, false, false}};
   if (op == "i8i32") {
-    shapes.push_back({2, 2, true});
-    shapes.push_back({2, 3, true});
+    shapes.push_back({2, 3, true, false});
+    shapes.push_back({2, 3, true, true});
+    shapes.push_back({2, 4, true, true});
   } else {
-    shapes.push_back({4, 2, true});
-    shapes.push_back({4, 3, true});
+    shapes.push_back(
+        {op == "f16f16" ? 4 : 2, op == "f16f16" ? 3 : 4, true, false});
+    shapes.push_back(
+        {op == "f16f16" ? 4 : 2, op == "f16f16" ? 3 : 4, true, true});
   }
   for (Shape sh : shapes) {
     Config oracle{sh.rounds, 1, sh.blocksPerSM, 0, true, false, false};
     oracle.recompute = sh.recompute;
+    oracle.coalesce = sh.coalesce;
     configs.push_back(oracle);
-    for (long long mb : {6, 8, 10}) {
+    for (long long mb : {8, 10}) {
       Config c{sh.rounds, 1,     sh.blocksPerSM, mb,   false, true,
                false,     false, false,          true, 2};
       c.recompute = sh.recompute;
+      c.coalesce = sh.coalesce;
       configs.push_back(c);
     }
   }
