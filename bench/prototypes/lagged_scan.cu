@@ -37,7 +37,7 @@
 // Build and run (on the GPU machine):
 //   nvcc -O3 -std=c++17 -arch=sm_90 -o /tmp/lagged \
 //       bench/prototypes/lagged_scan.cu
-//   /tmp/lagged [log2 n] [f16f32|f16f16|i8i32]
+//   /tmp/lagged [log2 n] [f16f32|f16f16|i8i32] [best]
 #include <cuda_fp16.h>
 
 #include <algorithm>
@@ -754,7 +754,14 @@ int main(int argc, char **argv) {
     bool recompute, coalesce;
   };
   std::vector<Shape> shapes = {{small, 4, false, false}};
-  if (op == "i8i32") {
+  // A third argument "best": each operation's best shape alone (lags 4, 8
+  // and 10 MB), e.g. to see what the lag costs at smaller n.
+  bool bestOnly = argc > 3 && std::string(argv[3]) == "best";
+  if (bestOnly)
+    shapes = {op == "i8i32"    ? Shape{2, 3, true, true}
+              : op == "f16f16" ? Shape{4, 3, true, false}
+                               : Shape{2, 4, true, false}};
+  else if (op == "i8i32") {
     shapes.push_back({2, 3, true, false});
     shapes.push_back({2, 3, true, true});
     shapes.push_back({2, 4, true, true});
@@ -769,7 +776,8 @@ int main(int argc, char **argv) {
     oracle.recompute = sh.recompute;
     oracle.coalesce = sh.coalesce;
     configs.push_back(oracle);
-    for (long long mb : {8, 10}) {
+    for (long long mb : bestOnly ? std::vector<long long>{4, 8, 10}
+                                 : std::vector<long long>{8, 10}) {
       Config c{sh.rounds, 1,     sh.blocksPerSM, mb,   false, true,
                false,     false, false,          true, 2};
       c.recompute = sh.recompute;
