@@ -755,7 +755,8 @@ int main(int argc, char **argv) {
   };
   std::vector<Shape> shapes = {{small, 4, false, false}};
   // A third argument "best": each operation's best shape alone (lags 4, 8
-  // and 10 MB), e.g. to see what the lag costs at smaller n.
+  // and 10 MB), persistent and a block per ticket, e.g. to see what the
+  // lag costs at smaller n.
   bool bestOnly = argc > 3 && std::string(argv[3]) == "best";
   if (bestOnly)
     shapes = {op == "i8i32"    ? Shape{2, 3, true, true}
@@ -783,6 +784,11 @@ int main(int argc, char **argv) {
       c.recompute = sh.recompute;
       c.coalesce = sh.coalesce;
       configs.push_back(c);
+      if (bestOnly) { // and as a block per ticket (tcuc's block items)
+        c.oneTicket = true;
+        c.lateTicket = false;
+        configs.push_back(c);
+      }
     }
   }
   bool ok = op == "f16f32"   ? run<F16F32>(logN, "f16->f32", prop, configs)
