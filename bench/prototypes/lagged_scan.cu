@@ -37,7 +37,7 @@
 // Build and run (on the GPU machine):
 //   nvcc -O3 -std=c++17 -arch=sm_90 -o /tmp/lagged \
 //       bench/prototypes/lagged_scan.cu
-//   /tmp/lagged [log2 n] [f16f32|f16f16|i8i32] [best]
+//   /tmp/lagged [log2 n] [f16f32|f16f16|i8i32] [best] [log2 segment]
 #include <cuda_fp16.h>
 
 #include <algorithm>
@@ -72,7 +72,12 @@ struct Params {
   unsigned long long *sums[kMaxLevels];
   // Level l's counters (l >= 1): how many of a group's 32 words are out.
   unsigned *counts[kMaxLevels];
-  int levels; // 32^levels >= chunks
+  int levels; // 32^levels >= perSeg
+  // Chunks a segment (a tree per segment; = chunks for the whole array)
+  // and each level's words a segment: level l of segment g starts at
+  // g * span[l].
+  long long perSeg;
+  long long span[kMaxLevels];
   // Sum a group as soon as its counter says so (else: at the next
   // iteration, after the next chunk's loads are issued).
   bool immediate;
@@ -279,20 +284,24 @@ struct I8I32 {
 // sums the group (its words are all out) and publishes the word above.
 // Waits on nothing that is not already published.
 template <class Acc>
-__device__ void completeGroups(const Params &p, int level, long long index,
+__device__ void completeGroups(const Params &p, int level, long long chunk,
                                unsigned old) {
   const int lane = threadIdx.x & 31;
+  long long seg = chunk / p.perSeg, index = chunk % p.perSeg;
   while (old == kFan - 1) {
     long long group = index / kFan;
     Acc v = warpSum(fromBits<Acc>(
-        waitWord(&p.sums[level][group * kFan + lane], p.spins, kMaxLevels)));
+        waitWord(&p.sums[level][seg * p.span[level] + group * kFan + lane],
+                 p.spins, kMaxLevels)));
     ++level;
     index = group;
     old = 0;
     if (lane == 0) {
-      storeRelaxed(&p.sums[level][index], word(v));
+      storeRelaxed(&p.sums[level][seg * p.span[level] + index], word(v));
       if (level + 1 < p.levels)
-        old = addCounter(&p.counts[level + 1][index / kFan], p.acqRel);
+        old = addCounter(
+            &p.counts[level + 1][seg * p.span[level + 1] + index / kFan],
+            p.acqRel);
     }
     old = __shfl_sync(~0u, old, 0);
   }
@@ -366,17 +375,21 @@ __global__ void __launch_bounds__(kThreads, MinBlocks) laggedScan(Params p) {
       // Chunks [a, s) from their own words (warps 0..window), [0, a) from
       // the tree (warp window + l: level l), a = s's level-1 group start
       // less `window` groups: the most recent groups need no group sum.
-      long long a = (s / kFan > p.window ? s / kFan - p.window : 0) * kFan;
+      // (All within s's segment: c is s's chunk in it.)
+      long long seg = s / p.perSeg, c = s % p.perSeg;
+      long long a = (c / kFan > p.window ? c / kFan - p.window : 0) * kFan;
       if (warp <= p.window) {
         long long i = a + warp * kFan + lane;
-        if (i < s)
-          part = fromBits<Acc>(waitWord(&p.sums[0][i], p.spins, 0));
+        if (i < c)
+          part = fromBits<Acc>(
+              waitWord(&p.sums[0][seg * p.span[0] + i], p.spins, 0));
       } else if (int level = warp - p.window; level < p.levels) {
         long long digit = (a >> (5 * level)) & (kFan - 1);
         long long from = (a >> (5 * (level + 1))) * kFan;
         if (lane < digit)
           part = fromBits<Acc>(
-              waitWord(&p.sums[level][from + lane], p.spins, level));
+              waitWord(&p.sums[level][seg * p.span[level] + from + lane],
+                       p.spins, level));
       }
     }
 
@@ -425,9 +438,11 @@ __global__ void __launch_bounds__(kThreads, MinBlocks) laggedScan(Params p) {
       Acc total = reducePart[0];
       for (int w = 1; w < kWarps; ++w)
         total += reducePart[w];
-      storeRelaxed(&p.sums[0][r], word(total));
+      long long seg = r / p.perSeg, c = r % p.perSeg;
+      storeRelaxed(&p.sums[0][seg * p.span[0] + c], word(total));
       if (p.levels > 1 && p.maintain) {
-        pendingOld = addCounter(&p.counts[1][r / kFan], p.acqRel);
+        pendingOld =
+            addCounter(&p.counts[1][seg * p.span[1] + c / kFan], p.acqRel);
         pendingChunk = r;
       }
     }
@@ -527,7 +542,8 @@ static int hostValue(int x) { return x; }
 // Runs the configurations of `configs` (lags in MB of input) for one
 // operation; returns false on a setup error.
 template <class T>
-static bool run(int logN, const char *name, const cudaDeviceProp &prop,
+static bool run(int logN, int logSeg, const char *name,
+                const cudaDeviceProp &prop,
                 const std::vector<Config> &configsMB) {
   using In = typename T::In;
   using Acc = typename T::Acc;
@@ -535,7 +551,8 @@ static bool run(int logN, const char *name, const cudaDeviceProp &prop,
   constexpr bool kInt = std::is_same<Acc, int>::value;
   constexpr int E = 16 / sizeof(In);
   const long long n = 1ll << logN;
-  printf("%s, n = 2^%d\n", name, logN);
+  printf("%s, n = 2^%d, segment %s\n", name, logN,
+         logSeg ? ("2^" + std::to_string(logSeg)).c_str() : "whole");
 
   // Random data (xorshift), the same every run: f16 in [-1, 1), i8 any.
   std::vector<In> host(n);
@@ -549,9 +566,13 @@ static bool run(int logN, const char *name, const cudaDeviceProp &prop,
     else
       host[i] = __float2half(float((st >> 40) & 0xffff) / 32768.f - 1.f);
   }
+  // Segments of 2^logSeg elements (0: the whole array), each scanned alone.
+  const long long segment = logSeg ? 1ll << logSeg : n;
   std::vector<double> ref(n);
   double acc = 0, refNorm = 0;
   for (long long i = 0; i < n; ++i) {
+    if (i % segment == 0)
+      acc = 0;
     acc += double(hostValue(host[i]));
     ref[i] = acc;
     refNorm += acc * acc;
@@ -602,7 +623,8 @@ static bool run(int logN, const char *name, const cudaDeviceProp &prop,
     long long chunk = rounds * E * (long long)kThreads;
     std::vector<unsigned> prefix(n / chunk);
     for (long long c = 0; c < n / chunk; ++c)
-      prefix[c] = bitsOf(c ? Acc(ref[c * chunk - 1]) : Acc(0));
+      prefix[c] =
+          bitsOf(c * chunk % segment ? Acc(ref[c * chunk - 1]) : Acc(0));
     CHECK(cudaMalloc(&oracle[rounds], prefix.size() * sizeof(unsigned)));
     CHECK(cudaMemcpy(oracle[rounds], prefix.data(),
                      prefix.size() * sizeof(unsigned), cudaMemcpyHostToDevice));
@@ -642,21 +664,28 @@ static bool run(int logN, const char *name, const cudaDeviceProp &prop,
     p.window = c.window;
     p.spins = spins;
     // The tree's words and counters, then the ticket, in one zeroed range.
+    if (segment % chunk) {
+      fprintf(stderr, "segment not a multiple of the chunk\n");
+      return false;
+    }
+    p.perSeg = segment / chunk;
+    long long segments = p.chunks / p.perSeg;
     p.levels = 1;
-    for (long long span = kFan; span < p.chunks; span *= kFan)
+    for (long long span = kFan; span < p.perSeg; span *= kFan)
       ++p.levels;
     if (p.levels > kMaxLevels || c.window + p.levels > kWarps) {
       fprintf(stderr, "too many chunks or too wide a window\n");
       return false;
     }
     unsigned long long *w = words;
-    for (int l = 0, span = 1; l < p.levels; ++l, span *= kFan) {
+    for (long long l = 0, span = 1; l < p.levels; ++l, span *= kFan) {
+      p.span[l] = (p.perSeg + span - 1) / span;
       p.sums[l] = w;
-      w += (p.chunks + span - 1) / span + 1;
+      w += segments * p.span[l] + 1;
     }
-    for (int l = 1, span = kFan; l < p.levels; ++l, span *= kFan) {
+    for (int l = 1; l < p.levels; ++l) {
       p.counts[l] = reinterpret_cast<unsigned *>(w);
-      w += (p.chunks + span - 1) / span + 1;
+      w += segments * p.span[l] + 1;
     }
     p.ticket = reinterpret_cast<unsigned *>(w);
     size_t stateBytes =
@@ -791,10 +820,12 @@ int main(int argc, char **argv) {
       }
     }
   }
-  bool ok = op == "f16f32"   ? run<F16F32>(logN, "f16->f32", prop, configs)
-            : op == "f16f16" ? run<F16F16>(logN, "f16->f16", prop, configs)
-            : op == "i8i32"
-                ? run<I8I32>(logN, "i8->i32", prop, configs)
-                : (fprintf(stderr, "unknown op %s\n", op.c_str()), false);
+  // A fourth argument: log2 of the segment size (0 or none: whole array).
+  int logSeg = argc > 4 ? atoi(argv[4]) : 0;
+  bool ok =
+      op == "f16f32"   ? run<F16F32>(logN, logSeg, "f16->f32", prop, configs)
+      : op == "f16f16" ? run<F16F16>(logN, logSeg, "f16->f16", prop, configs)
+      : op == "i8i32"  ? run<I8I32>(logN, logSeg, "i8->i32", prop, configs)
+                      : (fprintf(stderr, "unknown op %s\n", op.c_str()), false);
   return ok ? 0 : 1;
 }
