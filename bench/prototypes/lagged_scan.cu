@@ -17,7 +17,7 @@
 // level-l words. Whoever publishes the last of a group's 32 words (a
 // counter per group says who) sums the group and publishes the word above;
 // that work waits only for words already stored (each word carries its
-// flag, so the counter can be relaxed: acq_rel cost 8-10%). The prefix of s
+// flag, so the counter can be relaxed: acq_rel cost 6-9%). The prefix of s
 // is the chunk words of [a, s), a = the start of s's level-1 group less
 // `window` groups, plus, at each level, the words of the full groups
 // before a inside its parent group: at most 31 words a level, one load a
@@ -135,10 +135,12 @@ waitWord(const unsigned long long *p, unsigned long long *spins = nullptr,
   return unsigned(v);
 }
 
-// A group's counter. acq_rel orders the word stored before it, but its
-// fence waits for every earlier store of the thread (its output lines too)
-// and measured 10% of the time; relaxed is enough, since whoever sums the
-// group waits on each word's own flag (waitWord) anyway.
+// A group's counter. acq_rel orders the word stored before it, but cost
+// 6-9% of the time (the tree kept up with prefixes from a table: 0.853-0.862
+// of the copy ceiling acq_rel, 0.914-0.920 relaxed; probably because it
+// orders all of the thread's earlier stores, not profiled); relaxed is
+// enough, since whoever sums the group waits on each word's own flag
+// (waitWord) anyway.
 __device__ __forceinline__ unsigned addCounter(unsigned *p, bool acqRel) {
   unsigned old;
   if (acqRel)

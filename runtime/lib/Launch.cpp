@@ -219,7 +219,8 @@ Status Runtime::launch(const Kernel &kernel, const void *in, void *out,
       int64_t grid = launchGrid(file, k, kernel.residentBlocks[k], n);
       auto f = static_cast<CUfunction>(kernel.functions[k]);
       CUresult r;
-      if (dependent && k > 0) {
+      bool ex = dependent && k > 0;
+      if (ex) {
         CUlaunchAttribute attr{};
         attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
         attr.value.programmaticStreamSerializationAllowed = 1;
@@ -232,7 +233,9 @@ Status Runtime::launch(const Kernel &kernel, const void *in, void *out,
                              1, 1, 0, cuStream, params, nullptr);
       }
       if (r != CUDA_SUCCESS)
-        return d.check(r, ("cuLaunchKernel(" + file.kernels[k] + ")").c_str());
+        return d.check(r, ((ex ? "cuLaunchKernelEx(" : "cuLaunchKernel(") +
+                           file.kernels[k] + ")")
+                              .c_str());
     }
     return Status::success();
   };

@@ -66,10 +66,8 @@ TEST(KernelCompiler, EveryVariantParsesInTheRuntime) {
       EXPECT_TRUE(checkKernelFile(file, s, "sm_90", tcuc::version()).ok())
           << s.key();
       EXPECT_EQ(file.kernels.size(), c.kernels) << s.key();
-      // The header names the strategy that runs: the spec's variant, with
-      // the tiles (and warps) the cost model gave it.
+      // The header names the strategy that runs: the spec's variant.
       EXPECT_EQ(file.variant, c.variant) << s.key();
-      EXPECT_GE(file.tilesPerWarp, 1) << s.key();
       EXPECT_EQ(file.scratch.size(), c.scratch) << s.key();
       // The grid variants' scratch holds one accumulator per 4096-element
       // chunk of each segment: ceil(n / 5000) * 2 for n = 2^31 + 12345.
@@ -80,6 +78,27 @@ TEST(KernelCompiler, EveryVariantParsesInTheRuntime) {
       }
     }
   }
+}
+
+// The header's strategy is what the pass left: fixed tiles and warps pass
+// through; a fixed variant alone gets the cost model's tiles.
+TEST(KernelCompiler, HeaderNamesTheStrategy) {
+  KernelSpec s = spec(/*scan=*/true, 100000, DType::F16, "block");
+  s.tilesPerWarp = 2;
+  s.warpsPerBlock = 8;
+  std::string text;
+  ASSERT_TRUE(compileKernelFile(s, "sm_90", text).ok());
+  KernelFile file;
+  ASSERT_TRUE(parseKernelFile(text, file).ok());
+  EXPECT_EQ(file.variant, "block");
+  EXPECT_EQ(file.tilesPerWarp, 2);
+  EXPECT_EQ(file.warpsPerBlock, 8);
+  // The lookback rule (CostModel.cpp): 4 tiles for f16 when it makes chunks.
+  s = spec(/*scan=*/true, 1 << 22, DType::F16, "lookback");
+  ASSERT_TRUE(compileKernelFile(s, "sm_90", text).ok());
+  ASSERT_TRUE(parseKernelFile(text, file).ok());
+  EXPECT_EQ(file.variant, "lookback");
+  EXPECT_EQ(file.tilesPerWarp, 4);
 }
 
 TEST(KernelCompiler, RejectsWhatTheVerifierRejects) {

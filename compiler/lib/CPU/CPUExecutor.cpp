@@ -96,19 +96,16 @@ tcuc::CPUKernel::compile(const KernelSpec &spec, std::string &error) {
   if (!module)
     return nullptr;
   // The strategy first, read before the lowering consumes it.
-  PassManager strategy(&ctx);
-  tcu::buildTCUStrategyCPUPipeline(strategy);
-  std::optional<tcu::StrategyChoice> chosen;
-  if (failed(strategy.run(*module)) ||
-      !(chosen = tcu::getChosenStrategy(*module))) {
+  tcu::StrategyChoice chosen;
+  if (failed(tcu::runStrategyStep(*module, /*gpu=*/nullptr, chosen))) {
     errors << "choosing the strategy failed\n";
     return nullptr;
   }
-  kernel->chosenVariant = tcu::stringifyVariant(chosen->variant).str();
-  kernel->chosenTiles = chosen->tilesPerWarp;
-  kernel->chosenWarps = chosen->warpsPerBlock;
+  kernel->chosenVariant = tcu::stringifyVariant(chosen.variant).str();
+  kernel->chosenTiles = chosen.tilesPerWarp;
+  kernel->chosenWarps = chosen.warpsPerBlock;
   PassManager pm(&ctx);
-  tcu::buildTCUToCPUPipeline(pm);
+  tcu::buildTCUToCPUPipeline(pm, /*selectStrategy=*/false);
   if (failed(pm.run(*module))) {
     errors << "tcu-to-cpu pipeline failed\n";
     return nullptr;

@@ -101,24 +101,21 @@ tcuc::Status tcuc::compileKernelFile(const KernelSpec &spec,
   options.chip = arch;
   // The strategy first, read before stage 1 lowers it away: the header
   // says what runs.
-  PassManager strategy(&ctx);
-  tcu::buildTCUStrategyPipeline(strategy, options);
-  if (failed(strategy.run(*module)))
+  tcu::StrategyChoice chosen;
+  if (failed(tcu::runStrategyStep(*module, &options, chosen)))
     return fail("choosing the strategy failed");
-  std::optional<tcu::StrategyChoice> chosen = tcu::getChosenStrategy(*module);
-  if (!chosen)
-    return fail("expected one tcu collective with a chosen strategy");
   KernelFile plan;
   plan.specKey = spec.key();
   plan.arch = arch;
   plan.version = tcuc::version();
-  plan.variant = tcu::stringifyVariant(chosen->variant).str();
-  plan.tilesPerWarp = static_cast<int>(chosen->tilesPerWarp);
-  plan.warpsPerBlock = static_cast<int>(chosen->warpsPerBlock);
+  plan.variant = tcu::stringifyVariant(chosen.variant).str();
+  plan.tilesPerWarp = static_cast<int>(chosen.tilesPerWarp);
+  plan.warpsPerBlock = static_cast<int>(chosen.warpsPerBlock);
   // Stage 1 leaves the launch plan on the gpu.module; stage 2 serializes the
   // module to PTX (and drops its attributes), so read the plan in between.
   PassManager kernels(&ctx);
-  tcu::buildTCUToGPUKernelsPipeline(kernels, options);
+  tcu::buildTCUToGPUKernelsPipeline(kernels, options,
+                                    /*selectStrategy=*/false);
   if (failed(kernels.run(*module)))
     return fail("lowering to GPU kernels failed");
   auto gpuModules = module->getOps<gpu::GPUModuleOp>();

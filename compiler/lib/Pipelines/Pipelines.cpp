@@ -3,6 +3,7 @@
 #include "tcuc/Pipelines/Pipelines.h"
 
 #include "tcuc/Conversion/Passes.h"
+#include "tcuc/Strategy/CostModel.h"
 #include "tcuc/Strategy/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -16,29 +17,46 @@
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/Pipelines/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
-void mlir::tcu::buildTCUStrategyCPUPipeline(OpPassManager &pm) {
-  // The variants the GPU (sm_90) would run, so a CPU run reproduces a GPU
-  // run's arithmetic. Not its tiles per warp: they leave the arithmetic as
-  // it is (the products are added in the same order), gain the CPU
-  // nothing, and unrolled loops compile several times slower here.
+using namespace mlir;
+using namespace mlir::tcu;
+
+/// tcu-select-strategy as tcu-to-ptx (`gpu` set) or tcu-to-cpu runs it.
+static void addStrategyPass(OpPassManager &pm, const TCUToPTXOptions *gpu) {
   TCUSelectStrategyOptions strategy;
-  strategy.chooseTiles = false;
+  if (gpu) {
+    strategy.chip = gpu->chip;
+  } else {
+    // The variants the GPU (sm_90) would run, so a CPU run reproduces a
+    // GPU run's arithmetic. Not its tiles per warp: they leave the
+    // arithmetic as it is (the products are added in the same order), gain
+    // the CPU nothing, and unrolled loops compile several times slower here.
+    strategy.chooseTiles = false;
+  }
   pm.addPass(createTCUSelectStrategy(strategy));
 }
 
-void mlir::tcu::buildTCUStrategyPipeline(OpPassManager &pm,
-                                         const TCUToPTXOptions &options) {
-  TCUSelectStrategyOptions strategy;
-  strategy.chip = options.chip;
-  pm.addPass(createTCUSelectStrategy(strategy));
+LogicalResult mlir::tcu::runStrategyStep(ModuleOp module,
+                                         const TCUToPTXOptions *gpu,
+                                         StrategyChoice &chosen) {
+  PassManager pm(module.getContext());
+  addStrategyPass(pm, gpu);
+  if (failed(pm.run(module)))
+    return failure();
+  std::optional<StrategyChoice> choice = getChosenStrategy(module);
+  if (!choice)
+    return failure();
+  chosen = *choice;
+  return success();
 }
 
-void mlir::tcu::buildTCUToCPUPipeline(OpPassManager &pm) {
-  buildTCUStrategyCPUPipeline(pm);
+void mlir::tcu::buildTCUToCPUPipeline(OpPassManager &pm, bool selectStrategy) {
+  if (selectStrategy)
+    addStrategyPass(pm, nullptr);
   pm.addPass(createConvertTCUToMMA());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -60,8 +78,10 @@ void mlir::tcu::buildTCUToCPUPipeline(OpPassManager &pm) {
 }
 
 void mlir::tcu::buildTCUToGPUKernelsPipeline(OpPassManager &pm,
-                                             const TCUToPTXOptions &options) {
-  buildTCUStrategyPipeline(pm, options);
+                                             const TCUToPTXOptions &options,
+                                             bool selectStrategy) {
+  if (selectStrategy)
+    addStrategyPass(pm, &options);
   pm.addPass(createConvertTCUToMMA());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -104,5 +124,5 @@ void mlir::tcu::registerTCUCPipelines() {
   PassPipelineRegistration<>(
       "tcu-to-cpu",
       "Lower tcu collectives through the mma form to LLVM for the CPU",
-      buildTCUToCPUPipeline);
+      [](OpPassManager &pm) { buildTCUToCPUPipeline(pm); });
 }

@@ -36,8 +36,6 @@ static cl::opt<bool> printIR("print-ir",
                              cl::sub(tcuc::driver::inspectCommand),
                              cl::cat(tcuc::driver::tcucCategory));
 
-/// Bytes of one element of `type` as stored in memory.
-
 static std::string describeLength(int64_t n) {
   return ShapedType::isDynamic(n) ? std::string("n (dynamic)")
                                   : std::to_string(n);

@@ -5,11 +5,19 @@
 
 #include "mlir/Pass/PassOptions.h"
 
+namespace mlir {
+class ModuleOp;
+} // namespace mlir
+
 namespace mlir::tcu {
+struct StrategyChoice;
+
 /// tcu collectives -> mma form -> CPU vector code -> LLVM dialect, ready for
 /// the ExecutionEngine or mlir-runner. Functions keep a C interface
 /// (`_mlir_ciface_<name>`) when they carry `llvm.emit_c_interface`.
-void buildTCUToCPUPipeline(OpPassManager &pm);
+/// `selectStrategy = false` leaves out the first step, tcu-select-strategy
+/// (for a module runStrategyStep has already been through).
+void buildTCUToCPUPipeline(OpPassManager &pm, bool selectStrategy = true);
 
 /// Options of the tcu-to-ptx pipeline.
 struct TCUToPTXOptions : PassPipelineOptions<TCUToPTXOptions> {
@@ -33,17 +41,19 @@ void buildTCUToPTXPipeline(OpPassManager &pm, const TCUToPTXOptions &options);
 /// Its two halves: tcu -> GPU kernels (launch plan on each gpu.module), and
 /// GPU kernels -> PTX.
 void buildTCUToGPUKernelsPipeline(OpPassManager &pm,
-                                  const TCUToPTXOptions &options);
+                                  const TCUToPTXOptions &options,
+                                  bool selectStrategy = true);
 void buildGPUKernelsToPTXPipeline(OpPassManager &pm,
                                   const TCUToPTXOptions &options);
 
-/// The first step of tcu-to-ptx and of tcu-to-cpu: tcu-select-strategy as
-/// each runs it. A driver may run it alone first and read the choice
-/// (tcu::getChosenStrategy) before the lowering consumes it; the pipeline's
-/// own run of the pass then keeps every choice already made.
-void buildTCUStrategyPipeline(OpPassManager &pm,
-                              const TCUToPTXOptions &options);
-void buildTCUStrategyCPUPipeline(OpPassManager &pm);
+/// The first step of tcu-to-ptx (`gpu` set) or of tcu-to-cpu (null),
+/// tcu-select-strategy as each runs it, run on `module` alone; `chosen` is
+/// then the strategy of its one collective (tcu::getChosenStrategy).
+/// Fails when the pass fails or there is not exactly one collective. A
+/// driver that reports what runs calls this, then the pipeline with
+/// `selectStrategy = false`.
+LogicalResult runStrategyStep(ModuleOp module, const TCUToPTXOptions *gpu,
+                              StrategyChoice &chosen);
 
 /// Registers the pipelines above with the pass registry (`--tcu-to-cpu`).
 void registerTCUCPipelines();

@@ -111,7 +111,7 @@ std::string elementTypeName(Type type);
 /// its variant, tiles per warp (1 when unset) and warps per block (0 when
 /// unset: the variant's own rule), `reason` empty. None unless there is
 /// exactly one collective and its variant is set. Drivers read it between
-/// the strategy step and the lowering (tcu::buildTCUStrategyPipeline), so
+/// the strategy step and the lowering (tcu::runStrategyStep), so
 /// they can say what ran without repeating the pass's rules.
 std::optional<StrategyChoice> getChosenStrategy(Operation *root);
 
