@@ -40,7 +40,7 @@ OPS = [
 REDUCE_VARIANTS = ["seg16", "seg256", "seg256n", "seg16n_strided",
                    "seg16n_coalesced", "block", "grid", "packed"]
 SCAN_VARIANTS = ["seg16", "seg256", "seg256n", "seg16n", "block", "grid",
-                 "packed", "lookback"]
+                 "packed", "lookback", "lagged"]
 DEFAULT_N = 1 << 28
 BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i8": 1, "i32": 4}
 
@@ -58,7 +58,7 @@ TILES_TRIED = [2, 4]
 
 
 def tiles_tried(op, v, seg):
-    if v in ("grid", "lookback") or (v == "seg256n" and seg >= 512):
+    if v in ("grid", "lookback", "lagged") or (v == "seg256n" and seg >= 512):
         return TILES_TRIED
     if v == "block" and op == "scan":
         return TILES_TRIED
@@ -82,6 +82,10 @@ MIN_SEGMENTS_ONE_BLOCK = 64
 # 2^22: the block scan reads the input once up to 2^21 and reaches 0.9+);
 # measured 0.54 at best there (bench/results/lookback-fenwick).
 MIN_LOOKBACK_SEGMENT = 1 << 22
+# The lagged scan from 2^16 (its prototype measured 0.92-0.96 of the copy
+# ceiling from there, bench/results/lagged-scan-prototype; below, the block
+# scan reads the input once at 0.95+).
+MIN_LAGGED_SEGMENT = 1 << 16
 
 
 # Warps per block tried for the block scan (its rule, blockScanWarps, picks
@@ -90,12 +94,15 @@ BLOCK_SCAN_WARPS = [4, 8, 16]
 # The same for the look-back scan (kLookbackWarps = 16 without them; 1, 2
 # and 8 were slower than these in bench/results/lookback-fenwick).
 LOOKBACK_WARPS = [4, 16]
+# The lagged scan (kLaggedWarps = 8 without them, the prototype's 256
+# threads).
+LAGGED_WARPS = [4, 8, 16]
 
 
 def variants(op, seg, n=DEFAULT_N):
     """Strategies to try for (op, segment), as the C interface takes them:
     "" is the compiler's choice, "name:k" a variant with k tiles per warp,
-    "block:k:w" / "lookback:k:w" with w warps per block."""
+    "block:k:w" / "lookback:k:w" / "lagged:k:w" with w warps per block."""
     names = REDUCE_VARIANTS if op == "reduce" else SCAN_VARIANTS
     out = [""]
     for v in names:
@@ -107,6 +114,8 @@ def variants(op, seg, n=DEFAULT_N):
             continue
         if v == "lookback" and seg < MIN_LOOKBACK_SEGMENT:
             continue
+        if v == "lagged" and seg < MIN_LAGGED_SEGMENT:
+            continue
         if v == "seg256n" and n // seg < MIN_SEGMENTS_ONE_WARP:
             continue
         if v == "block" and n // seg < (MIN_SEGMENTS_ONE_BLOCK if op == "scan"
@@ -117,6 +126,8 @@ def variants(op, seg, n=DEFAULT_N):
             out += [f"{v}:{k}:{w}" for k in tiles for w in BLOCK_SCAN_WARPS]
         elif v == "lookback":
             out += [f"{v}:{k}:{w}" for k in tiles for w in LOOKBACK_WARPS]
+        elif v == "lagged":
+            out += [f"{v}:{k}:{w}" for k in tiles for w in LAGGED_WARPS]
         else:
             out += [f"{v}:{k}" for k in tiles]
     return out

@@ -75,7 +75,7 @@ bool tcuc::isWarpsPerBlock(int64_t warps) {
 }
 
 bool tcuc::takesWarpsPerBlock(std::string_view variant) {
-  return variant == "block" || variant == "lookback";
+  return variant == "block" || variant == "lookback" || variant == "lagged";
 }
 
 bool tcuc::isFloat(DType t) {

@@ -53,6 +53,7 @@ TEST(KernelCompiler, EveryVariantParsesInTheRuntime) {
       {true, 64, "packed", 1, 0},
       {true, 5000, "block", 1, 0},
       {true, 5000, "grid", 3, 2},
+      {true, 100000, "lagged", 2, 1},
   };
   for (const Case &c : cases) {
     for (DType t : {DType::F16, DType::BF16, DType::F32, DType::I8}) {
@@ -71,11 +72,16 @@ TEST(KernelCompiler, EveryVariantParsesInTheRuntime) {
       EXPECT_EQ(file.scratch.size(), c.scratch) << s.key();
       // The grid variants' scratch holds one accumulator per 4096-element
       // chunk of each segment: ceil(n / 5000) * 2 for n = 2^31 + 12345.
-      if (c.scratch) {
-        int64_t count = 0;
+      int64_t count = 0;
+      if (c.scratch)
         ASSERT_TRUE(file.scratch[0].count.evaluate(2147495993, count).ok());
+      if (std::string(c.variant) == "grid")
         EXPECT_EQ(count, (2147495993 + 4999) / 5000 * 2) << s.key();
-      }
+      // The lagged scan's state: a ticket counter and a word per chunk
+      // (49 chunks of 2048 in each of 21475 segments), in whole 16-word
+      // groups: proportional to the chunks.
+      if (std::string(c.variant) == "lagged")
+        EXPECT_EQ(count, (21475 * 49 + 1 + 15) / 16 * 16) << s.key();
     }
   }
 }

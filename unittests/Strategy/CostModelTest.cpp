@@ -285,7 +285,7 @@ TEST(CostModel, LookbackRowsCarryWarpsOthersRefuseThem) {
   EXPECT_FALSE(parseTunedTable(
       R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 4194304, "grid", 4, 16))",
       bad, error));
-  EXPECT_NE(error.find("need variant \"block\" or \"lookback\""),
+  EXPECT_NE(error.find("need variant \"block\", \"lookback\" or \"lagged\""),
             std::string::npos)
       << error;
 }

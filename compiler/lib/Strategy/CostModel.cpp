@@ -45,7 +45,7 @@ constexpr Variant kPreference[] = {
     Variant::Seg16,           Variant::Seg256,        Variant::Packed,
     Variant::Seg16N,          Variant::Seg16NStrided, Variant::Seg256N,
     Variant::Seg16NCoalesced, Variant::Block,         Variant::Grid,
-    Variant::Lookback};
+    Variant::Lookback,        Variant::Lagged};
 
 int preferenceOf(StringRef variant) {
   std::optional<Variant> v = symbolizeVariant(variant);
@@ -320,8 +320,8 @@ bool mlir::tcu::parseTunedTable(StringRef text, std::vector<TunedRow> &rows,
                   "power of two up to 16");
     if (r.warpsPerBlock && !(symbolizeVariant(r.variant) &&
                              takesWarpsPerBlock(*symbolizeVariant(r.variant))))
-      return fail("warps per block other than 0 need variant \"block\" or "
-                  "\"lookback\"");
+      return fail("warps per block other than 0 need variant \"block\", "
+                  "\"lookback\" or \"lagged\"");
     if (r.op != "reduce" && r.op != "scan")
       return fail("op must be \"reduce\" or \"scan\"");
     if (!symbolizeVariant(r.variant))

@@ -83,7 +83,8 @@ bool tcuc::driver::makeSpec(const std::string &op, int64_t segment,
     return false;
   }
   if (warpsPerBlock && !takesWarpsPerBlock(variant)) {
-    error = "--warps-per-block applies to --variant block or lookback only";
+    error = "--warps-per-block applies to --variant block, lookback or "
+            "lagged only";
     return false;
   }
   spec.warpsPerBlock = int(warpsPerBlock);

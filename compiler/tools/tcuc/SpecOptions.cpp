@@ -34,8 +34,8 @@ cl::opt<std::string>
     variant("variant",
             cl::desc("Algorithm: seg16, seg256, seg256n, seg16n_strided, "
                      "seg16n_coalesced (reduce), seg16n (scan), packed, block, "
-                     "grid, lookback (scan, single pass); default: the cost "
-                     "model's choice for the segment size"),
+                     "grid, lookback, lagged (scan, single pass); default: the "
+                     "cost model's choice for the segment size"),
             cl::init(""), cl::sub(runCommand), cl::sub(compileCommand),
             cl::cat(tcucCategory));
 cl::opt<int64_t> tilesPerWarp(
@@ -50,7 +50,8 @@ cl::opt<int64_t> tilesPerWarp(
 cl::opt<int64_t> warpsPerBlock(
     "warps-per-block",
     cl::desc("Warps that share a segment in --variant block, or a chunk "
-             "in --variant lookback (1, 2, 4, 8 or 16; the GPU block is "
+             "in --variant lookback or lagged (1, 2, 4, 8 or 16; the GPU "
+             "block is "
              "that many warps); 0 = the cost model's choice"),
     cl::init(0), cl::sub(runCommand), cl::sub(compileCommand),
     cl::cat(tcucCategory));

@@ -220,7 +220,8 @@ Value mlir::tcu::lowerBlockPrefix(OpBuilder &b, BlockPrefixOp op,
                           op.getOffset(), op.getWarp(), op.getWarps(), wait);
 }
 
-/// The rules tcu.block_prefix and tcu.block_lookback share.
+/// The rules tcu.block_prefix, tcu.block_lookback and
+/// tcu.block_lagged_lookback share.
 static LogicalResult verifyWarpValues(Operation *op, int64_t warps,
                                       MemRefType buffer, Type value) {
   if (warps < 1 || warps > 32)
@@ -234,6 +235,11 @@ static LogicalResult verifyWarpValues(Operation *op, int64_t warps,
 LogicalResult mlir::tcu::BlockLookbackOp::verify() {
   return verifyWarpValues(*this, getWarps(), getBuffer().getType(),
                           getValue().getType());
+}
+
+LogicalResult mlir::tcu::BlockLaggedLookbackOp::verify() {
+  return verifyWarpValues(*this, getWarps(), getBuffer().getType(),
+                          getScanValue().getType());
 }
 
 LogicalResult mlir::tcu::BlockPrefixOp::verify() {

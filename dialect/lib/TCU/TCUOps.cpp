@@ -38,7 +38,8 @@ Variant mlir::tcu::getDefaultVariant(int64_t segmentSize) {
 }
 
 bool mlir::tcu::takesWarpsPerBlock(Variant variant) {
-  return variant == Variant::Block || variant == Variant::Lookback;
+  return variant == Variant::Block || variant == Variant::Lookback ||
+         variant == Variant::Lagged;
 }
 
 bool mlir::tcu::isVariantApplicable(Variant variant, bool isScan,
@@ -73,9 +74,10 @@ bool mlir::tcu::isVariantApplicable(Variant variant, bool isScan,
   case Variant::Grid:
     return true;
   case Variant::Lookback:
+  case Variant::Lagged:
     if (!isScan)
-      return fail("variant 'lookback' is a scan variant (reductions use "
-                  "'grid')");
+      return fail("variant '" + stringifyVariant(variant).str() +
+                  "' is a scan variant (reductions use 'grid')");
     return true;
   case Variant::Packed:
     if (segmentSize % kTileSize != 0 || segmentSize > kTileSize * kTileSize)
@@ -176,8 +178,8 @@ static LogicalResult verifySegmentedCollective(
     std::optional<uint64_t> warpsPerBlock, bool isScan, StringRef kind) {
   if (warpsPerBlock && !(variant && takesWarpsPerBlock(*variant)))
     return op->emitOpError()
-           << "warps_per_block applies to variants 'block' and 'lookback' "
-              "only (the warps that share a segment), got "
+           << "warps_per_block applies to variants 'block', 'lookback' and "
+              "'lagged' only (the warps that share a segment), got "
            << (variant ? "'" + stringifyVariant(*variant).str() + "'"
                        : std::string("no variant"));
   for (auto [name, type] :

@@ -33,13 +33,13 @@ bool isFloat(DType t);
 /// Most tiles a warp may keep in flight (`tiles_per_warp` is 1..8).
 constexpr int kMaxTilesPerWarp = 8;
 /// Most warps that may share a segment (`warps_per_block` is a power of two
-/// up to 16, block and lookback variants only).
+/// up to 16, block, lookback and lagged variants only).
 constexpr int kMaxWarpsPerBlock = 16;
 /// True for 0 (the compiler's choice) and the powers of two up to
 /// kMaxWarpsPerBlock.
 bool isWarpsPerBlock(int64_t warps);
 /// True for the variants whose warps share a segment, the ones warps per
-/// block apply to: "block" and "lookback".
+/// block apply to: "block", "lookback" and "lagged".
 bool takesWarpsPerBlock(std::string_view variant);
 
 /// The largest element count a launch takes: 2^47, more than any device

@@ -157,7 +157,7 @@ func.func @variant_wrong_op(%in: memref<?xf16>, %out: memref<?xf32>) {
 // -----
 
 func.func @warps_without_block(%in: memref<?xf16>, %out: memref<?xf32>) {
-  // expected-error @+1 {{'tcu.segmented_scan' op warps_per_block applies to variants 'block' and 'lookback' only (the warps that share a segment), got 'grid'}}
+  // expected-error @+1 {{'tcu.segmented_scan' op warps_per_block applies to variants 'block', 'lookback' and 'lagged' only (the warps that share a segment), got 'grid'}}
   tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<grid>, warps_per_block = 8} : memref<?xf16> -> memref<?xf32>
   return
 }
@@ -165,7 +165,7 @@ func.func @warps_without_block(%in: memref<?xf16>, %out: memref<?xf32>) {
 // -----
 
 func.func @warps_without_variant(%in: tensor<?xf16>, %init: tensor<?xf32>) -> tensor<?xf32> {
-  // expected-error @+1 {{'tcu.reduce' op warps_per_block applies to variants 'block' and 'lookback' only (the warps that share a segment), got no variant}}
+  // expected-error @+1 {{'tcu.reduce' op warps_per_block applies to variants 'block', 'lookback' and 'lagged' only (the warps that share a segment), got no variant}}
   %r = tcu.reduce <add> %in into %init segment_size 65536 {warps_per_block = 8} : tensor<?xf16> -> tensor<?xf32>
   return %r : tensor<?xf32>
 }

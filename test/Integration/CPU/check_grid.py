@@ -22,7 +22,7 @@ VARIANTS = {
     "reduce": ["seg16", "seg256", "seg256n", "seg16n_strided",
                "seg16n_coalesced", "block", "grid", "packed"],
     "scan": ["seg16", "seg256", "seg256n", "seg16n", "block", "grid",
-             "packed", "lookback"],
+             "packed", "lookback", "lagged"],
 }
 DTYPES = ["f16", "bf16", "f32", "i8"]
 
@@ -54,7 +54,7 @@ def main():
     p.add_argument("--tiles-per-warp", type=int,
                    help="tiles in flight per warp")
     p.add_argument("--warps-per-block", type=int,
-                   help="warps of a block (block and lookback variants)")
+                   help="warps of a block (block, lookback and lagged variants)")
     p.add_argument("--sizes", help="only these of the odd segment sizes")
     p.add_argument("--n", type=int, default=N, help="elements per run")
     args = p.parse_args()

@@ -40,7 +40,7 @@ struct StrategyChoice {
   Variant variant = Variant::Seg256N;
   /// Tiles a warp keeps in flight (tiles_per_warp).
   int64_t tilesPerWarp = 1;
-  /// Warps of a block (warps_per_block, block and lookback variants); 0
+  /// Warps of a block (warps_per_block, block, lookback and lagged variants); 0
   /// leaves them to the variant's own rule.
   int64_t warpsPerBlock = 0;
   /// Why: which table row or which analytic rule decided.

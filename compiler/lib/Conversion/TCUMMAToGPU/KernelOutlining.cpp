@@ -285,7 +285,7 @@ LogicalResult Outliner::outline(scf::ParallelOp loop, int index) {
     // tcu.block_lookback) needs every warp of the block in it exactly once.
     bool meets = false;
     phase.walk([&](Operation *op) {
-      if (isa<BlockPrefixOp, BlockLookbackOp>(op))
+      if (isa<BlockPrefixOp, BlockLookbackOp, BlockLaggedLookbackOp>(op))
         meets = true;
     });
     if (meets && !isConstantIntValue(phase.getUpperBound()[0], warpsPerBlock))

@@ -1,6 +1,7 @@
 //===- LookbackOps.cpp - single-pass look-back on the GPU -----------------===//
 //
-// tcu.ticket and tcu.prefetch for one warp and tcu.block_lookback for a block
+// tcu.ticket and tcu.prefetch for one warp, tcu.block_lookback and
+// tcu.block_lagged_lookback for a block
 // (the look-back itself is one warp's: all 32 lanes run the code; the values
 // are the same in every lane). The state words are read and written with
 // relaxed 64-bit accesses at GPU scope: a word carries its flag and its value
@@ -212,53 +213,104 @@ static Value warpSum(Builder &h, Value x) {
   return x;
 }
 
-/// The look-back of one warp for item `item` (tcu.block_lookback's
-/// aggregate known), over a Fenwick tree of the chain: with p = item -
-/// first, the item's word holds the sum of the chain's items
-/// p + 1 - lowbit(p + 1) .. p. That sum is the aggregate plus the words of
-/// items p - 1, p - 2, p - 4, ..., p - 2^(m-1) (m = trailing ones of p),
-/// and the prefix of items 0 .. p - 1 is the sum of one word per set bit j
-/// of p: the word of item (p with the bits below j cleared) - 1. Lane l
-/// reads the word for bit l (bit l + 32 in a second pass, for chains of
-/// 2^32 items or more), spinning while any is still 0, and the warp adds
-/// them with warpSum, so every sum has an association fixed by p alone:
-/// the result does not depend on timing (f32 results are the same from run
-/// to run). The item publishes its word before it reads its prefix, so it
-/// only ever waits on earlier items' words, which need no prefix: no chain
-/// of waits is longer than log2 of the chain.
-static Value lookBack(OpBuilder &rewriter, Location loc, Value state,
-                      Value item, Value first, Value aggregate) {
-  Builder h{rewriter, loc};
-  using P = arith::CmpIPredicate;
-  Type t = aggregate.getType();
-  Type i1 = rewriter.getI1Type(), i64 = rewriter.getI64Type(),
-       idx = rewriter.getIndexType();
-  auto toI64 = [&](Value v) -> Value {
-    return arith::IndexCastOp::create(rewriter, loc, i64, v);
-  };
-  auto sub = [&](Value x, Value y) -> Value {
-    return arith::SubIOp::create(rewriter, loc, x, y);
-  };
-  Value one = h.i64(1), zeroWord = h.i64(0);
-  Value p = toI64(sub(item, first));
-  Value firstI = toI64(first);
-  Value lane = arith::ExtUIOp::create(rewriter, loc, i64, h.lane());
-  Value notP = arith::XOrIOp::create(rewriter, loc, p, h.i64(-1));
-  Value trailingOnes = LLVM::CountTrailingZerosOp::create(
-      rewriter, loc, i64, notP, rewriter.getBoolAttr(false));
-  Value published = h.i64(kPublished << 32);
-  // The sum over the warp of one word per lane: lane l's for bit j = l +
-  // `half`, read from `at(j)` where `need(j)` holds (others count 0),
-  // spinning until none of them is 0.
-  auto sumOverLanes = [&](OpBuilder &b, Location l, Value half,
-                          function_ref<Value(OpBuilder &, Value)> need,
-                          function_ref<Value(OpBuilder &, Value)> at) {
-    Builder w{b, l};
-    Value j = arith::AddIOp::create(b, l, lane, half);
-    Value needed = need(b, j);
-    Value address = w.address(state, at(b, j));
+/// One warp's view of item `item` of a look-back chain whose words form a
+/// Fenwick tree: with p = item - first, the item's word holds the sum of
+/// the chain's items p + 1 - lowbit(p + 1) .. p. That sum is the item's
+/// aggregate plus the words of items p - 1, p - 2, p - 4, ...,
+/// p - 2^(m-1) (m = trailing ones of p), and the prefix of items
+/// 0 .. p - 1 is the sum of one word per set bit j of p: the word of item
+/// (p with the bits below j cleared) - 1. Lane l reads the word for bit l
+/// (bit l + 32 in a second pass, for chains of 2^32 items or more),
+/// spinning while any is still 0, and the warp adds them with warpSum, so
+/// every sum has an association fixed by p alone: the result does not
+/// depend on timing (f32 results are the same from run to run). An item
+/// waits only on earlier items' words, and publishing a word needs no
+/// prefix: no chain of waits is longer than log2 of the chain.
+struct FenwickItem {
+  OpBuilder &b;
+  Location loc;
+  Value state, item;
+  Type t;
+  Value p, firstI, lane;
+
+  FenwickItem(OpBuilder &b, Location loc, Value state, Value item,
+              Value first, Type t)
+      : b(b), loc(loc), state(state), item(item), t(t) {
+    Builder h{b, loc};
+    p = toI64(arith::SubIOp::create(b, loc, item, first));
+    firstI = toI64(first);
+    lane = arith::ExtUIOp::create(b, loc, b.getI64Type(), h.lane());
+  }
+
+  Value toI64(Value v) {
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
+  }
+
+  /// Publishes the item's word: `aggregate` plus its children's words.
+  void publish(Value aggregate) {
+    Builder h{b, loc};
+    Value notP = arith::XOrIOp::create(b, loc, p, h.i64(-1));
+    Value trailingOnes = LLVM::CountTrailingZerosOp::create(
+        b, loc, b.getI64Type(), notP, b.getBoolAttr(false));
+    Value children = overHalves(
+        [&](OpBuilder &ib, Value j) -> Value {
+          return arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::ult, j,
+                                       trailingOnes);
+        },
+        [&](OpBuilder &ib, Value j) -> Value {
+          Value pow = arith::ShLIOp::create(ib, loc, Builder{ib, loc}.i64(1), j);
+          return arith::IndexCastOp::create(
+              ib, loc, ib.getIndexType(),
+              arith::AddIOp::create(ib, loc, firstI,
+                                    arith::SubIOp::create(ib, loc, p, pow)));
+        });
+    Value node = h.add(aggregate, children);
+    h.inLeader(
+        [&] { h.storeWord(h.address(state, item), h.pack(kPublished, node)); });
+  }
+
+  /// The sum of the chain's items before this one: one word per set bit j
+  /// of p, (p with the bits below j cleared) - 1.
+  Value prefix() {
+    return overHalves(
+        [&](OpBuilder &ib, Value j) -> Value {
+          Value pow = arith::ShLIOp::create(ib, loc, Builder{ib, loc}.i64(1), j);
+          return arith::CmpIOp::create(
+              ib, loc, arith::CmpIPredicate::ne,
+              arith::AndIOp::create(ib, loc, p, pow), Builder{ib, loc}.i64(0));
+        },
+        [&](OpBuilder &ib, Value j) -> Value {
+          Builder w{ib, loc};
+          Value pow = arith::ShLIOp::create(ib, loc, w.i64(1), j);
+          Value mask = arith::XOrIOp::create(
+              ib, loc, arith::SubIOp::create(ib, loc, pow, w.i64(1)),
+              w.i64(-1));
+          Value cleared = arith::AndIOp::create(ib, loc, p, mask);
+          return arith::IndexCastOp::create(
+              ib, loc, ib.getIndexType(),
+              arith::SubIOp::create(
+                  ib, loc, arith::AddIOp::create(ib, loc, firstI, cleared),
+                  w.i64(1)));
+        });
+  }
+
+private:
+  using BitPredicate = function_ref<Value(OpBuilder &, Value)>;
+
+  /// The sum over the warp of one word per lane: lane l's for bit j = l +
+  /// `half`, read from `at(j)` where `need(j)` holds (others count 0),
+  /// spinning until none of them is 0.
+  Value sumOverLanes(OpBuilder &ob, Location l, Value half, BitPredicate need,
+                     BitPredicate at) {
+    using P = arith::CmpIPredicate;
+    Type i64 = ob.getI64Type();
+    Builder w{ob, l};
+    Value j = arith::AddIOp::create(ob, l, lane, half);
+    Value needed = need(ob, j);
+    Value address = w.address(state, at(ob, j));
+    Value published = w.i64(kPublished << 32);
     auto loop = scf::WhileOp::create(
-        b, l, TypeRange{i64}, ValueRange{zeroWord},
+        ob, l, TypeRange{i64}, ValueRange{w.i64(0)},
         [&](OpBuilder &wb, Location wl, ValueRange) {
           Builder r{wb, wl};
           auto ifOp = scf::IfOp::create(
@@ -272,7 +324,7 @@ static Value lookBack(OpBuilder &rewriter, Location loc, Value state,
           Value word = ifOp.getResult(0);
           Value pending = r.cmp(P::eq, r.flagOf(word), r.i64(0));
           Value any = NVVM::VoteSyncOp::create(
-                          wb, wl, i1, r.i32(-1), pending,
+                          wb, wl, wb.getI1Type(), r.i32(-1), pending,
                           NVVM::VoteSyncKindAttr::get(wb.getContext(),
                                                       NVVM::VoteSyncKind::any))
                           .getResult();
@@ -282,65 +334,43 @@ static Value lookBack(OpBuilder &rewriter, Location loc, Value state,
           scf::YieldOp::create(wb, wl, args);
         });
     Value v = arith::SelectOp::create(
-        b, l, needed, w.valueOf(loop.getResult(0), t), w.zero(t));
+        ob, l, needed, w.valueOf(loop.getResult(0), t), w.zero(t));
     return warpSum(w, v);
-  };
-  // Bits 32..63 matter only for chains of 2^32 chunks and more: a second
-  // pass, only then (fewer registers live in the common case).
-  Value halves = arith::SelectOp::create(
-      rewriter, loc, h.cmp(P::uge, p, h.i64(int64_t(1) << 32)), h.index(2),
-      h.index(1));
-  auto overHalves = [&](function_ref<Value(OpBuilder &, Value)> need,
-                        function_ref<Value(OpBuilder &, Value)> at) {
+  }
+
+  /// sumOverLanes over bits 0..31, and 32..63 only for chains of 2^32
+  /// chunks and more (a second pass, only then: fewer registers live in
+  /// the common case).
+  Value overHalves(BitPredicate need, BitPredicate at) {
+    Builder h{b, loc};
+    Value halves = arith::SelectOp::create(
+        b, loc,
+        h.cmp(arith::CmpIPredicate::uge, p, h.i64(int64_t(1) << 32)),
+        h.index(2), h.index(1));
     auto loop = scf::ForOp::create(
-        rewriter, loc, h.index(0), halves, h.index(1), ValueRange{h.zero(t)},
-        [&](OpBuilder &b, Location l, Value k, ValueRange sum) {
+        b, loc, h.index(0), halves, h.index(1), ValueRange{h.zero(t)},
+        [&](OpBuilder &fb, Location l, Value k, ValueRange sum) {
           Value half = arith::MulIOp::create(
-              b, l, arith::IndexCastOp::create(b, l, i64, k),
-              Builder{b, l}.i64(32));
-          Value v = sumOverLanes(b, l, half, need, at);
-          scf::YieldOp::create(b, l, ValueRange{Builder{b, l}.add(sum[0], v)});
+              fb, l, arith::IndexCastOp::create(fb, l, fb.getI64Type(), k),
+              Builder{fb, l}.i64(32));
+          Value v = sumOverLanes(fb, l, half, need, at);
+          scf::YieldOp::create(fb, l,
+                               ValueRange{Builder{fb, l}.add(sum[0], v)});
         });
     return loop.getResult(0);
-  };
-  // The item's word: its aggregate plus the words of its children,
-  // p - 2^j for j below the trailing ones of p.
-  Value children = overHalves(
-      [&](OpBuilder &b, Value j) -> Value {
-        return arith::CmpIOp::create(b, loc, P::ult, j, trailingOnes);
-      },
-      [&](OpBuilder &b, Value j) -> Value {
-        Value pow = arith::ShLIOp::create(b, loc, one, j);
-        return arith::IndexCastOp::create(
-            b, loc, idx,
-            arith::AddIOp::create(b, loc, firstI,
-                                  arith::SubIOp::create(b, loc, p, pow)));
-      });
-  Value node = h.add(aggregate, children);
-  h.inLeader(
-      [&] { h.storeWord(h.address(state, item), h.pack(kPublished, node)); });
-  // The prefix, read after publishing (waiting for it first would chain
-  // every item to the one before: word p - 1 is in every prefix; measured
-  // 0.07 of the copy ceiling on the H100, 2026-11-24,
-  // bench/results/lookback-fenwick/one-wait.csv): one word per set bit j
-  // of p, (p with the bits below j cleared) - 1.
-  return overHalves(
-      [&](OpBuilder &b, Value j) -> Value {
-        Value pow = arith::ShLIOp::create(b, loc, one, j);
-        return arith::CmpIOp::create(
-            b, loc, P::ne, arith::AndIOp::create(b, loc, p, pow), zeroWord);
-      },
-      [&](OpBuilder &b, Value j) -> Value {
-        Value pow = arith::ShLIOp::create(b, loc, one, j);
-        Value mask = arith::XOrIOp::create(
-            b, loc, arith::SubIOp::create(b, loc, pow, one),
-            Builder{b, loc}.i64(-1));
-        Value cleared = arith::AndIOp::create(b, loc, p, mask);
-        return arith::IndexCastOp::create(
-            b, loc, idx,
-            arith::SubIOp::create(
-                b, loc, arith::AddIOp::create(b, loc, firstI, cleared), one));
-      });
+  }
+};
+
+/// The look-back of one warp for item `item` with aggregate `aggregate`:
+/// publishes the item's word, then reads its prefix. (Waiting for the
+/// prefix first would chain every item to the one before: word p - 1 is
+/// in every prefix; measured 0.07 of the copy ceiling on the H100,
+/// 2026-11-24, bench/results/lookback-fenwick/one-wait.csv.)
+static Value lookBack(OpBuilder &b, Location loc, Value state, Value item,
+                      Value first, Value aggregate) {
+  FenwickItem fenwick(b, loc, state, item, first, aggregate.getType());
+  fenwick.publish(aggregate);
+  return fenwick.prefix();
 }
 
 /// tcu.block_lookback: the warps' values meet at a block barrier as in
@@ -378,10 +408,81 @@ struct LowerBlockLookback : OpConversionPattern<BlockLookbackOp> {
   }
 };
 
+/// tcu.block_lagged_lookback: both values of every warp meet at one block
+/// barrier (the scanned chunk's through lowerBlockPrefix, the reduced
+/// chunk's stored just before it); warp 0 sums the reduced chunk's values
+/// in warp order, publishes them as item publish_item if `publishes`, then
+/// looks back for item `item` if `looks_back`, and the block meets again
+/// before every warp reads the prefix (buffer[offset + 2 W]).
+struct LowerBlockLaggedLookback
+    : OpConversionPattern<BlockLaggedLookbackOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BlockLaggedLookbackOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Builder h{rewriter, loc};
+    Value buffer = adaptor.getBuffer(), offset = adaptor.getOffset(),
+          warp = adaptor.getWarp();
+    int64_t warps = op.getWarps();
+    Type t = op.getScanValue().getType();
+    auto slot = [&](Value i) -> Value {
+      return arith::AddIOp::create(rewriter, loc, offset, i);
+    };
+    memref::StoreOp::create(
+        rewriter, loc, adaptor.getReduceValue(), buffer,
+        slot(arith::AddIOp::create(rewriter, loc, h.index(warps), warp)));
+    Value prefix = lowerBlockPrefix(
+        rewriter, loc, adaptor.getScanValue(), buffer, offset, warp, warps,
+        [&] { gpu::BarrierOp::create(rewriter, loc); });
+    Value prefixSlot = slot(h.index(2 * warps));
+    auto ifOp = scf::IfOp::create(
+        rewriter, loc, h.cmp(arith::CmpIPredicate::eq, warp, h.index(0)));
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      auto publish = scf::IfOp::create(rewriter, loc, adaptor.getPublishes());
+      {
+        OpBuilder::InsertionGuard inner(rewriter);
+        rewriter.setInsertionPointToStart(publish.thenBlock());
+        Value aggregate;
+        for (int64_t w = 0; w < warps; ++w) {
+          Value v = memref::LoadOp::create(rewriter, loc, buffer,
+                                           slot(h.index(warps + w)));
+          aggregate = aggregate ? h.add(aggregate, v) : v;
+        }
+        FenwickItem(rewriter, loc, adaptor.getState(),
+                    adaptor.getPublishItem(), adaptor.getPublishFirst(), t)
+            .publish(aggregate);
+      }
+      auto look = scf::IfOp::create(
+          rewriter, loc, adaptor.getLooksBack(),
+          [&](OpBuilder &b, Location l) {
+            scf::YieldOp::create(b, l,
+                                 FenwickItem(b, l, adaptor.getState(),
+                                             adaptor.getItem(),
+                                             adaptor.getFirst(), t)
+                                     .prefix());
+          },
+          [&](OpBuilder &b, Location l) {
+            scf::YieldOp::create(b, l, Builder{b, l}.zero(t));
+          });
+      memref::StoreOp::create(rewriter, loc, look.getResult(0), buffer,
+                              prefixSlot);
+    }
+    gpu::BarrierOp::create(rewriter, loc);
+    Value chunkPrefix =
+        memref::LoadOp::create(rewriter, loc, buffer, prefixSlot);
+    rewriter.replaceOp(op, {prefix, chunkPrefix});
+    return success();
+  }
+};
+
 } // namespace
 
 void gpu_lowering::populateLookbackPatterns(const TypeConverter &types,
                                             RewritePatternSet &patterns) {
-  patterns.add<LowerTicket, LowerPrefetch, LowerBlockLookback>(
+  patterns.add<LowerTicket, LowerPrefetch, LowerBlockLookback,
+               LowerBlockLaggedLookback>(
       types, patterns.getContext());
 }

@@ -620,7 +620,8 @@ struct ConvertTCUMMAToGPUPass
     ConversionTarget target(*ctx);
     target.addIllegalOp<MatrixOp, MMAOp, SplitOp, LoadTileOp, StoreTileOp,
                         StoreRowOp, RowSumsOp, BlockPrefixOp, TicketOp,
-                        PrefetchOp, BlockLookbackOp, SegmentedReduceOp,
+                        PrefetchOp, BlockLookbackOp, BlockLaggedLookbackOp,
+                        SegmentedReduceOp,
                         SegmentedScanOp>();
     target.markUnknownOpDynamicallyLegal(
         [&](Operation *op) { return types.isLegal(op); });

@@ -375,90 +375,176 @@ struct DropPrefetch : OpRewritePattern<PrefetchOp> {
   }
 };
 
+/// The CPU's look-back words: state[i] = 1 << 32 | the bits of item i's
+/// inclusive prefix (the sum of its chain's items up to i), published in
+/// ticket order.
+struct InclusiveChain {
+  OpBuilder &b;
+  Location loc;
+  Value state;
+
+  Value c64(int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
+  }
+  /// The sum of the chain's items first .. item - 1 (0 for the first),
+  /// from item - 1's word, which must be published (anything else aborts
+  /// rather than spin: items run in ticket order on the CPU).
+  Value before(Value item, Value first, Type t, StringRef opName) {
+    using P = arith::CmpIPredicate;
+    auto ifOp = scf::IfOp::create(
+        b, loc, arith::CmpIOp::create(b, loc, P::eq, item, first),
+        [&](OpBuilder &ib, Location l) {
+          scf::YieldOp::create(
+              ib, l,
+              Value(arith::ConstantOp::create(ib, l, ib.getZeroAttr(t))));
+        },
+        [&](OpBuilder &ib, Location l) {
+          InclusiveChain in{ib, l, state};
+          Value word = memref::LoadOp::create(
+              ib, l, state,
+              ValueRange{arith::SubIOp::create(ib, l, item,
+                                               constIndex(ib, l, 1))});
+          Value flag = arith::ShRUIOp::create(ib, l, word, in.c64(32));
+          cf::AssertOp::create(
+              ib, l, arith::CmpIOp::create(ib, l, P::eq, flag, in.c64(1)),
+              (opName + ": the item before has no inclusive prefix (items "
+                        "must be claimed in order with tcu.ticket)")
+                  .str());
+          Value v = arith::TruncIOp::create(ib, l, ib.getI32Type(), word);
+          if (isa<FloatType>(t))
+            v = arith::BitcastOp::create(ib, l, t, v);
+          scf::YieldOp::create(ib, l, v);
+        });
+    return ifOp.getResult(0);
+  }
+  /// Publishes `inclusive` as item `item`'s word.
+  void publish(Value item, Value inclusive) {
+    Value v = inclusive;
+    if (isa<FloatType>(v.getType()))
+      v = arith::BitcastOp::create(b, loc, b.getI32Type(), v);
+    Value word = arith::OrIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, b.getI64Type(), v),
+        c64(int64_t(1) << 32));
+    memref::StoreOp::create(b, loc, word, state, ValueRange{item});
+  }
+};
+
+/// The sum of buffer[from .. from + count - 1], added in that order.
+Value sumInOrder(OpBuilder &b, Location loc, Value buffer, Value from,
+                 int64_t count) {
+  Value sum;
+  for (int64_t i = 0; i < count; ++i) {
+    Value v = memref::LoadOp::create(
+        b, loc, buffer,
+        ValueRange{
+            arith::AddIOp::create(b, loc, from, constIndex(b, loc, i))});
+    sum = sum ? buildAccumulatorAdd(b, loc, sum, v) : v;
+  }
+  return sum;
+}
+
+/// Runs `body` when `warp` is `which`.
+void inWarp(OpBuilder &b, Location loc, Value warp, int64_t which,
+            function_ref<void()> body) {
+  auto ifOp = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp,
+                            constIndex(b, loc, which)));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  body();
+}
+
 /// tcu.block_lookback in program order: items run in ticket order and
 /// the warps of an item in warp order, so the item before has published its
-/// inclusive prefix when warp 0 runs (checked: anything else aborts rather
-/// than spin), and the last warp, which runs once every value is stored,
-/// publishes P_item = chunk_prefix + A_item, A_item added in warp order as on
-/// the GPU (whose words are Fenwick sums instead, so the two backends round
-/// f32 prefixes differently).
+/// inclusive prefix when warp 0 runs, and the last warp, which runs once
+/// every value is stored, publishes P_item = chunk_prefix + A_item, A_item
+/// added in warp order as on the GPU (whose words are Fenwick sums instead,
+/// so the two backends round f32 prefixes differently).
 struct LowerBlockLookback : OpRewritePattern<BlockLookbackOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(BlockLookbackOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    using P = arith::CmpIPredicate;
-    Value state = op.getState(), item = op.getItem(), first = op.getFirst();
     Value buffer = op.getBuffer(), offset = op.getOffset(), warp = op.getWarp();
     int64_t warps = op.getWarps();
-    Type t = op.getValue().getType(), i64 = rewriter.getI64Type(),
-         i32 = rewriter.getI32Type();
-    auto c64 = [&](OpBuilder &b, int64_t v) -> Value {
-      return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
-    };
-    auto idx = [&](OpBuilder &b, int64_t v) -> Value {
-      return constIndex(b, loc, v);
-    };
-    auto slot = [&](OpBuilder &b, int64_t v) -> Value {
-      return arith::AddIOp::create(b, loc, offset, idx(b, v));
-    };
+    Type t = op.getValue().getType();
+    InclusiveChain chain{rewriter, loc, op.getState()};
+    Value slot = arith::AddIOp::create(rewriter, loc, offset,
+                                       constIndex(rewriter, loc, warps));
     Value prefix = lowerBlockPrefix(rewriter, loc, op.getValue(), buffer,
                                     offset, warp, warps, nullptr);
-    Value zero =
-        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(t));
-    // Warp 0: the inclusive prefix of item - 1 (0 for the first item).
-    auto ifFirstWarp = scf::IfOp::create(
-        rewriter, loc,
-        arith::CmpIOp::create(rewriter, loc, P::eq, warp, idx(rewriter, 0)));
-    {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(ifFirstWarp.thenBlock());
-      auto before = scf::IfOp::create(
+    inWarp(rewriter, loc, warp, 0, [&] {
+      memref::StoreOp::create(
           rewriter, loc,
-          arith::CmpIOp::create(rewriter, loc, P::eq, item, first),
-          [&](OpBuilder &b, Location l) { scf::YieldOp::create(b, l, zero); },
+          chain.before(op.getItem(), op.getFirst(), t, "tcu.block_lookback"),
+          buffer, ValueRange{slot});
+    });
+    Value chunkPrefix =
+        memref::LoadOp::create(rewriter, loc, buffer, ValueRange{slot});
+    inWarp(rewriter, loc, warp, warps - 1, [&] {
+      chain.publish(op.getItem(),
+                    buildAccumulatorAdd(
+                        rewriter, loc, chunkPrefix,
+                        sumInOrder(rewriter, loc, buffer, offset, warps)));
+    });
+    rewriter.replaceOp(op, {prefix, chunkPrefix});
+    return success();
+  }
+};
+
+/// tcu.block_lagged_lookback in program order, with tcu.block_lookback's
+/// words: warp 0 reads the scanned item's prefix from the word before it
+/// (published by a smaller ticket, so already run), and the last warp
+/// publishes the reduced item's inclusive prefix, the word before it plus
+/// its aggregate (the reduce values in warp order).
+struct LowerBlockLaggedLookback : OpRewritePattern<BlockLaggedLookbackOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(BlockLaggedLookbackOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value buffer = op.getBuffer(), offset = op.getOffset(), warp = op.getWarp();
+    int64_t warps = op.getWarps();
+    Type t = op.getScanValue().getType();
+    InclusiveChain chain{rewriter, loc, op.getState()};
+    auto slot = [&](int64_t i) -> Value {
+      return arith::AddIOp::create(rewriter, loc, offset,
+                                   constIndex(rewriter, loc, i));
+    };
+    Value prefix = lowerBlockPrefix(rewriter, loc, op.getScanValue(), buffer,
+                                    offset, warp, warps, nullptr);
+    memref::StoreOp::create(
+        rewriter, loc, op.getReduceValue(), buffer,
+        ValueRange{arith::AddIOp::create(rewriter, loc, slot(warps), warp)});
+    inWarp(rewriter, loc, warp, 0, [&] {
+      auto ifOp = scf::IfOp::create(
+          rewriter, loc, op.getLooksBack(),
           [&](OpBuilder &b, Location l) {
-            Value word = memref::LoadOp::create(
-                b, l, state,
-                ValueRange{arith::SubIOp::create(b, l, item, idx(b, 1))});
-            Value flag = arith::ShRUIOp::create(b, l, word, c64(b, 32));
-            cf::AssertOp::create(
-                b, l, arith::CmpIOp::create(b, l, P::eq, flag, c64(b, 1)),
-                "tcu.block_lookback: the item before has no inclusive prefix "
-                "(items must be claimed in order with tcu.ticket)");
-            Value v = arith::TruncIOp::create(b, l, i32, word);
-            if (isa<FloatType>(t))
-              v = arith::BitcastOp::create(b, l, t, v);
-            scf::YieldOp::create(b, l, v);
+            InclusiveChain in{b, l, op.getState()};
+            scf::YieldOp::create(b, l,
+                                 in.before(op.getItem(), op.getFirst(), t,
+                                           "tcu.block_lagged_lookback"));
+          },
+          [&](OpBuilder &b, Location l) {
+            scf::YieldOp::create(
+                b, l, Value(arith::ConstantOp::create(b, l, b.getZeroAttr(t))));
           });
-      memref::StoreOp::create(rewriter, loc, before.getResult(0), buffer,
-                              ValueRange{slot(rewriter, warps)});
-    }
-    Value chunkPrefix = memref::LoadOp::create(
-        rewriter, loc, buffer, ValueRange{slot(rewriter, warps)});
-    // The last warp: every value is stored; publish P_item.
-    auto ifLastWarp =
-        scf::IfOp::create(rewriter, loc,
-                          arith::CmpIOp::create(rewriter, loc, P::eq, warp,
-                                                idx(rewriter, warps - 1)));
-    {
+      memref::StoreOp::create(rewriter, loc, ifOp.getResult(0), buffer,
+                              ValueRange{slot(2 * warps)});
+    });
+    Value chunkPrefix =
+        memref::LoadOp::create(rewriter, loc, buffer, ValueRange{slot(2 * warps)});
+    inWarp(rewriter, loc, warp, warps - 1, [&] {
+      auto ifOp = scf::IfOp::create(rewriter, loc, op.getPublishes());
       OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(ifLastWarp.thenBlock());
-      Value aggregate =
-          memref::LoadOp::create(rewriter, loc, buffer, ValueRange{offset});
-      for (int64_t w = 1; w < warps; ++w)
-        aggregate = buildAccumulatorAdd(
-            rewriter, loc, aggregate,
-            memref::LoadOp::create(rewriter, loc, buffer,
-                                   ValueRange{slot(rewriter, w)}));
-      Value v = buildAccumulatorAdd(rewriter, loc, chunkPrefix, aggregate);
-      if (isa<FloatType>(t))
-        v = arith::BitcastOp::create(rewriter, loc, i32, v);
-      Value word = arith::OrIOp::create(
-          rewriter, loc, arith::ExtUIOp::create(rewriter, loc, i64, v),
-          c64(rewriter, int64_t(1) << 32));
-      memref::StoreOp::create(rewriter, loc, word, state, ValueRange{item});
-    }
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      Value before = chain.before(op.getPublishItem(), op.getPublishFirst(), t,
+                                  "tcu.block_lagged_lookback");
+      chain.publish(op.getPublishItem(),
+                    buildAccumulatorAdd(
+                        rewriter, loc, before,
+                        sumInOrder(rewriter, loc, buffer, slot(warps), warps)));
+    });
     rewriter.replaceOp(op, {prefix, chunkPrefix});
     return success();
   }
@@ -475,7 +561,7 @@ struct ConvertTCUMMAToLoopsPass
     WalkResult left = getOperation()->walk([](Operation *op) {
       if (isa<MatrixOp, MMAOp, SplitOp, LoadTileOp, StoreTileOp, StoreRowOp,
               RowSumsOp, BlockPrefixOp, TicketOp, PrefetchOp, BlockLookbackOp,
-              SegmentedReduceOp, SegmentedScanOp>(op)) {
+              BlockLaggedLookbackOp, SegmentedReduceOp, SegmentedScanOp>(op)) {
         op->emitError("not lowered by convert-tcu-mma-to-loops (run "
                       "convert-tcu-to-mma first)");
         return WalkResult::interrupt();
@@ -492,5 +578,6 @@ struct ConvertTCUMMAToLoopsPass
 void mlir::tcu::populateTCUMMAToLoopsPatterns(RewritePatternSet &patterns) {
   patterns.add<LowerMatrix, LowerMMA, LowerSplit, LowerLoadTile, LowerStoreTile,
                LowerStoreRow, LowerRowSums, LowerBlockPrefix, LowerTicket,
-               DropPrefetch, LowerBlockLookback>(patterns.getContext());
+               DropPrefetch, LowerBlockLookback, LowerBlockLaggedLookback>(
+      patterns.getContext());
 }

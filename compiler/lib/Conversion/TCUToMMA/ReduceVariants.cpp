@@ -444,6 +444,7 @@ void mlir::tcu::detail::emitReduce(TileBuilder &tb, const Collective &c,
     return reducePacked(tb, c);
   case Variant::Seg16N:
   case Variant::Lookback:
+  case Variant::Lagged:
     break;
   }
   llvm_unreachable("variant checked by the verifier");

@@ -223,17 +223,49 @@ struct ChainLink {
 };
 } // namespace
 
+/// One warp's run of k = tiles_per_warp tiles of a chunk scanned by the
+/// warps of a block, from `runBase` (tiles past `end` load as zeros and
+/// store nothing): loads the run, scans each tile from 0 (R_t, the tile
+/// totals summed into the run's total), then `exchange(run total)` (a
+/// block op: a barrier on the GPU) returns the value the run starts from,
+/// and each tile is stored as R_t + (that start + the run's tiles before
+/// t). The loaded tiles and R stay in registers across the exchange: the
+/// input is read once.
+static void scanWarpRun(TileBuilder &tb, const Collective &c, Value runBase,
+                        Value end, function_ref<Value(Value)> exchange) {
+  int64_t k = c.tilesPerWarp;
+  Type acc = TileBuilder::accumulatorFor(inputElementType(c.input));
+  SmallVector<Value> bases, loaded, scanned, before;
+  for (int64_t t = 0; t < k; ++t) {
+    bases.push_back(tb.add(runBase, tb.idx(t * T * T)));
+    loaded.push_back(loadScanTile(tb, c, bases.back(), end));
+  }
+  // before[t]: the run's tiles before t (none for the first: no add of
+  // 0, which f32 keeps, -0 + 0 being +0).
+  Value runTotal;
+  for (Value a : loaded) {
+    auto [r, next] = scanTile(tb, c, a, zeroCarry(tb, c));
+    Value total = tb.element(next, 0, 0);
+    scanned.push_back(r);
+    before.push_back(runTotal);
+    runTotal = runTotal ? addAcc(tb, runTotal, total) : total;
+  }
+  Value start = exchange(runTotal);
+  for (auto [base, r, sum] : llvm::zip(bases, scanned, before)) {
+    Value shift = tb.broadcast(sum ? addAcc(tb, start, sum) : start, acc);
+    tb.storeTile(addAcc(tb, r, shift), c.output, base, tb.idx(T), tb.idx(T),
+                 end);
+  }
+}
+
 /// One chunk of W·k tiles from `chunkBase` (k = tiles_per_warp), scanned by
-/// the W warps of a block, warp w taking the chunk's w-th run of k tiles,
-/// in one phase (a nested scf.parallel over the warps): each warp loads
-/// its run and scans each tile from 0 (R_t, the tile totals summed into
-/// the run's total), then tcu.block_prefix exchanges the run totals
-/// through totals[offset ..] (a block barrier on the GPU) and gives the
-/// warp the totals of the warps before it; each tile is then stored as
-/// R_t + (carry + that prefix + the run's tiles before t). The loaded
-/// tiles and R stay in registers across the barrier: the input is read
-/// once. After the phase every warp reads the W totals: returns carry plus
-/// their sum (the same adds in the same order in every warp).
+/// the W warps of a block, warp w taking the chunk's w-th run of k tiles
+/// (scanWarpRun), in one phase (a nested scf.parallel over the warps):
+/// tcu.block_prefix exchanges the run totals through totals[offset ..]
+/// and gives the warp the totals of the warps before it, so the run starts
+/// from carry + that prefix. After the phase every warp reads the W totals:
+/// returns carry plus their sum (the same adds in the same order in every
+/// warp).
 ///
 /// With `link` (the look-back scan) the chunk is one item of a chain: no
 /// carry comes in, tcu.block_lookback exchanges the run totals instead and
@@ -249,39 +281,18 @@ static Value scanChunkInBlock(TileBuilder &tb, const Collective &c,
   Type acc = TileBuilder::accumulatorFor(inputElementType(c.input));
   tb.parallel(tb.idx(warps), [&](Value w) {
     Value runBase = tb.add(chunkBase, tb.mul(w, k * T * T));
-    // Tiles past the end load as zeros and store nothing.
-    SmallVector<Value> bases, loaded, scanned, before;
-    for (int64_t t = 0; t < k; ++t) {
-      bases.push_back(tb.add(runBase, tb.idx(t * T * T)));
-      loaded.push_back(loadScanTile(tb, c, bases.back(), end));
-    }
-    // before[t]: the run's tiles before t (none for the first: no add of
-    // 0, which f32 keeps, -0 + 0 being +0).
-    Value runTotal;
-    for (Value a : loaded) {
-      auto [r, next] = scanTile(tb, c, a, zeroCarry(tb, c));
-      Value total = tb.element(next, 0, 0);
-      scanned.push_back(r);
-      before.push_back(runTotal);
-      runTotal = runTotal ? addAcc(tb, runTotal, total) : total;
-    }
-    Value prefix, start;
-    if (link) {
-      auto op = BlockLookbackOp::create(b, loc, acc, acc, runTotal, totals,
-                                        offset, w, b.getI64IntegerAttr(warps),
-                                        link->state, link->item, link->first);
-      prefix = op.getPrefix();
-      start = addAcc(tb, op.getChunkPrefix(), prefix);
-    } else {
-      prefix = BlockPrefixOp::create(b, loc, acc, runTotal, totals, offset, w,
-                                     b.getI64IntegerAttr(warps));
-      start = addAcc(tb, carry, prefix);
-    }
-    for (auto [base, r, sum] : llvm::zip(bases, scanned, before)) {
-      Value shift = tb.broadcast(sum ? addAcc(tb, start, sum) : start, acc);
-      tb.storeTile(addAcc(tb, r, shift), c.output, base, tb.idx(T), tb.idx(T),
-                   end);
-    }
+    scanWarpRun(tb, c, runBase, end, [&](Value runTotal) -> Value {
+      if (link) {
+        auto op = BlockLookbackOp::create(
+            b, loc, acc, acc, runTotal, totals, offset, w,
+            b.getI64IntegerAttr(warps), link->state, link->item, link->first);
+        return addAcc(tb, op.getChunkPrefix(), op.getPrefix());
+      }
+      Value prefix = BlockPrefixOp::create(b, loc, acc, runTotal, totals,
+                                           offset, w,
+                                           b.getI64IntegerAttr(warps));
+      return addAcc(tb, carry, prefix);
+    });
   });
   if (link)
     return Value();
@@ -328,6 +339,29 @@ static void scanBlock(TileBuilder &tb, const Collective &c) {
   });
 }
 
+/// The state of a ticketed chain of `items` chunks (the look-back and
+/// lagged scans): word 0 the ticket counter, then a word per item, all 0
+/// (zeroed by a first kernel on the GPU).
+static Value zeroedChainState(TileBuilder &tb, Value items) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  Type i64 = b.getI64Type();
+  // 16 words per zeroing iteration, so the buffer is a multiple of 16.
+  constexpr int64_t kZeroWidth = 16;
+  Value groups = tb.ceilDiv(tb.add(items, tb.idx(1)), kZeroWidth);
+  Value state = memref::AllocOp::create(
+      b, loc, MemRefType::get({ShapedType::kDynamic}, i64),
+      ValueRange{tb.mul(groups, kZeroWidth)});
+  auto zerosType = VectorType::get({kZeroWidth}, i64);
+  Value zeros = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(zerosType, b.getI64IntegerAttr(0)));
+  tb.parallel(groups, [&](Value g) {
+    vector::StoreOp::create(b, loc, zeros, state,
+                            ValueRange{tb.mul(g, kZeroWidth)});
+  });
+  return state;
+}
+
 /// A phase of a block item in which only warp 0 works. (A phase of one
 /// iteration would not do: canonicalization inlines single-iteration
 /// loops, and every warp would run the body.)
@@ -343,6 +377,28 @@ static void inFirstWarp(TileBuilder &tb, int64_t warps,
     b.setInsertionPointToStart(ifOp.thenBlock());
     body();
   });
+}
+
+/// Draws a ticket in warp 0 (tcu.ticket on state[0]) and shares it with
+/// the block through a 1-element buffer; `then` runs in warp 0 right after
+/// the draw. Returns the ticket.
+static Value drawTicket(TileBuilder &tb, int64_t warps, Value state,
+                        function_ref<void(Value)> then = nullptr) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  Type i64 = b.getI64Type();
+  Value slot = memref::AllocOp::create(b, loc, MemRefType::get({1}, i64));
+  inFirstWarp(tb, warps, [&] {
+    Value q = TicketOp::create(b, loc, b.getIndexType(), state, tb.idx(0));
+    memref::StoreOp::create(b, loc, arith::IndexCastOp::create(b, loc, i64, q),
+                            slot, tb.idx(0));
+    if (then)
+      then(q);
+  });
+  Value q = arith::IndexCastOp::create(
+      b, loc, b.getIndexType(), memref::LoadOp::create(b, loc, slot, tb.idx(0)));
+  memref::DeallocOp::create(b, loc, slot);
+  return q;
 }
 
 /// How many chunks ahead of its own a lookback block prefetches into L2:
@@ -381,6 +437,28 @@ static void prefetchChunk(TileBuilder &tb, const Collective &c, Value item,
   PrefetchOp::create(b, loc, c.input, base, count);
 }
 
+namespace {
+/// Chunk `item` of a ticketed chain over every segment's chunks (the
+/// look-back and lagged scans): its elements [base, end), its state word
+/// and its segment's first word (word 0 is the ticket counter, so the
+/// words start at 1).
+struct ChainChunk {
+  Value base, end, word, first;
+};
+} // namespace
+
+static ChainChunk chainChunk(TileBuilder &tb, const Collective &c, Value item,
+                             Value perSegment, int64_t chunkLength) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  Value seg = arith::DivUIOp::create(b, loc, item, perSegment);
+  Value chunk = arith::RemUIOp::create(b, loc, item, perSegment);
+  Value segBase = tb.mul(seg, c.segmentSize);
+  return {tb.add(segBase, tb.mul(chunk, chunkLength)), segmentEnd(tb, c, segBase),
+          tb.add(item, tb.idx(1)),
+          tb.add(arith::MulIOp::create(b, loc, seg, perSegment), tb.idx(1))};
+}
+
 /// Single pass with a decoupled look-back (after Merrill & Garland): a
 /// segment is cut into chunks of W · k tiles (W = warps_per_block, else
 /// kLookbackWarps), a block each. The block draws its chunk with
@@ -412,53 +490,120 @@ static void scanLookback(TileBuilder &tb, const Collective &c) {
     return scanBlock(tb, c);
   int64_t chunks = (c.segmentSize + chunkLength - 1) / chunkLength;
   Type acc = TileBuilder::accumulatorFor(inputElementType(c.input));
-  Type i64 = b.getI64Type();
   Value perSegment = tb.min(tb.idx(chunks), tb.ceilDiv(c.n, chunkLength));
   Value items = arith::MulIOp::create(b, loc, c.numSegments, perSegment);
   int64_t ahead = lookbackPrefetchChunks(c, chunkLength);
-  // 16 words per zeroing iteration, so the buffer is a multiple of 16.
-  constexpr int64_t kZeroWidth = 16;
-  Value groups = tb.ceilDiv(tb.add(items, tb.idx(1)), kZeroWidth);
-  Value state = memref::AllocOp::create(
-      b, loc, MemRefType::get({ShapedType::kDynamic}, i64),
-      ValueRange{tb.mul(groups, kZeroWidth)});
-  auto zerosType = VectorType::get({kZeroWidth}, i64);
-  Value zeros = arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(zerosType, b.getI64IntegerAttr(0)));
-  tb.parallel(groups, [&](Value g) {
-    vector::StoreOp::create(b, loc, zeros, state,
-                            ValueRange{tb.mul(g, kZeroWidth)});
-  });
+  Value state = zeroedChainState(tb, items);
   tb.parallel(items, [&](Value) {
     // The warps' totals and, after them, the chunk's prefix.
     Value totals =
         memref::AllocOp::create(b, loc, MemRefType::get({warps + 1}, acc));
-    Value ticket = memref::AllocOp::create(b, loc, MemRefType::get({1}, i64));
     // One warp draws the chunk.
-    inFirstWarp(tb, warps, [&] {
-      Value q = TicketOp::create(b, loc, b.getIndexType(), state, tb.idx(0));
-      memref::StoreOp::create(b, loc,
-                              arith::IndexCastOp::create(b, loc, i64, q),
-                              ticket, tb.idx(0));
+    Value q = drawTicket(tb, warps, state, [&](Value q) {
       prefetchChunk(tb, c, tb.add(q, tb.idx(ahead)), items, perSegment,
                     chunkLength);
     });
-    Value q = arith::IndexCastOp::create(
-        b, loc, b.getIndexType(),
-        memref::LoadOp::create(b, loc, ticket, tb.idx(0)));
-    Value seg = arith::DivUIOp::create(b, loc, q, perSegment);
-    Value chunk = arith::RemUIOp::create(b, loc, q, perSegment);
-    Value segBase = tb.mul(seg, c.segmentSize);
-    Value end = segmentEnd(tb, c, segBase);
-    Value chunkBase = tb.add(segBase, tb.mul(chunk, chunkLength));
-    // Word 0 is the ticket counter: the segment's chain starts at 1.
-    ChainLink link{
-        state, tb.add(q, tb.idx(1)),
-        tb.add(arith::MulIOp::create(b, loc, seg, perSegment), tb.idx(1))};
-    scanChunkInBlock(tb, c, totals, tb.idx(0), warps, chunkBase, end, Value(),
-                     &link);
+    ChainChunk chunk = chainChunk(tb, c, q, perSegment, chunkLength);
+    ChainLink link{state, chunk.word, chunk.first};
+    scanChunkInBlock(tb, c, totals, tb.idx(0), warps, chunk.base, chunk.end,
+                     Value(), &link);
     memref::DeallocOp::create(b, loc, totals);
-    memref::DeallocOp::create(b, loc, ticket);
+  });
+  memref::DeallocOp::create(b, loc, state);
+}
+
+/// How far the lagged scan's scanning trails its reducing, in chunks: 8 MB
+/// of input, at least one chunk. Measured with the hand-written prototype
+/// on the H100 (2026-11-24, bench/results/lagged-scan-prototype): 8-10 MB
+/// was best for all three operations; at 12 MB the scanned chunks' lines
+/// start to leave the 50 MB L2 before they are read again.
+static int64_t laggedChunks(const Collective &c, int64_t chunkLength) {
+  constexpr int64_t kLagBytes = int64_t(8) << 20;
+  int64_t chunkBytes = chunkLength * getElementBytes(inputElementType(c.input));
+  return std::max<int64_t>(1, kLagBytes / chunkBytes);
+}
+
+/// Lagged single pass (bench/prototypes/lagged_scan.cu has the schedule
+/// worked out by hand): chunks of W · k tiles (W = warps_per_block, else
+/// kLaggedWarps), over every segment in one ticket order. The block with
+/// ticket t does two things at once: it reduces chunk t (read from DRAM)
+/// and publishes the chunk's total, and it scans chunk t - D (D chunks =
+/// 8 MB of input, at most half the chunks), whose input it read D tickets ago
+/// (so it mostly comes from L2) and whose predecessors' totals were
+/// published about D tickets ago (so its look-back rarely waits). The
+/// look-back scan instead holds its chunk while it waits for its own
+/// prefix, and the grid scan reads the input twice from DRAM. Both loads
+/// are issued before either is used: each warp loads its run of chunk t
+/// and its run of chunk t - D, sums the first with Ones·A products and
+/// scans the second as the block scan does (scanWarpRun), and
+/// tcu.block_lagged_lookback exchanges both totals at one barrier,
+/// publishes chunk t's (the Fenwick words of tcu.block_lookback) and gives
+/// chunk t - D's prefix. The grid is the chunks plus D blocks: the first D
+/// tickets only reduce, the last D only scan. The state (a ticket counter,
+/// a word per chunk) is zeroed by a first kernel and stays proportional to
+/// the chunks, not to n.
+static void scanLagged(TileBuilder &tb, const Collective &c) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  int64_t warps = c.warpsPerBlock ? c.warpsPerBlock : kLaggedWarps;
+  int64_t k = c.tilesPerWarp;
+  int64_t chunkLength = warps * k * T * T;
+  if (c.segmentSize <= chunkLength)
+    return scanBlock(tb, c);
+  int64_t chunks = (c.segmentSize + chunkLength - 1) / chunkLength;
+  Type elt = inputElementType(c.input);
+  Type acc = TileBuilder::accumulatorFor(elt);
+  Value perSegment = tb.min(tb.idx(chunks), tb.ceilDiv(c.n, chunkLength));
+  Value items = arith::MulIOp::create(b, loc, c.numSegments, perSegment);
+  // Half the chunks at most: a smaller input still overlaps its reads
+  // and scans (and tests that path).
+  Value lag = tb.min(tb.idx(laggedChunks(c, chunkLength)),
+                     tb.ceilDiv(items, 2));
+  Value state = zeroedChainState(tb, items);
+  tb.parallel(tb.add(items, lag), [&](Value) {
+    // The warps' scan totals, then their reduce totals, then the prefix.
+    Value totals =
+        memref::AllocOp::create(b, loc, MemRefType::get({2 * warps + 1}, acc));
+    Value t = drawTicket(tb, warps, state);
+    using P = arith::CmpIPredicate;
+    Value reduces = arith::CmpIOp::create(b, loc, P::ult, t, items);
+    Value scans = arith::CmpIOp::create(b, loc, P::uge, t, lag);
+    // A block without a chunk to reduce (to scan) takes chunk 0 with no
+    // elements: its loads select nothing.
+    auto chunkOr0 = [&](Value has, Value item) {
+      ChainChunk chunk = chainChunk(
+          tb, c, arith::SelectOp::create(b, loc, has, item, tb.idx(0)),
+          perSegment, chunkLength);
+      chunk.end = arith::SelectOp::create(b, loc, has, chunk.end, chunk.base);
+      return chunk;
+    };
+    ChainChunk reduced = chunkOr0(reduces, t);
+    ChainChunk scanned =
+        chunkOr0(scans, arith::SubIOp::create(b, loc, t, lag));
+    tb.parallel(tb.idx(warps), [&](Value w) {
+      Value runOffset = tb.mul(w, k * T * T);
+      // The reduced run's loads first: all of them in flight together.
+      SmallVector<Value> loaded;
+      for (int64_t i = 0; i < k; ++i)
+        loaded.push_back(tb.loadTile(
+            TileLayout::Rows, c.input,
+            tb.add(reduced.base, tb.add(runOffset, tb.idx(i * T * T))),
+            tb.idx(T), tb.idx(T), reduced.end, ElementOrder::Tile));
+      scanWarpRun(
+          tb, c, tb.add(scanned.base, runOffset), scanned.end,
+          [&](Value runTotal) -> Value {
+            Value v = tb.zeroAcc(elt);
+            for (Value a : loaded)
+              v = tb.mulConst(MatrixKind::Ones, a, v);
+            Value reduceTotal = tb.element(tb.rowSums(v), 0, 0);
+            auto op = BlockLaggedLookbackOp::create(
+                b, loc, acc, acc, runTotal, reduceTotal, totals, tb.idx(0), w,
+                b.getI64IntegerAttr(warps), state, reduced.word, reduced.first,
+                reduces, scanned.word, scanned.first, scans);
+            return addAcc(tb, op.getChunkPrefix(), op.getPrefix());
+          });
+    });
+    memref::DeallocOp::create(b, loc, totals);
   });
   memref::DeallocOp::create(b, loc, state);
 }
@@ -522,6 +667,8 @@ void mlir::tcu::detail::emitScan(TileBuilder &tb, const Collective &c,
     return scanPacked(tb, c);
   case Variant::Lookback:
     return scanLookback(tb, c);
+  case Variant::Lagged:
+    return scanLagged(tb, c);
 
   case Variant::Seg16NStrided:
   case Variant::Seg16NCoalesced:

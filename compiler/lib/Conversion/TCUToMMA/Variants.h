@@ -31,6 +31,9 @@ int64_t blockScanWarps(int64_t segmentSize, Type inputElement);
 /// Warps of a block that scan one chunk in the look-back scan without
 /// warps_per_block: a chunk is that many warps times tiles_per_warp tiles.
 constexpr int64_t kLookbackWarps = 16;
+/// Warps of a block in the lagged scan without warps_per_block (the
+/// prototype's 256 threads, bench/prototypes/lagged_scan.cu).
+constexpr int64_t kLaggedWarps = 8;
 /// Elements of a segment one warp handles in the grid-level variants, at
 /// least (16 tiles: enough streaming per warp to amortize its partial).
 constexpr int64_t kGridChunk = 4096;

@@ -68,7 +68,8 @@ def TCU_Variant : I32EnumAttr<"Variant", "algorithm variant of a collective", [
       I32EnumAttrCase<"Block", 6, "block">,
       I32EnumAttrCase<"Grid", 7, "grid">,
       I32EnumAttrCase<"Packed", 8, "packed">,
-      I32EnumAttrCase<"Lookback", 9, "lookback">
+      I32EnumAttrCase<"Lookback", 9, "lookback">,
+      I32EnumAttrCase<"Lagged", 10, "lagged">
     ]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::tcu";
@@ -83,9 +84,11 @@ def TCU_VariantAttr : EnumAttr<TCU_Dialect, TCU_Variant, "variant"> {
     (reductions, any size), `seg16n` (scans, any size), `block` (the warps
     of a block share a segment), `grid` (several blocks share a segment;
     a second pass combines their partials), `packed` (segments of 16m
-    elements, m <= 16: whole segments packed into a tile) and `lookback`
+    elements, m <= 16: whole segments packed into a tile), `lookback`
     (scans: blocks share a segment in one pass, chained by decoupled
-    look-back).
+    look-back) and `lagged` (scans in one pass: a block reduces one chunk
+    and scans the chunk drawn D tickets before, whose input is still in L2
+    and whose prefix is ready).
   }];
   let assemblyFormat = "`<` $value `>`";
 }

@@ -352,4 +352,68 @@ def TCU_BlockLookbackOp : TCU_Op<"block_lookback", [AllTypesMatch<["value", "pre
   let hasVerifier = 1;
 }
 
+def TCU_BlockLaggedLookbackOp : TCU_Op<"block_lagged_lookback",
+    [AllTypesMatch<["scan_value", "reduce_value", "prefix", "chunk_prefix"]>]> {
+  let summary = "publishes one chunk's total and looks back for another chunk's prefix";
+  let description = [{
+    The block step of the lagged single-pass scan (variant `lagged`): a
+    block holds two chunks, one it reduces (chunk R, whose total it
+    publishes) and one it scans (chunk S, drawn D tickets earlier, whose
+    prefix it needs). Used as `tcu.block_prefix` is (a phase of a block
+    work item, `warp` the phase's induction variable, `warps` its trip
+    count):
+    - stores `scan_value` (the warp's total of its part of S) at
+      `buffer[offset + warp]` and returns in `prefix` the sum of the
+      earlier warps' values, as `tcu.block_prefix`;
+    - stores `reduce_value` (the warp's total of its part of R) at
+      `buffer[offset + warps + warp]`; if `publishes`, R's aggregate (the
+      `warps` values added in warp order) is published as item
+      `publish_item` of the chain that starts at `publish_first`;
+    - if `looks_back`, `chunk_prefix` is the sum of the aggregates of items
+      `first .. item - 1` of S's chain (0 for `first`); else 0. It is the
+      same in every warp and also left in `buffer[offset + 2 * warps]`,
+      so the buffer needs `2 * warps + 1` entries from `offset`.
+
+    The state words and their two representations are those of
+    `tcu.block_lookback`: on the GPU a Fenwick tree (publishing item p
+    waits for the words of p - 1, p - 2, p - 4, ..., as many as p has
+    trailing ones; the prefix is one word per set bit of p, added by xor
+    butterflies in an association fixed by p, so f32 results repeat from
+    run to run); on the CPU, where items run in ticket order, each word
+    holds its item's inclusive prefix. Warp 0 publishes before it looks
+    back, so an item only waits on items with smaller tickets.
+
+    Requirements: `state` is 0 at the items before the kernel runs; items
+    are claimed through `tcu.ticket`, and the block with ticket t publishes
+    item t and looks back for an item below t (so every word waited on
+    belongs to a smaller ticket, held by a running or finished block).
+
+    ```mlir
+    %before, %chunk = tcu.block_lagged_lookback %scanned, %reduced,
+        %totals[%c0], %w of 8, %state publish[%r] first %rf if %has_r,
+        prefix[%s] first %sf if %has_s
+        : memref<17xf32>, memref<?xi64>, f32
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[F32, I32]>:$scan_value,
+                   AnyTypeOf<[F32, I32]>:$reduce_value,
+                   Arg<MemRefRankOf<[F32, I32], [1]>, "the warps' values",
+                       [MemRead, MemWrite]>:$buffer,
+                   Index:$offset, Index:$warp, I64Attr:$warps,
+                   Arg<MemRefRankOf<[I64], [1]>, "the chains' words",
+                       [MemRead, MemWrite]>:$state,
+                   Index:$publish_item, Index:$publish_first, I1:$publishes,
+                   Index:$item, Index:$first, I1:$looks_back);
+  let results = (outs AnyTypeOf<[F32, I32]>:$prefix,
+                 AnyTypeOf<[F32, I32]>:$chunk_prefix);
+  let assemblyFormat = [{
+    $scan_value `,` $reduce_value `,` $buffer `[` $offset `]` `,` $warp `of`
+    $warps `,` $state `publish` `[` $publish_item `]` `first` $publish_first
+    `if` $publishes `,` `prefix` `[` $item `]` `first` $first `if`
+    $looks_back attr-dict `:` type($buffer) `,` type($state) `,`
+    type($scan_value)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TCUC_DIALECT_TCU_TCUMMAOPS_TD
