@@ -73,15 +73,18 @@ TEST(KernelCompiler, EveryVariantParsesInTheRuntime) {
       // The grid variants' scratch holds one accumulator per 4096-element
       // chunk of each segment: ceil(n / 5000) * 2 for n = 2^31 + 12345.
       int64_t count = 0;
-      if (c.scratch)
+      if (c.scratch) {
         ASSERT_TRUE(file.scratch[0].count.evaluate(2147495993, count).ok());
-      if (std::string(c.variant) == "grid")
+      }
+      if (std::string(c.variant) == "grid") {
         EXPECT_EQ(count, (2147495993 + 4999) / 5000 * 2) << s.key();
+      }
       // The lagged scan's state: a ticket counter and a word per chunk
       // (49 chunks of 2048 in each of 21475 segments), in whole 16-word
       // groups: proportional to the chunks.
-      if (std::string(c.variant) == "lagged")
+      if (std::string(c.variant) == "lagged") {
         EXPECT_EQ(count, (21475 * 49 + 1 + 15) / 16 * 16) << s.key();
+      }
     }
   }
 }
@@ -105,6 +108,12 @@ TEST(KernelCompiler, HeaderNamesTheStrategy) {
   ASSERT_TRUE(parseKernelFile(text, file).ok());
   EXPECT_EQ(file.variant, "lookback");
   EXPECT_EQ(file.tilesPerWarp, 4);
+  // And the lagged rule: 2 tiles.
+  s = spec(/*scan=*/true, 1 << 22, DType::I8, "lagged");
+  ASSERT_TRUE(compileKernelFile(s, "sm_90", text).ok());
+  ASSERT_TRUE(parseKernelFile(text, file).ok());
+  EXPECT_EQ(file.variant, "lagged");
+  EXPECT_EQ(file.tilesPerWarp, 2);
 }
 
 TEST(KernelCompiler, RejectsWhatTheVerifierRejects) {

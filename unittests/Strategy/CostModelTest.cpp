@@ -269,6 +269,16 @@ TEST(CostModel, LookbackGivenTakesFourTilesForLongSegments) {
   EXPECT_EQ(c.tilesPerWarp, 1) << c.reason;
 }
 
+// lagged without a table row: 2 tiles (1 measured slower), any segment.
+TEST(CostModel, LaggedGivenTakesTwoTiles) {
+  StrategyQuery q = query(true, "i8", "i32", 1 << 16);
+  q.variant = Variant::Lagged;
+  StrategyChoice c = selectStrategy(q, {});
+  EXPECT_EQ(c.variant, Variant::Lagged);
+  EXPECT_EQ(c.tilesPerWarp, 2) << c.reason;
+  EXPECT_EQ(c.warpsPerBlock, 0) << c.reason;
+}
+
 TEST(CostModel, LookbackRowsCarryWarpsOthersRefuseThem) {
   std::vector<TunedRow> rows;
   std::string error;

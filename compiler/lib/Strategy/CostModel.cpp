@@ -122,6 +122,12 @@ StrategyChoice analytic(const StrategyQuery &q) {
                           "analytic: lookback given; " + std::to_string(tiles) +
                               " tiles in flight"};
   }
+  // lagged has no table row either; 2 tiles (4 warps: a chunk of 2048
+  // elements) measured 0.715 of the copy ceiling for f16->f32 on the whole
+  // array where 1 tile gave 0.558 (H100, 2026-11-24, docs/performance.md).
+  if (q.variant == Variant::Lagged)
+    return StrategyChoice{Variant::Lagged, 2, 0,
+                          "analytic: lagged given; 2 tiles in flight"};
   if (q.variant)
     return pick(*q.variant, "variant given; one tile in flight");
   if (q.isScan) {

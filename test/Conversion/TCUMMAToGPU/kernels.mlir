@@ -190,3 +190,39 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lookback>, warps_per_block = 4} : memref<?xf16> -> memref<?xf32>
   return
 }
+
+// Lagged scan: the block's chunk loads carry their L2 hints as inline PTX
+// (the reduced chunk's 16-byte loads evict_last, the scanned chunk's
+// evict_first, its output streamed with .cs); tcu.block_lagged_lookback
+// stores each warp's two totals and meets the block at a barrier; warp 0
+// sums the reduce totals and, if it has a chunk to publish, publishes its
+// Fenwick word (children read with relaxed loads, voting until none is 0),
+// then, if it has a chunk to scan, reads that chunk's prefix the same way
+// and stores it after the 8 totals; a second barrier, then every warp
+// reads it.
+// CHECK-LABEL: gpu.module @lagged_kernels
+// CHECK-SAME: tcuc.block = 128 : i64
+// CHECK-SAME: tcuc.kernels = [@lagged_k0, @lagged_k1], tcuc.scratch = {{\[\[}}i64,
+// CHECK: gpu.func @lagged_k1({{.*}}) workgroup(%[[TOTALS:.*]] : memref<9xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<1xi64, #gpu.address_space<workgroup>>)
+// CHECK: nvvm.inline_ptx "atom.relaxed.gpu.add.u64 $0, [$1], $2;"
+// CHECK: nvvm.inline_ptx "{ .reg .b64 g, pol; cvta.to.global.u64 g, $4; createpolicy.fractional.L2::evict_last.b64 pol, 1.0; ld.global.L2::cache_hint.v4.b32 {$0, $1, $2, $3}, [g], pol; }"
+// CHECK: nvvm.inline_ptx "{ .reg .b64 g, pol; cvta.to.global.u64 g, $1; createpolicy.fractional.L2::evict_first.b64 pol, 1.0; ld.global.L2::cache_hint.b32 $0, [g], pol; }"
+// CHECK: memref.store %{{.*}}, %[[TOTALS]]
+// CHECK: memref.store %{{.*}}, %[[TOTALS]]
+// CHECK: gpu.barrier
+// CHECK: scf.if
+// CHECK: scf.while
+// CHECK: nvvm.inline_ptx "ld.relaxed.gpu.b64 $0, [$1];"
+// CHECK: nvvm.inline_ptx "st.relaxed.gpu.b64 [$0], $1;"
+// CHECK: scf.while
+// CHECK: nvvm.inline_ptx "ld.relaxed.gpu.b64 $0, [$1];"
+// CHECK: memref.store %{{.*}}, %[[TOTALS]][%[[SLOT:.*]]] :
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: memref.load %[[TOTALS]][%[[SLOT]]]
+// CHECK: nvvm.inline_ptx "{ .reg .b64 g; cvta.to.global.u64 g, $0; st.global.cs.v2.b32 [g], {$1, $2}; }"
+// CHECK: gpu.return
+func.func @lagged(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, tiles_per_warp = 1, warps_per_block = 4} : memref<?xf16> -> memref<?xf32>
+  return
+}

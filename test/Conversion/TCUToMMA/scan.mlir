@@ -233,3 +233,49 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lookback>, warps_per_block = 4} : memref<?xf16> -> memref<?xf32>
   return
 }
+
+// Lagged single pass: chunks of 4 warps x 1 tile (1024 elements); the lag
+// is 8 MB of input (4096 chunks of 2 KB), at most half the chunks. A first
+// kernel zeroes the state words; the grid is the chunks plus the lag. The
+// block's ticket t reduces chunk t (if t < chunks: evict_last loads of any
+// element order, summed by a Ones·A product) and scans chunk t - lag (if
+// t >= lag: evict_first loads, streaming stores); one
+// tcu.block_lagged_lookback exchanges both totals, publishes chunk t and
+// gives chunk t - lag's prefix. A block without a chunk to reduce (scan)
+// takes chunk 0 with an empty range.
+// CHECK-LABEL: func @lagged
+// CHECK: %[[PER:.*]] = arith.minsi %{{.*}}, %c64
+// CHECK: %[[ITEMS:.*]] = arith.muli %{{.*}}, %[[PER]]
+// CHECK: %[[LAG:.*]] = arith.minsi %{{.*}}, %c4096
+// CHECK: %[[STATE:.*]] = memref.alloc(%{{.*}}) : memref<?xi64>
+// CHECK: vector.store %{{.*}}, %[[STATE]][%{{.*}}] : memref<?xi64>, vector<16xi64>
+// CHECK: %[[GRID:.*]] = arith.addi %[[ITEMS]], %[[LAG]]
+// CHECK: scf.parallel (%{{.*}}) = (%c0) to (%[[GRID]]) step (%c1)
+// CHECK: %[[TOTALS:.*]] = memref.alloc() : memref<9xf32>
+// CHECK: tcu.ticket %[[STATE]][%c0]
+// CHECK: %[[T:.*]] = arith.index_cast %{{.*}} : i64 to index
+// CHECK: %[[REDUCES:.*]] = arith.cmpi ult, %[[T]], %[[ITEMS]]
+// CHECK: %[[SCANS:.*]] = arith.cmpi uge, %[[T]], %[[LAG]]
+// CHECK: %[[R:.*]] = arith.select %[[REDUCES]], %[[T]], %c0
+// CHECK: %[[RBASE:.*]] = arith.addi
+// CHECK: %[[RWORD:.*]] = arith.addi %[[R]], %c1
+// CHECK: %[[REND:.*]] = arith.select %[[REDUCES]], %{{.*}}, %[[RBASE]]
+// CHECK: %[[S0:.*]] = arith.subi %[[T]], %[[LAG]]
+// CHECK: %[[S:.*]] = arith.select %[[SCANS]], %[[S0]], %c0
+// CHECK: %[[SBASE:.*]] = arith.addi
+// CHECK: %[[SWORD:.*]] = arith.addi %[[S]], %c1
+// CHECK: %[[SEND:.*]] = arith.select %[[SCANS]], %{{.*}}, %[[SBASE]]
+// CHECK: scf.parallel (%[[W:.*]]) = (%c0) to (%c4) step (%c1)
+// CHECK: %[[A:.*]] = tcu.load_tile <rows> %arg0[%{{.*}}] stride %c16 line %c16 limit %[[REND]] order <tile> cache <evict_last>
+// CHECK: %[[B:.*]] = tcu.load_tile <rows> %arg0[%[[SAT:.*]]] stride %c16 line %c16 limit %[[SEND]] cache <evict_first>
+// CHECK: tcu.mma %{{.*}}, %[[B]], %{{.*}}
+// CHECK: %[[ONES:.*]] = tcu.matrix <Ones>
+// CHECK: tcu.mma %[[ONES]], %[[A]], %{{.*}}
+// CHECK: %[[BEFORE:.*]], %[[CHUNK:.*]] = tcu.block_lagged_lookback %{{.*}}, %{{.*}}, %[[TOTALS]][%c0], %[[W]] of 4, %[[STATE]] publish[%[[RWORD]]] first %{{.*}} if %[[REDUCES]], prefix[%[[SWORD]]] first %{{.*}} if %[[SCANS]] : memref<9xf32>, memref<?xi64>, f32
+// CHECK: arith.addf %[[CHUNK]], %[[BEFORE]]
+// CHECK: tcu.store_tile %{{.*}}, %arg1[%[[SAT]]] stride %c16 line %c16 limit %[[SEND]] cache <streaming>
+// CHECK: memref.dealloc %[[STATE]]
+func.func @lagged(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, tiles_per_warp = 1, warps_per_block = 4} : memref<?xf16> -> memref<?xf32>
+  return
+}

@@ -98,6 +98,23 @@ func.func @block_lookback_warps(%v: f32, %m: memref<16xf32>, %s: memref<?xi64>, 
 
 // -----
 
+func.func @block_lagged_lookback_warps(%v: f32, %m: memref<16xf32>, %s: memref<?xi64>, %i: index, %b: i1) {
+  // expected-error @+1 {{'tcu.block_lagged_lookback' op warps must be in [1, 32], got 33}}
+  %p, %c = tcu.block_lagged_lookback %v, %v, %m[%i], %i of 33, %s publish[%i] first %i if %b, prefix[%i] first %i if %b : memref<16xf32>, memref<?xi64>, f32
+  return
+}
+
+// -----
+
+func.func @load_tile_cache(%m: memref<?xf16>, %i: index) {
+  // expected-error @+2 {{expected ::mlir::tcu::CacheHint to be one of: normal, evict_last, evict_first, streaming}}
+  // expected-error @+1 {{failed to parse TCU_CacheHintAttr parameter 'value'}}
+  %t = tcu.load_tile <rows> %m[%i] stride %i line %i limit %i cache <keep> : memref<?xf16> -> vector<16x16xf16>
+  return
+}
+
+// -----
+
 func.func @block_lookback_type(%v: i32, %m: memref<16xf32>, %s: memref<?xi64>, %i: index) {
   // expected-error @+1 {{'tcu.block_lookback' op buffer element type 'f32' differs from the value's 'i32'}}
   %p, %c = tcu.block_lookback %v, %m[%i], %i of 4, %s[%i] first %i : memref<16xf32>, memref<?xi64>, i32

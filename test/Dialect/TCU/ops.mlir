@@ -111,6 +111,26 @@ func.func @lookback(%v: i32, %m: memref<5xi32>, %s: memref<?xi64>, %o: index, %w
   return %p, %c : i32, i32
 }
 
+// The lagged scan's block step: publish one chunk, look back for another.
+// CHECK-LABEL: func @lagged
+// CHECK: %{{.*}}, %{{.*}} = tcu.block_lagged_lookback %[[V:.*]], %[[R:.*]], %{{.*}}[%{{.*}}], %{{.*}} of 4, %{{.*}} publish[%[[T:.*]]] first %{{.*}} if %[[P:.*]], prefix[%[[S:.*]]] first %{{.*}} if %[[L:.*]] : memref<9xf32>, memref<?xi64>, f32
+func.func @lagged(%v: f32, %r: f32, %m: memref<9xf32>, %s: memref<?xi64>, %o: index, %w: index, %t: index, %tf: index, %p: i1, %q: index, %qf: index, %l: i1) -> (f32, f32) {
+  %b, %c = tcu.block_lagged_lookback %v, %r, %m[%o], %w of 4, %s publish[%t] first %tf if %p, prefix[%q] first %qf if %l : memref<9xf32>, memref<?xi64>, f32
+  return %b, %c : f32, f32
+}
+
+// L2 hints on tile loads and stores; `normal` is the default, not printed.
+// CHECK-LABEL: func @cache_hints
+// CHECK: tcu.load_tile <rows> %{{.*}} limit %{{.*}} order <tile> cache <evict_last> :
+// CHECK: tcu.load_tile <rows> %{{.*}} limit %{{.*}} :
+// CHECK: tcu.store_tile %{{.*}} limit %{{.*}} cache <streaming> :
+func.func @cache_hints(%in: memref<?xf16>, %out: memref<?xf32>, %i: index, %t: vector<16x16xf32>) -> (vector<16x16xf16>, vector<16x16xf16>) {
+  %a = tcu.load_tile <rows> %in[%i] stride %i line %i limit %i order <tile> cache <evict_last> : memref<?xf16> -> vector<16x16xf16>
+  %b = tcu.load_tile <rows> %in[%i] stride %i line %i limit %i cache <normal> : memref<?xf16> -> vector<16x16xf16>
+  tcu.store_tile %t, %out[%i] stride %i line %i limit %i cache <streaming> : vector<16x16xf32> -> memref<?xf32>
+  return %a, %b : vector<16x16xf16>, vector<16x16xf16>
+}
+
 // An L2 prefetch hint over a range of any 1-D buffer.
 // CHECK-LABEL: func @prefetch
 // CHECK: tcu.prefetch %{{.*}}[%{{.*}}], %{{.*}} : memref<?xi8>

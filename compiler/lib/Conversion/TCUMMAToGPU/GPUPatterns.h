@@ -9,6 +9,8 @@
 #ifndef TCUC_CONVERSION_TCUMMATOGPU_GPUPATTERNS_H
 #define TCUC_CONVERSION_TCUMMATOGPU_GPUPATTERNS_H
 
+#include "tcuc/Dialect/TCU/TCUOps.h"
+
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::tcu::gpu_lowering {
@@ -28,6 +30,20 @@ void populateFragmentPatterns(const TypeConverter &types,
 /// words, a lane per bit of the item's position, xor-butterfly sums).
 void populateLookbackPatterns(const TypeConverter &types,
                               RewritePatternSet &patterns);
+
+/// The generic address (an i64) of element `index` of a 1-D buffer.
+Value elementAddress(OpBuilder &b, Location loc, Value buffer, Value index);
+
+/// Whether an access of `bytes` can carry `hint` as PTX (not `normal`;
+/// 2, 4, 8 or 16 bytes) (CacheHints.cpp).
+bool canHint(CacheHint hint, int64_t bytes);
+/// buffer[index ..] as `type` (a vector of canHint's bytes), loaded with
+/// `hint` (inline PTX).
+Value hintedLoad(OpBuilder &b, Location loc, CacheHint hint, VectorType type,
+                 Value buffer, Value index);
+/// Stores the vector `value` at buffer[index ..] with `hint`.
+void hintedStore(OpBuilder &b, Location loc, CacheHint hint, Value value,
+                 Value buffer, Value index);
 
 } // namespace mlir::tcu::gpu_lowering
 

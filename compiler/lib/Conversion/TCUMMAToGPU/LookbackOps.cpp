@@ -51,10 +51,7 @@ struct Builder {
   }
   /// The generic address of element `i` of a 1-D buffer.
   Value address(Value buffer, Value i) {
-    Value base = arith::IndexCastOp::create(
-        b, loc, b.getI64Type(),
-        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer));
-    return arith::AddIOp::create(b, loc, base, bytes(buffer, i));
+    return elementAddress(b, loc, buffer, i);
   }
   /// The bytes `count` elements of `buffer` take (an i64).
   Value bytes(Value buffer, Value count) {
@@ -233,8 +230,8 @@ struct FenwickItem {
   Type t;
   Value p, firstI, lane;
 
-  FenwickItem(OpBuilder &b, Location loc, Value state, Value item,
-              Value first, Type t)
+  FenwickItem(OpBuilder &b, Location loc, Value state, Value item, Value first,
+              Type t)
       : b(b), loc(loc), state(state), item(item), t(t) {
     Builder h{b, loc};
     p = toI64(arith::SubIOp::create(b, loc, item, first));
@@ -258,7 +255,8 @@ struct FenwickItem {
                                        trailingOnes);
         },
         [&](OpBuilder &ib, Value j) -> Value {
-          Value pow = arith::ShLIOp::create(ib, loc, Builder{ib, loc}.i64(1), j);
+          Value pow =
+              arith::ShLIOp::create(ib, loc, Builder{ib, loc}.i64(1), j);
           return arith::IndexCastOp::create(
               ib, loc, ib.getIndexType(),
               arith::AddIOp::create(ib, loc, firstI,
@@ -274,10 +272,11 @@ struct FenwickItem {
   Value prefix() {
     return overHalves(
         [&](OpBuilder &ib, Value j) -> Value {
-          Value pow = arith::ShLIOp::create(ib, loc, Builder{ib, loc}.i64(1), j);
-          return arith::CmpIOp::create(
-              ib, loc, arith::CmpIPredicate::ne,
-              arith::AndIOp::create(ib, loc, p, pow), Builder{ib, loc}.i64(0));
+          Value pow =
+              arith::ShLIOp::create(ib, loc, Builder{ib, loc}.i64(1), j);
+          return arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::ne,
+                                       arith::AndIOp::create(ib, loc, p, pow),
+                                       Builder{ib, loc}.i64(0));
         },
         [&](OpBuilder &ib, Value j) -> Value {
           Builder w{ib, loc};
@@ -344,8 +343,7 @@ private:
   Value overHalves(BitPredicate need, BitPredicate at) {
     Builder h{b, loc};
     Value halves = arith::SelectOp::create(
-        b, loc,
-        h.cmp(arith::CmpIPredicate::uge, p, h.i64(int64_t(1) << 32)),
+        b, loc, h.cmp(arith::CmpIPredicate::uge, p, h.i64(int64_t(1) << 32)),
         h.index(2), h.index(1));
     auto loop = scf::ForOp::create(
         b, loc, h.index(0), halves, h.index(1), ValueRange{h.zero(t)},
@@ -414,8 +412,7 @@ struct LowerBlockLookback : OpConversionPattern<BlockLookbackOp> {
 /// in warp order, publishes them as item publish_item if `publishes`, then
 /// looks back for item `item` if `looks_back`, and the block meets again
 /// before every warp reads the prefix (buffer[offset + 2 W]).
-struct LowerBlockLaggedLookback
-    : OpConversionPattern<BlockLaggedLookbackOp> {
+struct LowerBlockLaggedLookback : OpConversionPattern<BlockLaggedLookbackOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(BlockLaggedLookbackOp op, OpAdaptor adaptor,
@@ -451,8 +448,8 @@ struct LowerBlockLaggedLookback
                                            slot(h.index(warps + w)));
           aggregate = aggregate ? h.add(aggregate, v) : v;
         }
-        FenwickItem(rewriter, loc, adaptor.getState(),
-                    adaptor.getPublishItem(), adaptor.getPublishFirst(), t)
+        FenwickItem(rewriter, loc, adaptor.getState(), adaptor.getPublishItem(),
+                    adaptor.getPublishFirst(), t)
             .publish(aggregate);
       }
       auto look = scf::IfOp::create(
@@ -483,6 +480,5 @@ struct LowerBlockLaggedLookback
 void gpu_lowering::populateLookbackPatterns(const TypeConverter &types,
                                             RewritePatternSet &patterns) {
   patterns.add<LowerTicket, LowerPrefetch, LowerBlockLookback,
-               LowerBlockLaggedLookback>(
-      types, patterns.getContext());
+               LowerBlockLaggedLookback>(types, patterns.getContext());
 }

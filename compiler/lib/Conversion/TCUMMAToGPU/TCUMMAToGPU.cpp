@@ -326,6 +326,8 @@ struct LowerLoadTile : OpConversionPattern<LoadTileOp> {
     Value whole =
         isWholeTile(rewriter, loc, src, adaptor.getBase(), adaptor.getStride(),
                     adaptor.getLineLength(), adaptor.getLimit(), width);
+    // The L2 hint goes on the whole tiles' vector accesses.
+    bool hinted = canHint(op.getCache(), width * getElementBytes(elt));
     auto ifOp = scf::IfOp::create(
         rewriter, loc, whole,
         [&](OpBuilder &b, Location l) {
@@ -336,10 +338,15 @@ struct LowerLoadTile : OpConversionPattern<LoadTileOp> {
               slots[group.front()] = memref::LoadOp::create(b, l, src, addr);
               continue;
             }
-            Value vec = vector::LoadOp::create(
-                b, l, VectorType::get({width}, elt), src, ValueRange{addr},
-                /*nontemporal=*/false,
-                llvm::MaybeAlign(width * elt.getIntOrFloatBitWidth() / 8));
+            auto type = VectorType::get({width}, elt);
+            Value vec = hinted
+                            ? hintedLoad(b, l, op.getCache(), type, src, addr)
+                            : vector::LoadOp::create(
+                                  b, l, type, src, ValueRange{addr},
+                                  /*nontemporal=*/false,
+                                  llvm::MaybeAlign(
+                                      width * elt.getIntOrFloatBitWidth() / 8))
+                                  .getResult();
             for (auto [k, s] : llvm::enumerate(group))
               slots[s] = vector::ExtractOp::create(b, l, vec, int64_t(k));
           }
@@ -393,10 +400,15 @@ struct LowerStoreTile : OpConversionPattern<StoreTileOp> {
               elements.push_back(toElement(b, l, slot(b, s), destElt));
             Value vec = vector::FromElementsOp::create(
                 b, l, VectorType::get({width}, destElt), elements);
-            vector::StoreOp::create(
-                b, l, vec, dest, ValueRange{address(b, group.front()).addr},
-                /*nontemporal=*/false,
-                llvm::MaybeAlign(width * destElt.getIntOrFloatBitWidth() / 8));
+            Value addr = address(b, group.front()).addr;
+            if (canHint(op.getCache(), width * getElementBytes(destElt)))
+              hintedStore(b, l, op.getCache(), vec, dest, addr);
+            else
+              vector::StoreOp::create(
+                  b, l, vec, dest, ValueRange{addr},
+                  /*nontemporal=*/false,
+                  llvm::MaybeAlign(width * destElt.getIntOrFloatBitWidth() /
+                                   8));
           }
           scf::YieldOp::create(b, l);
         },
@@ -621,8 +633,7 @@ struct ConvertTCUMMAToGPUPass
     target.addIllegalOp<MatrixOp, MMAOp, SplitOp, LoadTileOp, StoreTileOp,
                         StoreRowOp, RowSumsOp, BlockPrefixOp, TicketOp,
                         PrefetchOp, BlockLookbackOp, BlockLaggedLookbackOp,
-                        SegmentedReduceOp,
-                        SegmentedScanOp>();
+                        SegmentedReduceOp, SegmentedScanOp>();
     target.markUnknownOpDynamicallyLegal(
         [&](Operation *op) { return types.isLegal(op); });
     RewritePatternSet patterns(ctx);

@@ -400,10 +400,10 @@ struct InclusiveChain {
         },
         [&](OpBuilder &ib, Location l) {
           InclusiveChain in{ib, l, state};
-          Value word = memref::LoadOp::create(
-              ib, l, state,
-              ValueRange{arith::SubIOp::create(ib, l, item,
-                                               constIndex(ib, l, 1))});
+          Value word =
+              memref::LoadOp::create(ib, l, state,
+                                     ValueRange{arith::SubIOp::create(
+                                         ib, l, item, constIndex(ib, l, 1))});
           Value flag = arith::ShRUIOp::create(ib, l, word, in.c64(32));
           cf::AssertOp::create(
               ib, l, arith::CmpIOp::create(ib, l, P::eq, flag, in.c64(1)),
@@ -436,8 +436,7 @@ Value sumInOrder(OpBuilder &b, Location loc, Value buffer, Value from,
   for (int64_t i = 0; i < count; ++i) {
     Value v = memref::LoadOp::create(
         b, loc, buffer,
-        ValueRange{
-            arith::AddIOp::create(b, loc, from, constIndex(b, loc, i))});
+        ValueRange{arith::AddIOp::create(b, loc, from, constIndex(b, loc, i))});
     sum = sum ? buildAccumulatorAdd(b, loc, sum, v) : v;
   }
   return sum;
@@ -446,10 +445,10 @@ Value sumInOrder(OpBuilder &b, Location loc, Value buffer, Value from,
 /// Runs `body` when `warp` is `which`.
 void inWarp(OpBuilder &b, Location loc, Value warp, int64_t which,
             function_ref<void()> body) {
-  auto ifOp = scf::IfOp::create(
-      b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp,
-                            constIndex(b, loc, which)));
+  auto ifOp =
+      scf::IfOp::create(b, loc,
+                        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                              warp, constIndex(b, loc, which)));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
   body();
@@ -532,8 +531,8 @@ struct LowerBlockLaggedLookback : OpRewritePattern<BlockLaggedLookbackOp> {
       memref::StoreOp::create(rewriter, loc, ifOp.getResult(0), buffer,
                               ValueRange{slot(2 * warps)});
     });
-    Value chunkPrefix =
-        memref::LoadOp::create(rewriter, loc, buffer, ValueRange{slot(2 * warps)});
+    Value chunkPrefix = memref::LoadOp::create(rewriter, loc, buffer,
+                                               ValueRange{slot(2 * warps)});
     inWarp(rewriter, loc, warp, warps - 1, [&] {
       auto ifOp = scf::IfOp::create(rewriter, loc, op.getPublishes());
       OpBuilder::InsertionGuard guard(rewriter);

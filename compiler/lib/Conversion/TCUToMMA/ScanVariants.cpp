@@ -231,6 +231,7 @@ struct ChainLink {
 /// and each tile is stored as R_t + (that start + the run's tiles before
 /// t). The loaded tiles and R stay in registers across the exchange: the
 /// input is read once.
+
 static void scanWarpRun(TileBuilder &tb, const Collective &c, Value runBase,
                         Value end, function_ref<Value(Value)> exchange) {
   int64_t k = c.tilesPerWarp;
@@ -283,14 +284,13 @@ static Value scanChunkInBlock(TileBuilder &tb, const Collective &c,
     Value runBase = tb.add(chunkBase, tb.mul(w, k * T * T));
     scanWarpRun(tb, c, runBase, end, [&](Value runTotal) -> Value {
       if (link) {
-        auto op = BlockLookbackOp::create(
-            b, loc, acc, acc, runTotal, totals, offset, w,
-            b.getI64IntegerAttr(warps), link->state, link->item, link->first);
+        auto op = BlockLookbackOp::create(b, loc, acc, acc, runTotal, totals,
+                                          offset, w, b.getI64IntegerAttr(warps),
+                                          link->state, link->item, link->first);
         return addAcc(tb, op.getChunkPrefix(), op.getPrefix());
       }
-      Value prefix = BlockPrefixOp::create(b, loc, acc, runTotal, totals,
-                                           offset, w,
-                                           b.getI64IntegerAttr(warps));
+      Value prefix = BlockPrefixOp::create(
+          b, loc, acc, runTotal, totals, offset, w, b.getI64IntegerAttr(warps));
       return addAcc(tb, carry, prefix);
     });
   });
@@ -339,16 +339,16 @@ static void scanBlock(TileBuilder &tb, const Collective &c) {
   });
 }
 
-/// The state of a ticketed chain of `items` chunks (the look-back and
-/// lagged scans): word 0 the ticket counter, then a word per item, all 0
-/// (zeroed by a first kernel on the GPU).
-static Value zeroedChainState(TileBuilder &tb, Value items) {
+/// The state of a ticketed chain of chunks (the look-back and lagged
+/// scans), `words` i64 words, all 0 (zeroed by a first kernel on the GPU):
+/// word 0 the ticket counter, then the chunks' words.
+static Value zeroedChainState(TileBuilder &tb, Value words) {
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
   Type i64 = b.getI64Type();
   // 16 words per zeroing iteration, so the buffer is a multiple of 16.
   constexpr int64_t kZeroWidth = 16;
-  Value groups = tb.ceilDiv(tb.add(items, tb.idx(1)), kZeroWidth);
+  Value groups = tb.ceilDiv(words, kZeroWidth);
   Value state = memref::AllocOp::create(
       b, loc, MemRefType::get({ShapedType::kDynamic}, i64),
       ValueRange{tb.mul(groups, kZeroWidth)});
@@ -396,7 +396,8 @@ static Value drawTicket(TileBuilder &tb, int64_t warps, Value state,
       then(q);
   });
   Value q = arith::IndexCastOp::create(
-      b, loc, b.getIndexType(), memref::LoadOp::create(b, loc, slot, tb.idx(0)));
+      b, loc, b.getIndexType(),
+      memref::LoadOp::create(b, loc, slot, tb.idx(0)));
   memref::DeallocOp::create(b, loc, slot);
   return q;
 }
@@ -454,8 +455,8 @@ static ChainChunk chainChunk(TileBuilder &tb, const Collective &c, Value item,
   Value seg = arith::DivUIOp::create(b, loc, item, perSegment);
   Value chunk = arith::RemUIOp::create(b, loc, item, perSegment);
   Value segBase = tb.mul(seg, c.segmentSize);
-  return {tb.add(segBase, tb.mul(chunk, chunkLength)), segmentEnd(tb, c, segBase),
-          tb.add(item, tb.idx(1)),
+  return {tb.add(segBase, tb.mul(chunk, chunkLength)),
+          segmentEnd(tb, c, segBase), tb.add(item, tb.idx(1)),
           tb.add(arith::MulIOp::create(b, loc, seg, perSegment), tb.idx(1))};
 }
 
@@ -493,7 +494,7 @@ static void scanLookback(TileBuilder &tb, const Collective &c) {
   Value perSegment = tb.min(tb.idx(chunks), tb.ceilDiv(c.n, chunkLength));
   Value items = arith::MulIOp::create(b, loc, c.numSegments, perSegment);
   int64_t ahead = lookbackPrefetchChunks(c, chunkLength);
-  Value state = zeroedChainState(tb, items);
+  Value state = zeroedChainState(tb, tb.add(items, tb.idx(1)));
   tb.parallel(items, [&](Value) {
     // The warps' totals and, after them, the chunk's prefix.
     Value totals =
@@ -557,9 +558,9 @@ static void scanLagged(TileBuilder &tb, const Collective &c) {
   Value items = arith::MulIOp::create(b, loc, c.numSegments, perSegment);
   // Half the chunks at most: a smaller input still overlaps its reads
   // and scans (and tests that path).
-  Value lag = tb.min(tb.idx(laggedChunks(c, chunkLength)),
-                     tb.ceilDiv(items, 2));
-  Value state = zeroedChainState(tb, items);
+  Value lag =
+      tb.min(tb.idx(laggedChunks(c, chunkLength)), tb.ceilDiv(items, 2));
+  Value state = zeroedChainState(tb, tb.add(items, tb.idx(1)));
   tb.parallel(tb.add(items, lag), [&](Value) {
     // The warps' scan totals, then their reduce totals, then the prefix.
     Value totals =
@@ -578,30 +579,34 @@ static void scanLagged(TileBuilder &tb, const Collective &c) {
       return chunk;
     };
     ChainChunk reduced = chunkOr0(reduces, t);
-    ChainChunk scanned =
-        chunkOr0(scans, arith::SubIOp::create(b, loc, t, lag));
+    ChainChunk scanned = chunkOr0(scans, arith::SubIOp::create(b, loc, t, lag));
     tb.parallel(tb.idx(warps), [&](Value w) {
       Value runOffset = tb.mul(w, k * T * T);
-      // The reduced run's loads first: all of them in flight together.
+      // The reduced run's loads first: all of them in flight together. Its
+      // lines stay in L2 for the scan D tickets later (evict_last), which
+      // reads them for the last time (evict_first) and streams its output.
+      auto oldHints = tb.setCacheHints(CacheHint::EvictLast, CacheHint::Normal);
       SmallVector<Value> loaded;
       for (int64_t i = 0; i < k; ++i)
         loaded.push_back(tb.loadTile(
             TileLayout::Rows, c.input,
             tb.add(reduced.base, tb.add(runOffset, tb.idx(i * T * T))),
             tb.idx(T), tb.idx(T), reduced.end, ElementOrder::Tile));
-      scanWarpRun(
-          tb, c, tb.add(scanned.base, runOffset), scanned.end,
-          [&](Value runTotal) -> Value {
-            Value v = tb.zeroAcc(elt);
-            for (Value a : loaded)
-              v = tb.mulConst(MatrixKind::Ones, a, v);
-            Value reduceTotal = tb.element(tb.rowSums(v), 0, 0);
-            auto op = BlockLaggedLookbackOp::create(
-                b, loc, acc, acc, runTotal, reduceTotal, totals, tb.idx(0), w,
-                b.getI64IntegerAttr(warps), state, reduced.word, reduced.first,
-                reduces, scanned.word, scanned.first, scans);
-            return addAcc(tb, op.getChunkPrefix(), op.getPrefix());
-          });
+      tb.setCacheHints(CacheHint::EvictFirst, CacheHint::Streaming);
+      scanWarpRun(tb, c, tb.add(scanned.base, runOffset), scanned.end,
+                  [&](Value runTotal) -> Value {
+                    Value v = tb.zeroAcc(elt);
+                    for (Value a : loaded)
+                      v = tb.mulConst(MatrixKind::Ones, a, v);
+                    Value reduceTotal = tb.element(tb.rowSums(v), 0, 0);
+                    auto op = BlockLaggedLookbackOp::create(
+                        b, loc, acc, acc, runTotal, reduceTotal, totals,
+                        tb.idx(0), w, b.getI64IntegerAttr(warps), state,
+                        reduced.word, reduced.first, reduces, scanned.word,
+                        scanned.first, scans);
+                    return addAcc(tb, op.getChunkPrefix(), op.getPrefix());
+                  });
+      tb.setCacheHints(oldHints.first, oldHints.second);
     });
     memref::DeallocOp::create(b, loc, totals);
   });

@@ -131,12 +131,13 @@ Value TileBuilder::loadTile(TileLayout layout, Value src, Value base,
                             ElementOrder order) {
   Type elt = cast<MemRefType>(src.getType()).getElementType();
   return LoadTileOp::create(b, loc, tileType(elt), layout, src, base, stride,
-                            lineLength, limit, order);
+                            lineLength, limit, order, loadHint);
 }
 
 void TileBuilder::storeTile(Value tile, Value dest, Value base, Value stride,
                             Value lineLength, Value limit) {
-  StoreTileOp::create(b, loc, tile, dest, base, stride, lineLength, limit);
+  StoreTileOp::create(b, loc, tile, dest, base, stride, lineLength, limit,
+                      storeHint);
 }
 
 void TileBuilder::storeRow(Value tile, int64_t row, Value dest, Value base,

@@ -68,6 +68,15 @@ public:
                  ElementOrder order = ElementOrder::Fixed);
   void storeTile(Value tile, Value dest, Value base, Value stride,
                  Value lineLength, Value limit);
+  /// The L2 hints loadTile and storeTile attach from now on (normal:
+  /// none); returns the previous pair.
+  std::pair<CacheHint, CacheHint> setCacheHints(CacheHint load,
+                                                CacheHint store) {
+    auto old = std::make_pair(loadHint, storeHint);
+    loadHint = load;
+    storeHint = store;
+    return old;
+  }
   /// Row `row`'s columns 0, step, 2·step, ... to dest[base + j].
   void storeRow(Value tile, int64_t row, Value dest, Value base, Value limit,
                 bool accumulate = false, int64_t step = 1);
@@ -97,6 +106,7 @@ private:
 
   OpBuilder &b;
   Location loc;
+  CacheHint loadHint = CacheHint::Normal, storeHint = CacheHint::Normal;
 };
 
 } // namespace mlir::tcu::detail

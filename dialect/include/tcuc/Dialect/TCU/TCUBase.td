@@ -158,4 +158,31 @@ def TCU_ElementOrderAttr : EnumAttr<TCU_Dialect, TCU_ElementOrder, "order"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
+def TCU_CacheHint : I32EnumAttr<"CacheHint",
+    "how long a tile access's lines should stay in L2", [
+      I32EnumAttrCase<"Normal", 0, "normal">,
+      I32EnumAttrCase<"EvictLast", 1, "evict_last">,
+      I32EnumAttrCase<"EvictFirst", 2, "evict_first">,
+      I32EnumAttrCase<"Streaming", 3, "streaming">
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tcu";
+}
+
+def TCU_CacheHintAttr : EnumAttr<TCU_Dialect, TCU_CacheHint, "cache"> {
+  let summary = "the L2 eviction priority a tile load or store asks for";
+  let description = [{
+    A hint, never a change of the result: `normal` (the default, not
+    printed), `evict_last` (the lines will be read again soon: keep them),
+    `evict_first` (read for the last time: let them go first) and
+    `streaming` (written or read once: PTX `.cs`). The GPU backend attaches
+    it to the accesses of whole tiles (`createpolicy` with
+    `L2::cache_hint`, or `.cs`); the CPU backend ignores it. The lagged
+    scan reads each chunk twice, the second time about 8 MB of input
+    later: without the hints those lines are evicted in between
+    (bench/results/lagged-scan-prototype).
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
 #endif // TCUC_DIALECT_TCU_TCUBASE_TD

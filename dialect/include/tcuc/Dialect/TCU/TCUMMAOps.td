@@ -108,6 +108,8 @@ def TCU_LoadTileOp : TCU_Op<"load_tile"> {
     backend keeps the order; the GPU backend uses the freedom for wider
     loads: 4 consecutive elements of a line per lane (`line`, `rows`), or 8
     (`tile`: 16 bytes for f16). The default, `fixed`, is not printed.
+    `cache` is an L2 eviction hint (`#tcu.cache`; default `normal`, not
+    printed).
 
     ```mlir
     %A = tcu.load_tile <cols> %in[%base] stride %c16 line %c16 limit %n
@@ -121,12 +123,14 @@ def TCU_LoadTileOp : TCU_Op<"load_tile"> {
                    Index:$base, Index:$stride, Index:$line_length,
                    Index:$limit,
                    DefaultValuedAttr<TCU_ElementOrderAttr,
-                                     "::mlir::tcu::ElementOrder::Fixed">:$order);
+                                     "::mlir::tcu::ElementOrder::Fixed">:$order,
+                   DefaultValuedAttr<TCU_CacheHintAttr,
+                                     "::mlir::tcu::CacheHint::Normal">:$cache);
   let results = (outs TCU_Tile:$result);
   let assemblyFormat = [{
     $layout $source `[` $base `]` `stride` $stride `line` $line_length
-    `limit` $limit (`order` $order^)? attr-dict `:` type($source) `->`
-    type($result)
+    `limit` $limit (`order` $order^)? (`cache` $cache^)? attr-dict `:`
+    type($source) `->` type($result)
   }];
   let hasVerifier = 1;
 }
@@ -137,15 +141,19 @@ def TCU_StoreTileOp : TCU_Op<"store_tile"> {
     The inverse of `tcu.load_tile <rows>`: `dest[base + i * stride + j] =
     tile[i][j]` for `j < line_length` and `base + i * stride + j < limit`.
     Elements are converted to the destination element type on the way (f32
-    to f16/bf16 rounds to nearest even).
+    to f16/bf16 rounds to nearest even). `cache` is an L2 eviction hint
+    (`#tcu.cache`; default `normal`, not printed).
   }];
   let arguments = (ins TCU_Tile:$tile,
                    Arg<AnyMemRef, "the buffer written", [MemWrite]>:$dest,
                    Index:$base, Index:$stride, Index:$line_length,
-                   Index:$limit);
+                   Index:$limit,
+                   DefaultValuedAttr<TCU_CacheHintAttr,
+                                     "::mlir::tcu::CacheHint::Normal">:$cache);
   let assemblyFormat = [{
     $tile `,` $dest `[` $base `]` `stride` $stride `line` $line_length
-    `limit` $limit attr-dict `:` type($tile) `->` type($dest)
+    `limit` $limit (`cache` $cache^)? attr-dict `:` type($tile) `->`
+    type($dest)
   }];
   let hasVerifier = 1;
 }

@@ -1,0 +1,120 @@
+//===- CacheHints.cpp - tile accesses with an L2 eviction hint ------------===//
+//
+// The accesses of whole tiles that carry a #tcu.cache hint, as inline PTX:
+// LLVM's NVPTX backend has no cache-policy operand on its loads and stores
+// (and drops !nontemporal). A hinted access converts its generic address to
+// a global one and names the policy: `createpolicy.fractional.L2::evict_last`
+// (or evict_first) with `.L2::cache_hint`, or `.cs` for streaming.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GPUPatterns.h"
+
+#include "tcuc/Dialect/TCU/TCUOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::tcu;
+
+Value gpu_lowering::elementAddress(OpBuilder &b, Location loc, Value buffer,
+                                   Value index) {
+  Type i64 = b.getI64Type();
+  Value base = arith::IndexCastOp::create(
+      b, loc, i64,
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer));
+  Value offset = arith::MulIOp::create(
+      b, loc, arith::IndexCastOp::create(b, loc, i64, index),
+      arith::ConstantOp::create(
+          b, loc,
+          b.getI64IntegerAttr(getElementBytes(
+              cast<MemRefType>(buffer.getType()).getElementType()))));
+  return arith::AddIOp::create(b, loc, base, offset);
+}
+
+namespace {
+/// The PTX pieces of one hinted access of `bytes` (2, 4, 8 or 16): the
+/// register type, the operand list of `count` registers from `$first`, and
+/// the instruction's qualifiers and policy operand.
+struct HintedAccess {
+  int64_t bytes;
+  CacheHint hint;
+
+  Type wordType(OpBuilder &b) const {
+    return bytes == 2 ? b.getI16Type() : b.getI32Type();
+  }
+  int64_t words() const { return bytes == 2 ? 1 : bytes / 4; }
+  std::string shape() const {
+    if (bytes == 2)
+      return ".b16";
+    return words() == 1 ? ".b32" : ".v" + std::to_string(words()) + ".b32";
+  }
+  std::string registers(int first) const {
+    std::string s = words() == 1 ? "" : "{";
+    for (int64_t i = 0; i < words(); ++i)
+      s += (i ? ", $" : "$") + std::to_string(first + i);
+    return words() == 1 ? s : s + "}";
+  }
+  std::string qualifier() const {
+    return hint == CacheHint::Streaming ? ".cs" : ".L2::cache_hint";
+  }
+  /// The registers, the global address `g` of generic address `$address`
+  /// and the policy `pol` (none for streaming).
+  std::string prologue(int address) const {
+    std::string s = "{ .reg .b64 g";
+    s += hint == CacheHint::Streaming ? "; " : ", pol; ";
+    s += "cvta.to.global.u64 g, $" + std::to_string(address) + "; ";
+    if (hint != CacheHint::Streaming)
+      s += std::string("createpolicy.fractional.L2::") +
+           (hint == CacheHint::EvictLast ? "evict_last" : "evict_first") +
+           ".b64 pol, 1.0; ";
+    return s;
+  }
+  std::string policyOperand() const {
+    return hint == CacheHint::Streaming ? "" : ", pol";
+  }
+};
+} // namespace
+
+bool gpu_lowering::canHint(CacheHint hint, int64_t bytes) {
+  return hint != CacheHint::Normal &&
+         (bytes == 2 || bytes == 4 || bytes == 8 || bytes == 16);
+}
+
+Value gpu_lowering::hintedLoad(OpBuilder &b, Location loc, CacheHint hint,
+                               VectorType type, Value buffer, Value index) {
+  int64_t bytes =
+      type.getNumElements() * getElementBytes(type.getElementType());
+  HintedAccess a{bytes, hint};
+  Value address = elementAddress(b, loc, buffer, index);
+  int n = int(a.words());
+  std::string ptx = a.prologue(n) + "ld.global" + a.qualifier() + a.shape() +
+                    " " + a.registers(0) + ", [g]" + a.policyOperand() + "; }";
+  SmallVector<Type> results(n, a.wordType(b));
+  auto op = NVVM::InlinePtxOp::create(b, loc, results, ValueRange{address},
+                                      ValueRange{}, ptx, Value());
+  Value words = vector::FromElementsOp::create(
+      b, loc, VectorType::get({n}, a.wordType(b)), op.getResults());
+  return vector::BitCastOp::create(b, loc, type, words);
+}
+
+void gpu_lowering::hintedStore(OpBuilder &b, Location loc, CacheHint hint,
+                               Value value, Value buffer, Value index) {
+  auto type = cast<VectorType>(value.getType());
+  int64_t bytes =
+      type.getNumElements() * getElementBytes(type.getElementType());
+  HintedAccess a{bytes, hint};
+  int n = int(a.words());
+  Value words = vector::BitCastOp::create(
+      b, loc, VectorType::get({n}, a.wordType(b)), value);
+  SmallVector<Value> args{elementAddress(b, loc, buffer, index)};
+  for (int i = 0; i < n; ++i)
+    args.push_back(vector::ExtractOp::create(b, loc, words, int64_t(i)));
+  std::string ptx = a.prologue(0) + "st.global" + a.qualifier() + a.shape() +
+                    " [g], " + a.registers(1) + a.policyOperand() + "; }";
+  NVVM::InlinePtxOp::create(b, loc, TypeRange{}, args, ValueRange{}, ptx,
+                            Value());
+}
