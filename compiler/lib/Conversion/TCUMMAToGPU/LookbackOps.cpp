@@ -371,6 +371,24 @@ static Value lookBack(OpBuilder &b, Location loc, Value state, Value item,
   return fenwick.prefix();
 }
 
+/// Runs `body` in warp 0 (all its lanes), stores the value it returns at
+/// buffer[slot], meets the block at a barrier and returns buffer[slot] in
+/// every warp.
+static Value shareFromFirstWarp(OpBuilder &b, Location loc, Value warp,
+                                Value buffer, Value slot,
+                                function_ref<Value()> body) {
+  Builder h{b, loc};
+  auto ifOp = scf::IfOp::create(
+      b, loc, h.cmp(arith::CmpIPredicate::eq, warp, h.index(0)));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    memref::StoreOp::create(b, loc, body(), buffer, slot);
+  }
+  gpu::BarrierOp::create(b, loc);
+  return memref::LoadOp::create(b, loc, buffer, slot);
+}
+
 /// tcu.block_lookback: the warps' values meet at a block barrier as in
 /// tcu.block_prefix, warp 0 sums them and looks back, and the block meets
 /// again before every warp reads the chunk's prefix (buffer[offset + W]).
@@ -389,18 +407,11 @@ struct LowerBlockLookback : OpConversionPattern<BlockLookbackOp> {
         rewriter, loc, adaptor.getValue(), buffer, offset, warp, warps,
         [&] { gpu::BarrierOp::create(rewriter, loc); }, &total);
     Value slot = arith::AddIOp::create(rewriter, loc, offset, h.index(warps));
-    auto ifOp = scf::IfOp::create(
-        rewriter, loc, h.cmp(arith::CmpIPredicate::eq, warp, h.index(0)));
-    {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(ifOp.thenBlock());
-      Value chunkPrefix =
-          lookBack(rewriter, loc, adaptor.getState(), adaptor.getItem(),
-                   adaptor.getFirst(), total);
-      memref::StoreOp::create(rewriter, loc, chunkPrefix, buffer, slot);
-    }
-    gpu::BarrierOp::create(rewriter, loc);
-    Value chunkPrefix = memref::LoadOp::create(rewriter, loc, buffer, slot);
+    Value chunkPrefix =
+        shareFromFirstWarp(rewriter, loc, warp, buffer, slot, [&] {
+          return lookBack(rewriter, loc, adaptor.getState(), adaptor.getItem(),
+                          adaptor.getFirst(), total);
+        });
     rewriter.replaceOp(op, {prefix, chunkPrefix});
     return success();
   }
@@ -433,43 +444,37 @@ struct LowerBlockLaggedLookback : OpConversionPattern<BlockLaggedLookbackOp> {
         rewriter, loc, adaptor.getScanValue(), buffer, offset, warp, warps,
         [&] { gpu::BarrierOp::create(rewriter, loc); });
     Value prefixSlot = slot(h.index(2 * warps));
-    auto ifOp = scf::IfOp::create(
-        rewriter, loc, h.cmp(arith::CmpIPredicate::eq, warp, h.index(0)));
-    {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(ifOp.thenBlock());
-      auto publish = scf::IfOp::create(rewriter, loc, adaptor.getPublishes());
-      {
-        OpBuilder::InsertionGuard inner(rewriter);
-        rewriter.setInsertionPointToStart(publish.thenBlock());
-        Value aggregate;
-        for (int64_t w = 0; w < warps; ++w) {
-          Value v = memref::LoadOp::create(rewriter, loc, buffer,
-                                           slot(h.index(warps + w)));
-          aggregate = aggregate ? h.add(aggregate, v) : v;
-        }
-        FenwickItem(rewriter, loc, adaptor.getState(), adaptor.getPublishItem(),
-                    adaptor.getPublishFirst(), t)
-            .publish(aggregate);
-      }
-      auto look = scf::IfOp::create(
-          rewriter, loc, adaptor.getLooksBack(),
-          [&](OpBuilder &b, Location l) {
-            scf::YieldOp::create(b, l,
-                                 FenwickItem(b, l, adaptor.getState(),
-                                             adaptor.getItem(),
-                                             adaptor.getFirst(), t)
-                                     .prefix());
-          },
-          [&](OpBuilder &b, Location l) {
-            scf::YieldOp::create(b, l, Builder{b, l}.zero(t));
-          });
-      memref::StoreOp::create(rewriter, loc, look.getResult(0), buffer,
-                              prefixSlot);
-    }
-    gpu::BarrierOp::create(rewriter, loc);
-    Value chunkPrefix =
-        memref::LoadOp::create(rewriter, loc, buffer, prefixSlot);
+    Value chunkPrefix = shareFromFirstWarp(
+        rewriter, loc, warp, buffer, prefixSlot, [&]() -> Value {
+          auto publish =
+              scf::IfOp::create(rewriter, loc, adaptor.getPublishes());
+          {
+            OpBuilder::InsertionGuard inner(rewriter);
+            rewriter.setInsertionPointToStart(publish.thenBlock());
+            Value aggregate;
+            for (int64_t w = 0; w < warps; ++w) {
+              Value v = memref::LoadOp::create(rewriter, loc, buffer,
+                                               slot(h.index(warps + w)));
+              aggregate = aggregate ? h.add(aggregate, v) : v;
+            }
+            FenwickItem(rewriter, loc, adaptor.getState(),
+                        adaptor.getPublishItem(), adaptor.getPublishFirst(), t)
+                .publish(aggregate);
+          }
+          auto look = scf::IfOp::create(
+              rewriter, loc, adaptor.getLooksBack(),
+              [&](OpBuilder &b, Location l) {
+                scf::YieldOp::create(b, l,
+                                     FenwickItem(b, l, adaptor.getState(),
+                                                 adaptor.getItem(),
+                                                 adaptor.getFirst(), t)
+                                         .prefix());
+              },
+              [&](OpBuilder &b, Location l) {
+                scf::YieldOp::create(b, l, Builder{b, l}.zero(t));
+              });
+          return look.getResult(0);
+        });
     rewriter.replaceOp(op, {prefix, chunkPrefix});
     return success();
   }
