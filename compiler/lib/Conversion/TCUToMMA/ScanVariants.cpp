@@ -231,7 +231,6 @@ struct ChainLink {
 /// and each tile is stored as R_t + (that start + the run's tiles before
 /// t). The loaded tiles and R stay in registers across the exchange: the
 /// input is read once.
-
 static void scanWarpRun(TileBuilder &tb, const Collective &c, Value runBase,
                         Value end, function_ref<Value(Value)> exchange) {
   int64_t k = c.tilesPerWarp;
