@@ -194,12 +194,12 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
 // Lagged scan: the block's chunk loads carry their L2 hints as inline PTX
 // (the reduced chunk's 16-byte loads evict_last, the scanned chunk's
 // evict_first, its output streamed with .cs); tcu.block_lagged_lookback
-// stores each warp's two totals and meets the block at a barrier; warp 0
-// sums the reduce totals and, if it has a chunk to publish, publishes its
-// Fenwick word (children read with relaxed loads, voting until none is 0),
-// then, if it has a chunk to scan, reads that chunk's prefix the same way
-// and stores it after the 8 totals; a second barrier, then every warp
-// reads it.
+// stores each warp's two totals and meets the block at a barrier; if it
+// has a chunk to scan, warp 0 reads that chunk's prefix words (relaxed
+// loads, voting until none is 0) and stores their sum after the 8 totals;
+// a second barrier, then every warp reads it, and warp 0, if it has a
+// chunk to publish, sums the reduce totals and publishes its Fenwick word
+// (children read the same way) before storing its tiles.
 // CHECK-LABEL: gpu.module @lagged_kernels
 // CHECK-SAME: tcuc.block = 128 : i64
 // CHECK-SAME: tcuc.kernels = [@lagged_k0, @lagged_k1], tcuc.scratch = {{\[\[}}i64,
@@ -213,13 +213,13 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: scf.if
 // CHECK: scf.while
 // CHECK: nvvm.inline_ptx "ld.relaxed.gpu.b64 $0, [$1];"
-// CHECK: nvvm.inline_ptx "st.relaxed.gpu.b64 [$0], $1;"
-// CHECK: scf.while
-// CHECK: nvvm.inline_ptx "ld.relaxed.gpu.b64 $0, [$1];"
 // CHECK: memref.store %{{.*}}, %[[TOTALS]][%[[SLOT:.*]]] :
 // CHECK-NEXT: }
 // CHECK-NEXT: gpu.barrier
 // CHECK-NEXT: memref.load %[[TOTALS]][%[[SLOT]]]
+// CHECK: scf.while
+// CHECK: nvvm.inline_ptx "ld.relaxed.gpu.b64 $0, [$1];"
+// CHECK: nvvm.inline_ptx "st.relaxed.gpu.b64 [$0], $1;"
 // CHECK: nvvm.inline_ptx "{ .reg .b64 g; cvta.to.global.u64 g, $0; st.global.cs.v2.b32 [g], {$1, $2}; }"
 // CHECK: gpu.return
 func.func @lagged(%in: memref<?xf16>, %out: memref<?xf32>) {

@@ -388,8 +388,11 @@ def TCU_BlockLaggedLookbackOp : TCU_Op<"block_lagged_lookback",
     trailing ones; the prefix is one word per set bit of p, added by xor
     butterflies in an association fixed by p, so f32 results repeat from
     run to run); on the CPU, where items run in ticket order, each word
-    holds its item's inclusive prefix. Warp 0 publishes before it looks
-    back, so an item only waits on items with smaller tickets.
+    holds its item's inclusive prefix. On the GPU warp 0 looks back between
+    the op's two block barriers and publishes after the second (its wait
+    for the children then holds no other warp); an item only ever waits on
+    items with smaller tickets, whose blocks publish without waiting for
+    any larger one.
 
     Requirements: `state` is 0 at the items before the kernel runs; items
     are claimed through `tcu.ticket`, and the block with ticket t publishes
