@@ -269,14 +269,18 @@ TEST(CostModel, LookbackGivenTakesFourTilesForLongSegments) {
   EXPECT_EQ(c.tilesPerWarp, 1) << c.reason;
 }
 
-// lagged without a table row: 2 tiles (1 measured slower), any segment.
-TEST(CostModel, LaggedGivenTakesTwoTiles) {
+// lagged without a table row: 4 tiles (1 and 2 measured slower), 2 for
+// f32, at any segment size.
+TEST(CostModel, LaggedGivenTakesFourTiles) {
   StrategyQuery q = query(true, "i8", "i32", 1 << 16);
   q.variant = Variant::Lagged;
   StrategyChoice c = selectStrategy(q, {});
   EXPECT_EQ(c.variant, Variant::Lagged);
-  EXPECT_EQ(c.tilesPerWarp, 2) << c.reason;
+  EXPECT_EQ(c.tilesPerWarp, 4) << c.reason;
   EXPECT_EQ(c.warpsPerBlock, 0) << c.reason;
+  q.input = "f32";
+  q.output = "f32";
+  EXPECT_EQ(selectStrategy(q, {}).tilesPerWarp, 2);
 }
 
 TEST(CostModel, LookbackRowsCarryWarpsOthersRefuseThem) {

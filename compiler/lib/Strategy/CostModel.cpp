@@ -107,27 +107,28 @@ StrategyChoice analytic(const StrategyQuery &q) {
   auto pick = [](Variant v, const char *why) {
     return StrategyChoice{v, 1, 0, std::string("analytic: ") + why};
   };
-  // lookback has no table row (it never wins), so a caller who fixes it
-  // would get the rule's one tile. It measured best at 4 tiles, 16 warps,
-  // wherever it makes chunks: 1.5-2.4x one tile at 16 warps (H100,
-  // bench/results/lookback-prefetch run2-pf2048.csv, whole array: f16->f32
-  // 0.591 / 0.383, f16->f16 0.435 / 0.263, i8->i32 0.449 / 0.190). f32
-  // input spills at 4 (ptxas -v: 128 registers and 16-28 bytes at 512
-  // threads), not at 2; 2 tiles for f32 were not timed. Up to 16 warps · 4
-  // tiles (kLookbackWarps · 4 · 256 elements) it may fall back to the
-  // block scan, whose rule is one tile.
-  if (q.variant == Variant::Lookback && s > 16 * 4 * 256) {
+  // The single-pass scans have no table rows (they never win a sweep), so a
+  // caller who fixes one would get the rule's one tile. Both measured best
+  // at 4 tiles (H100, 2026-11-24), 2 for f32 input, whose tiles take twice
+  // the registers (not timed):
+  // - lookback (16 warps), wherever it makes chunks: 1.5-2.4x one tile
+  //   (bench/results/lookback-prefetch run2-pf2048.csv, whole array:
+  //   f16->f32 0.591 / 0.383, f16->f16 0.435 / 0.263, i8->i32 0.449 /
+  //   0.190); f32 spills at 4 (ptxas -v: 128 registers and 16-28 bytes at
+  //   512 threads). Up to 16 warps · 4 tiles it may fall back to the block
+  //   scan, whose rule is one tile.
+  // - lagged (4 warps): 4 tiles against 2 and 1 at 2^22 and whole
+  //   (bench/results/lagged-tcuc/late-publish.csv): f16->f32 0.748 / 0.719
+  //   / 0.549, f16->f16 0.551 / 0.535 / 0.401, i8->i32 0.436 / 0.411 /
+  //   0.397 (whole array); f32 at 4 takes 225 registers (ptxas -v).
+  if ((q.variant == Variant::Lookback && s > 16 * 4 * 256) ||
+      q.variant == Variant::Lagged) {
     int64_t tiles = q.input == "f32" ? 2 : 4;
-    return StrategyChoice{Variant::Lookback, tiles, 0,
-                          "analytic: lookback given; " + std::to_string(tiles) +
+    return StrategyChoice{*q.variant, tiles, 0,
+                          "analytic: " + stringifyVariant(*q.variant).str() +
+                              " given; " + std::to_string(tiles) +
                               " tiles in flight"};
   }
-  // lagged has no table row either; 2 tiles (4 warps: a chunk of 2048
-  // elements) measured 0.715 of the copy ceiling for f16->f32 on the whole
-  // array where 1 tile gave 0.558 (H100, 2026-11-24, docs/performance.md).
-  if (q.variant == Variant::Lagged)
-    return StrategyChoice{Variant::Lagged, 2, 0,
-                          "analytic: lagged given; 2 tiles in flight"};
   if (q.variant)
     return pick(*q.variant, "variant given; one tile in flight");
   if (q.isScan) {

@@ -55,12 +55,7 @@ struct Builder {
   }
   /// The bytes `count` elements of `buffer` take (an i64).
   Value bytes(Value buffer, Value count) {
-    Value n =
-        arith::IndexCastOp::create(b, loc, b.getI64Type(), count).getResult();
-    return arith::MulIOp::create(
-        b, loc, n,
-        i64(getElementBytes(
-            cast<MemRefType>(buffer.getType()).getElementType())));
+    return byteCount(b, loc, buffer, count);
   }
   Value ptx(Type result, ValueRange args, StringRef code) {
     auto op = NVVM::InlinePtxOp::create(

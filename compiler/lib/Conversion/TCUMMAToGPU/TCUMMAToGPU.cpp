@@ -331,6 +331,7 @@ struct LowerLoadTile : OpConversionPattern<LoadTileOp> {
     auto ifOp = scf::IfOp::create(
         rewriter, loc, whole,
         [&](OpBuilder &b, Location l) {
+          Value policy = hinted ? cachePolicy(b, l, op.getCache()) : Value();
           SmallVector<Value> slots(kSlots);
           for (ArrayRef<int> group : groups) {
             Value addr = address(b, group.front()).addr;
@@ -339,14 +340,15 @@ struct LowerLoadTile : OpConversionPattern<LoadTileOp> {
               continue;
             }
             auto type = VectorType::get({width}, elt);
-            Value vec = hinted
-                            ? hintedLoad(b, l, op.getCache(), type, src, addr)
-                            : vector::LoadOp::create(
-                                  b, l, type, src, ValueRange{addr},
-                                  /*nontemporal=*/false,
-                                  llvm::MaybeAlign(
-                                      width * elt.getIntOrFloatBitWidth() / 8))
-                                  .getResult();
+            Value vec =
+                hinted
+                    ? hintedLoad(b, l, op.getCache(), policy, type, src, addr)
+                    : vector::LoadOp::create(
+                          b, l, type, src, ValueRange{addr},
+                          /*nontemporal=*/false,
+                          llvm::MaybeAlign(width * elt.getIntOrFloatBitWidth() /
+                                           8))
+                          .getResult();
             for (auto [k, s] : llvm::enumerate(group))
               slots[s] = vector::ExtractOp::create(b, l, vec, int64_t(k));
           }
@@ -391,9 +393,11 @@ struct LowerStoreTile : OpConversionPattern<StoreTileOp> {
     Value whole =
         isWholeTile(rewriter, loc, dest, adaptor.getBase(), adaptor.getStride(),
                     adaptor.getLineLength(), adaptor.getLimit(), width);
+    bool hinted = canHint(op.getCache(), width * getElementBytes(destElt));
     scf::IfOp::create(
         rewriter, loc, whole,
         [&](OpBuilder &b, Location l) {
+          Value policy = hinted ? cachePolicy(b, l, op.getCache()) : Value();
           for (ArrayRef<int> group : groups) {
             SmallVector<Value> elements;
             for (int s : group)
@@ -401,8 +405,8 @@ struct LowerStoreTile : OpConversionPattern<StoreTileOp> {
             Value vec = vector::FromElementsOp::create(
                 b, l, VectorType::get({width}, destElt), elements);
             Value addr = address(b, group.front()).addr;
-            if (canHint(op.getCache(), width * getElementBytes(destElt)))
-              hintedStore(b, l, op.getCache(), vec, dest, addr);
+            if (hinted)
+              hintedStore(b, l, op.getCache(), policy, vec, dest, addr);
             else
               vector::StoreOp::create(
                   b, l, vec, dest, ValueRange{addr},

@@ -32,9 +32,10 @@ int64_t blockScanWarps(int64_t segmentSize, Type inputElement);
 /// warps_per_block: a chunk is that many warps times tiles_per_warp tiles.
 constexpr int64_t kLookbackWarps = 16;
 /// Warps of a block in the lagged scan without warps_per_block: 4 measured
-/// best for all three scans at 2 and 4 tiles a warp (H100, 2026-11-24,
-/// whole array and 2^20: f16->f32 0.715-0.733 with 4 warps, 0.615-0.618
-/// with 8 at 2 tiles; docs/performance.md).
+/// faster than 8 and 16 for all three scans (H100, 2026-11-24,
+/// bench/results/lagged-tcuc: whole array at 2 tiles, f16->f32 0.719 with 4
+/// warps, 0.621 with 8, late-publish.csv; 16 was slower still in the first
+/// version's sweep).
 constexpr int64_t kLaggedWarps = 4;
 /// Elements of a segment one warp handles in the grid-level variants, at
 /// least (16 tiles: enough streaming per warp to amortize its partial).
