@@ -193,8 +193,7 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
 
 // Lagged scan: the block's chunk loads carry their L2 hints as inline PTX
 // (the reduced chunk's 16-byte loads evict_last, the scanned chunk's
-// evict_first, each tile's policy made once; its output streamed with
-// .cs); tcu.block_lagged_lookback
+// evict_first, its output streamed with .cs); tcu.block_lagged_lookback
 // stores each warp's two totals and meets the block at a barrier; if it
 // has a chunk to scan, warp 0 reads that chunk's prefix words (relaxed
 // loads, voting until none is 0) and stores their sum after the 8 totals;
@@ -206,13 +205,8 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK-SAME: tcuc.kernels = [@lagged_k0, @lagged_k1], tcuc.scratch = {{\[\[}}i64,
 // CHECK: gpu.func @lagged_k1({{.*}}) workgroup(%[[TOTALS:.*]] : memref<9xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<1xi64, #gpu.address_space<workgroup>>)
 // CHECK: nvvm.inline_ptx "atom.relaxed.gpu.add.u64 $0, [$1], $2;"
-// One policy per tile access, shared by its vector loads:
-// CHECK: %[[LAST:.*]] = nvvm.inline_ptx "createpolicy.fractional.L2::evict_last.b64 $0, 1.0;" -> i64
-// CHECK: nvvm.inline_ptx "{ .reg .b64 g; cvta.to.global.u64 g, $4; ld.global.L2::cache_hint.v4.b32 {$0, $1, $2, $3}, [g], $5; }" ro(%{{.*}}, %[[LAST]] : i64, i64)
-// CHECK: %[[FIRST:.*]] = nvvm.inline_ptx "createpolicy.fractional.L2::evict_first.b64 $0, 1.0;" -> i64
-// CHECK: nvvm.inline_ptx "{ .reg .b64 g; cvta.to.global.u64 g, $1; ld.global.L2::cache_hint.b32 $0, [g], $2; }" ro(%{{.*}}, %[[FIRST]] : i64, i64)
-// CHECK-NOT: createpolicy
-// CHECK: nvvm.inline_ptx "{ .reg .b64 g; cvta.to.global.u64 g, $1; ld.global.L2::cache_hint.b32 $0, [g], $2; }" ro(%{{.*}}, %[[FIRST]] : i64, i64)
+// CHECK: nvvm.inline_ptx "{ .reg .b64 g, pol; cvta.to.global.u64 g, $4; createpolicy.fractional.L2::evict_last.b64 pol, 1.0; ld.global.L2::cache_hint.v4.b32 {$0, $1, $2, $3}, [g], pol; }"
+// CHECK: nvvm.inline_ptx "{ .reg .b64 g, pol; cvta.to.global.u64 g, $1; createpolicy.fractional.L2::evict_first.b64 pol, 1.0; ld.global.L2::cache_hint.b32 $0, [g], pol; }"
 // CHECK: memref.store %{{.*}}, %[[TOTALS]]
 // CHECK: memref.store %{{.*}}, %[[TOTALS]]
 // CHECK: gpu.barrier

@@ -3,9 +3,12 @@
 // The accesses of whole tiles that carry a #tcu.cache hint, as inline PTX:
 // LLVM's NVPTX backend has no cache-policy operand on its loads and stores
 // (and drops !nontemporal). A hinted access converts its generic address to
-// a global one and names the policy: `.L2::cache_hint` with a policy that
-// `createpolicy.fractional.L2::evict_last` (or evict_first) made once per
-// tile access, or `.cs` for streaming.
+// a global one and names the policy: `createpolicy.fractional.L2::evict_last`
+// (or evict_first) with `.L2::cache_hint`, or `.cs` for streaming. Each
+// access makes its own policy inside its PTX block: one policy made per
+// tile access and passed to its loads (a live 64-bit register across them)
+// made ptxas spill the lagged bf16 scan at 2 tiles (4-8 bytes, sm_80 and
+// sm_90) and f16 exclusive at 4, where this form does not.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,8 +44,8 @@ Value gpu_lowering::elementAddress(OpBuilder &b, Location loc, Value buffer,
 
 namespace {
 /// The PTX pieces of one hinted access of `bytes` (2, 4, 8 or 16): the
-/// register type and count, the operand list of the registers from
-/// `$first`, and the instruction's qualifiers and policy operand.
+/// register type, the operand list of `count` registers from `$first`, and
+/// the instruction's qualifiers and policy operand.
 struct HintedAccess {
   int64_t bytes;
   CacheHint hint;
@@ -62,19 +65,23 @@ struct HintedAccess {
       s += (i ? ", $" : "$") + std::to_string(first + i);
     return words() == 1 ? s : s + "}";
   }
-  bool streaming() const { return hint == CacheHint::Streaming; }
-  /// `ld` or `st` with the hint's qualifier, on global address `g`, which
-  /// the prologue converts from the generic address `$address`.
-  std::string prologue(int address) const {
-    return "{ .reg .b64 g; cvta.to.global.u64 g, $" + std::to_string(address) +
-           "; ";
-  }
   std::string qualifier() const {
-    return streaming() ? ".cs" : ".L2::cache_hint";
+    return hint == CacheHint::Streaming ? ".cs" : ".L2::cache_hint";
   }
-  /// The policy operand (`$policy`), none for streaming.
-  std::string policyOperand(int policy) const {
-    return streaming() ? "" : ", $" + std::to_string(policy);
+  /// The registers, the global address `g` of generic address `$address`
+  /// and the policy `pol` (none for streaming).
+  std::string prologue(int address) const {
+    std::string s = "{ .reg .b64 g";
+    s += hint == CacheHint::Streaming ? "; " : ", pol; ";
+    s += "cvta.to.global.u64 g, $" + std::to_string(address) + "; ";
+    if (hint != CacheHint::Streaming)
+      s += std::string("createpolicy.fractional.L2::") +
+           (hint == CacheHint::EvictLast ? "evict_last" : "evict_first") +
+           ".b64 pol, 1.0; ";
+    return s;
+  }
+  std::string policyOperand() const {
+    return hint == CacheHint::Streaming ? "" : ", pol";
   }
 };
 } // namespace
@@ -84,42 +91,25 @@ bool gpu_lowering::canHint(CacheHint hint, int64_t bytes) {
          (bytes == 2 || bytes == 4 || bytes == 8 || bytes == 16);
 }
 
-Value gpu_lowering::cachePolicy(OpBuilder &b, Location loc, CacheHint hint) {
-  if (hint != CacheHint::EvictLast && hint != CacheHint::EvictFirst)
-    return Value();
-  std::string ptx =
-      std::string("createpolicy.fractional.L2::") +
-      (hint == CacheHint::EvictLast ? "evict_last" : "evict_first") +
-      ".b64 $0, 1.0;";
-  return NVVM::InlinePtxOp::create(b, loc, TypeRange{b.getI64Type()},
-                                   ValueRange{}, ValueRange{}, ptx, Value())
-      .getResult(0);
-}
-
 Value gpu_lowering::hintedLoad(OpBuilder &b, Location loc, CacheHint hint,
-                               Value policy, VectorType type, Value buffer,
-                               Value index) {
+                               VectorType type, Value buffer, Value index) {
   int64_t bytes =
       type.getNumElements() * getElementBytes(type.getElementType());
   HintedAccess a{bytes, hint};
+  Value address = elementAddress(b, loc, buffer, index);
   int n = int(a.words());
-  SmallVector<Value> args{elementAddress(b, loc, buffer, index)};
-  if (!a.streaming())
-    args.push_back(policy);
   std::string ptx = a.prologue(n) + "ld.global" + a.qualifier() + a.shape() +
-                    " " + a.registers(0) + ", [g]" + a.policyOperand(n + 1) +
-                    "; }";
+                    " " + a.registers(0) + ", [g]" + a.policyOperand() + "; }";
   SmallVector<Type> results(n, a.wordType(b));
-  auto op = NVVM::InlinePtxOp::create(b, loc, results, args, ValueRange{}, ptx,
-                                      Value());
+  auto op = NVVM::InlinePtxOp::create(b, loc, results, ValueRange{address},
+                                      ValueRange{}, ptx, Value());
   Value words = vector::FromElementsOp::create(
       b, loc, VectorType::get({n}, a.wordType(b)), op.getResults());
   return vector::BitCastOp::create(b, loc, type, words);
 }
 
 void gpu_lowering::hintedStore(OpBuilder &b, Location loc, CacheHint hint,
-                               Value policy, Value value, Value buffer,
-                               Value index) {
+                               Value value, Value buffer, Value index) {
   auto type = cast<VectorType>(value.getType());
   int64_t bytes =
       type.getNumElements() * getElementBytes(type.getElementType());
@@ -130,10 +120,8 @@ void gpu_lowering::hintedStore(OpBuilder &b, Location loc, CacheHint hint,
   SmallVector<Value> args{elementAddress(b, loc, buffer, index)};
   for (int i = 0; i < n; ++i)
     args.push_back(vector::ExtractOp::create(b, loc, words, int64_t(i)));
-  if (!a.streaming())
-    args.push_back(policy);
   std::string ptx = a.prologue(0) + "st.global" + a.qualifier() + a.shape() +
-                    " [g], " + a.registers(1) + a.policyOperand(n + 1) + "; }";
+                    " [g], " + a.registers(1) + a.policyOperand() + "; }";
   NVVM::InlinePtxOp::create(b, loc, TypeRange{}, args, ValueRange{}, ptx,
                             Value());
 }

@@ -39,17 +39,13 @@ Value elementAddress(OpBuilder &b, Location loc, Value buffer, Value index);
 /// Whether an access of `bytes` can carry `hint` as PTX (not `normal`;
 /// 2, 4, 8 or 16 bytes) (CacheHints.cpp).
 bool canHint(CacheHint hint, int64_t bytes);
-/// The L2 policy (an i64) of an evict_last or evict_first hint
-/// (`createpolicy`), made once for all of a tile's accesses; null for the
-/// other hints.
-Value cachePolicy(OpBuilder &b, Location loc, CacheHint hint);
 /// buffer[index ..] as `type` (a vector of canHint's bytes), loaded with
-/// `hint` and cachePolicy's `policy` (inline PTX).
-Value hintedLoad(OpBuilder &b, Location loc, CacheHint hint, Value policy,
-                 VectorType type, Value buffer, Value index);
-/// Stores the vector `value` at buffer[index ..] with `hint` and `policy`.
-void hintedStore(OpBuilder &b, Location loc, CacheHint hint, Value policy,
-                 Value value, Value buffer, Value index);
+/// `hint` (inline PTX).
+Value hintedLoad(OpBuilder &b, Location loc, CacheHint hint, VectorType type,
+                 Value buffer, Value index);
+/// Stores the vector `value` at buffer[index ..] with `hint`.
+void hintedStore(OpBuilder &b, Location loc, CacheHint hint, Value value,
+                 Value buffer, Value index);
 
 } // namespace mlir::tcu::gpu_lowering
 

@@ -331,7 +331,6 @@ struct LowerLoadTile : OpConversionPattern<LoadTileOp> {
     auto ifOp = scf::IfOp::create(
         rewriter, loc, whole,
         [&](OpBuilder &b, Location l) {
-          Value policy = hinted ? cachePolicy(b, l, op.getCache()) : Value();
           SmallVector<Value> slots(kSlots);
           for (ArrayRef<int> group : groups) {
             Value addr = address(b, group.front()).addr;
@@ -340,15 +339,14 @@ struct LowerLoadTile : OpConversionPattern<LoadTileOp> {
               continue;
             }
             auto type = VectorType::get({width}, elt);
-            Value vec =
-                hinted
-                    ? hintedLoad(b, l, op.getCache(), policy, type, src, addr)
-                    : vector::LoadOp::create(
-                          b, l, type, src, ValueRange{addr},
-                          /*nontemporal=*/false,
-                          llvm::MaybeAlign(width * elt.getIntOrFloatBitWidth() /
-                                           8))
-                          .getResult();
+            Value vec = hinted
+                            ? hintedLoad(b, l, op.getCache(), type, src, addr)
+                            : vector::LoadOp::create(
+                                  b, l, type, src, ValueRange{addr},
+                                  /*nontemporal=*/false,
+                                  llvm::MaybeAlign(
+                                      width * elt.getIntOrFloatBitWidth() / 8))
+                                  .getResult();
             for (auto [k, s] : llvm::enumerate(group))
               slots[s] = vector::ExtractOp::create(b, l, vec, int64_t(k));
           }
@@ -393,11 +391,9 @@ struct LowerStoreTile : OpConversionPattern<StoreTileOp> {
     Value whole =
         isWholeTile(rewriter, loc, dest, adaptor.getBase(), adaptor.getStride(),
                     adaptor.getLineLength(), adaptor.getLimit(), width);
-    bool hinted = canHint(op.getCache(), width * getElementBytes(destElt));
     scf::IfOp::create(
         rewriter, loc, whole,
         [&](OpBuilder &b, Location l) {
-          Value policy = hinted ? cachePolicy(b, l, op.getCache()) : Value();
           for (ArrayRef<int> group : groups) {
             SmallVector<Value> elements;
             for (int s : group)
@@ -405,8 +401,8 @@ struct LowerStoreTile : OpConversionPattern<StoreTileOp> {
             Value vec = vector::FromElementsOp::create(
                 b, l, VectorType::get({width}, destElt), elements);
             Value addr = address(b, group.front()).addr;
-            if (hinted)
-              hintedStore(b, l, op.getCache(), policy, vec, dest, addr);
+            if (canHint(op.getCache(), width * getElementBytes(destElt)))
+              hintedStore(b, l, op.getCache(), vec, dest, addr);
             else
               vector::StoreOp::create(
                   b, l, vec, dest, ValueRange{addr},
