@@ -480,10 +480,13 @@ def write_results(out, rows, metas):
     runs = "; ".join(
         f"{', '.join(x['ops'])}: read ceiling {x['read_gbs']:.0f} GB/s, "
         f"copy ceiling {x['copy_gbs']:.0f} GB/s" for x in metas)
-    head = (f"Device: {m['device']} ({m['sms']} SMs). Date: {m['date']}. "
-            f"torch {m['torch']}, triton {m['triton']}, CUDA {m['cuda']}. "
-            f"n = {m['n']} elements. Ceilings measured in the same run as "
-            f"the rows they divide ({runs}).")
+    # Merged parts may come from several days: name them all.
+    dates = ", ".join(sorted({x["date"] for x in metas}))
+    versions = (f"torch {m['torch']}, triton {m['triton']}, "
+                f"CUDA {m['cuda']}. n = {m['n']} elements.")
+    head = (f"Device: {m['device']} ({m['sms']} SMs). Date: {dates}. "
+            f"{versions} Ceilings measured in the same run as the rows "
+            f"they divide ({runs}).")
     md = ["# tcuc benchmark results", "", head, "",
           "GB/s counts every byte read and written; `frac` is that over the "
           "read ceiling (reduce) or the copy ceiling (scans). `tcuc` is the "
@@ -528,10 +531,16 @@ def write_results(out, rows, metas):
         md.append("")
     with open(os.path.join(out, "results.md"), "w") as f:
         f.write("\n".join(md) + "\n")
-    plot(out, rows, metas, head)
+    reads = [x["read_gbs"] for x in metas]
+    copies = [x["copy_gbs"] for x in metas]
+    title = (f"{m['device']} ({m['sms']} SMs), {dates}. {versions}\n"
+             f"Ceilings measured in each run: read {min(reads):.0f}-"
+             f"{max(reads):.0f} GB/s, copy {min(copies):.0f}-"
+             f"{max(copies):.0f} GB/s (results.md names each run's).")
+    plot(out, rows, metas, title)
 
 
-def plot(out, rows, metas, head):
+def plot(out, rows, metas, title):
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -571,8 +580,8 @@ def plot(out, rows, metas, head):
         ax.set_yscale("log")
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=7)
-    fig.suptitle(head, fontsize=8, wrap=True)
-    fig.tight_layout()
+    fig.suptitle(title, fontsize=9)
+    fig.tight_layout(rect=(0, 0, 1, 0.96))
     fig.savefig(os.path.join(out, "throughput.png"), dpi=110)
 
 

@@ -77,10 +77,16 @@ TEST(CostModel, TableRowRoundsUp) {
   EXPECT_NE(c.reason.find("segment row 2048"), std::string::npos) << c.reason;
 }
 
-// Beyond the largest row: that row's choice (the grid for the sweep's types).
+// Beyond the largest row: that row's choice (lagged for f16->f32 scans, the
+// grid for the other scans of the sweep, run 15).
 TEST(CostModel, HugeSegmentsUseTheLastRow) {
   StrategyChoice c =
       selectStrategy(query(true, "f16", "f32", int64_t(1) << 40));
+  EXPECT_EQ(c.variant, Variant::Lagged) << c.reason;
+  EXPECT_EQ(c.tilesPerWarp, 4) << c.reason;
+  EXPECT_NE(c.reason.find("segment row 16777216"), std::string::npos)
+      << c.reason;
+  c = selectStrategy(query(true, "i8", "i32", int64_t(1) << 40));
   EXPECT_EQ(c.variant, Variant::Grid) << c.reason;
   EXPECT_NE(c.reason.find("segment row 16777216"), std::string::npos)
       << c.reason;
@@ -112,8 +118,9 @@ TEST(CostModel, FewSegmentsOfAStaticNUseTheGrid) {
 // With as many segments as a row where one warp a segment still won (a
 // reduction of 2^28 in segments of 8192: 32768 segments, seg256n), a
 // static n keeps the query's own row; where the row with as few segments
-// spread a segment over warps (grid for reductions from 16384 and scans
-// from 2^23; block in a table whose 2^18 row chose it), so does the query.
+// spread a segment over warps (grid for reductions from 16384, lagged for
+// f16->f32 scans from 2^22; block in a table whose 2^18 row chose it), so
+// does the query.
 TEST(CostModel, StaticNFollowsTheRowWithAsManySegments) {
   StrategyQuery q = query(false, "f16", "f32", 8000);
   q.n = int64_t(8000) << 15;
@@ -125,8 +132,13 @@ TEST(CostModel, StaticNFollowsTheRowWithAsManySegments) {
 
   q = query(true, "f16", "f32", 8000);
   q.n = int64_t(8000) * 32;
+  EXPECT_EQ(selectStrategy(q).variant, Variant::Lagged)
+      << selectStrategy(q).reason;
+  q = query(true, "i8", "i32", 8000);
+  q.n = int64_t(8000) * 32;
   EXPECT_EQ(selectStrategy(q).variant, Variant::Grid)
       << selectStrategy(q).reason;
+  q = query(true, "f16", "f32", 8000);
   std::vector<TunedRow> rows = {
       {"sm_90", "scan", "f16", "f32", 8192, "seg256n", 2},
       {"sm_90", "scan", "f16", "f32", 262144, "block", 2}};

@@ -107,8 +107,9 @@ StrategyChoice analytic(const StrategyQuery &q) {
   auto pick = [](Variant v, const char *why) {
     return StrategyChoice{v, 1, 0, std::string("analytic: ") + why};
   };
-  // The single-pass scans have no table rows (they never win a sweep), so a
-  // caller who fixes one would get the rule's one tile. Both measured best
+  // A single-pass scan fixed by the caller where the table has no row of it
+  // (lookback never wins a sweep; lagged wins only f16->f32 from 2^22) would
+  // get the rule's one tile. Both measured best
   // at 4 tiles (H100, 2026-11-24), 2 for f32 input, whose tiles take twice
   // the registers (not timed):
   // - lookback (16 warps), wherever it makes chunks: 1.5-2.4x one tile
@@ -183,8 +184,8 @@ StrategyChoice mlir::tcu::selectStrategy(const StrategyQuery &q,
   // A known n with fewer segments than the table's row had at kTableN:
   // whether one warp a segment still keeps the GPU busy is what the row
   // with as few segments measured. Where that row chose a variant that
-  // spreads a segment over several warps (block, grid), so does this
-  // query. The 4096-element floor (shorter segments are not worth
+  // spreads a segment over several warps (block, grid, lagged), so does
+  // this query. The 4096-element floor (shorter segments are not worth
   // splitting) is a judgement, not a measurement.
   if (q.n && !q.variant && choice->variant != Variant::Grid &&
       q.segmentSize > 4096) {
@@ -196,7 +197,8 @@ StrategyChoice mlir::tcu::selectStrategy(const StrategyQuery &q,
       like.n.reset();
       like.segmentSize = likeSegments;
       Variant spread = selectStrategy(like, table).variant;
-      if ((spread == Variant::Grid || spread == Variant::Block) &&
+      if ((spread == Variant::Grid || spread == Variant::Block ||
+           spread == Variant::Lagged) &&
           spread != choice->variant) {
         // The tiles per warp of a row of that variant for this segment
         // size, if the table has one (the other variant's tiles were
