@@ -79,13 +79,11 @@ TEST(KernelCompiler, EveryVariantParsesInTheRuntime) {
       if (std::string(c.variant) == "grid") {
         EXPECT_EQ(count, (2147495993 + 4999) / 5000 * 2) << s.key();
       }
-      // The lagged scan's state: a ticket counter and a word per chunk
-      // (25 chunks of 4 warps x 4 tiles in each of 21475 segments; 49 of
-      // 2 tiles for f32), in whole 16-word groups: proportional to the
-      // chunks.
+      // The lagged scan's state: a ticket counter and two words per chunk
+      // (49 chunks of 4 warps x 2 tiles in each of 21475 segments), in
+      // whole 16-word groups: proportional to the chunks.
       if (std::string(c.variant) == "lagged") {
-        int64_t chunks = t == DType::F32 ? 49 : 25;
-        EXPECT_EQ(count, (21475 * chunks + 1 + 15) / 16 * 16) << s.key();
+        EXPECT_EQ(count, (21475 * 49 * 2 + 1 + 15) / 16 * 16) << s.key();
       }
     }
   }
@@ -110,12 +108,12 @@ TEST(KernelCompiler, HeaderNamesTheStrategy) {
   ASSERT_TRUE(parseKernelFile(text, file).ok());
   EXPECT_EQ(file.variant, "lookback");
   EXPECT_EQ(file.tilesPerWarp, 4);
-  // And the lagged rule: 4 tiles.
+  // And the lagged rule: 2 tiles.
   s = spec(/*scan=*/true, 1 << 22, DType::I8, "lagged");
   ASSERT_TRUE(compileKernelFile(s, "sm_90", text).ok());
   ASSERT_TRUE(parseKernelFile(text, file).ok());
   EXPECT_EQ(file.variant, "lagged");
-  EXPECT_EQ(file.tilesPerWarp, 4);
+  EXPECT_EQ(file.tilesPerWarp, 2);
 }
 
 TEST(KernelCompiler, RejectsWhatTheVerifierRejects) {

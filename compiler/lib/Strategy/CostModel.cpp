@@ -109,25 +109,32 @@ StrategyChoice analytic(const StrategyQuery &q) {
   };
   // A single-pass scan fixed by the caller where the table has no row of it
   // (lookback never wins a sweep; lagged wins only f16->f32 from 2^22) would
-  // get the rule's one tile. Both measured best
-  // at 4 tiles (H100, 2026-11-24), 2 for f32 input, whose tiles take twice
-  // the registers (not timed):
-  // - lookback (16 warps), wherever it makes chunks: 1.5-2.4x one tile
-  //   (bench/results/lookback-prefetch run2-pf2048.csv, whole array:
-  //   f16->f32 0.591 / 0.383, f16->f16 0.435 / 0.263, i8->i32 0.449 /
-  //   0.190); f32 spills at 4 (ptxas -v: 128 registers and 16-28 bytes at
-  //   512 threads). Up to 16 warps · 4 tiles it may fall back to the block
-  //   scan, whose rule is one tile.
-  // - lagged (4 warps): 4 tiles against 2 and 1 at 2^22 and whole
-  //   (bench/results/lagged-tcuc/late-publish.csv): f16->f32 0.748 / 0.719
-  //   / 0.549, f16->f16 0.551 / 0.535 / 0.401, i8->i32 0.436 / 0.411 /
-  //   0.397 (whole array); f32 at 4 takes 225 registers (ptxas -v).
-  if ((q.variant == Variant::Lookback && s > 16 * 4 * 256) ||
-      q.variant == Variant::Lagged) {
+  // get the rule's one tile. Each has its own measured best instead:
+  // - lookback (16 warps), wherever it makes chunks: 4 tiles, 2 for f32
+  //   input, whose tiles take twice the registers (f32 not timed), 1.5-2.4x
+  //   one tile (H100, 2026-11-24, bench/results/lookback-prefetch
+  //   run2-pf2048.csv, whole array: f16->f32 0.591 / 0.383, f16->f16 0.435
+  //   / 0.263, i8->i32 0.449 / 0.190); f32 spills at 4 (ptxas -v: 128
+  //   registers and 16-28 bytes at 512 threads). Up to 16 warps · 4 tiles
+  //   it may fall back to the block scan, whose rule is one tile.
+  // - lagged (4 warps): 2 tiles, the best for f16 input and within 2% of 4
+  //   for i8 since its Fenwick words are completed late (H100, 2026-11-25,
+  //   bench/results/run16-lagged-window, whole array, 2 / 4 / 1 tiles):
+  //   f16->f32 0.792 / 0.680 / 0.657, f16->f16 0.591 / 0.582 / 0.461,
+  //   i8->i32 0.431 / 0.439 / 0.319. ptxas -v: f16->f32 63 registers at 2,
+  //   122 at 4; i8 93 / 127; f32 input 128 at 2 (not timed). bf16 on sm_80
+  //   takes 4 (163 registers): at 2 ptxas 13.0 spills 8 bytes there (96
+  //   registers; ptxas.test), nowhere else.
+  if (q.variant == Variant::Lookback && s > 16 * 4 * 256) {
     int64_t tiles = q.input == "f32" ? 2 : 4;
     return StrategyChoice{*q.variant, tiles, 0,
-                          "analytic: " + stringifyVariant(*q.variant).str() +
-                              " given; " + std::to_string(tiles) +
+                          "analytic: lookback given; " + std::to_string(tiles) +
+                              " tiles in flight"};
+  }
+  if (q.variant == Variant::Lagged) {
+    int64_t tiles = q.input == "bf16" && q.arch == "sm_80" ? 4 : 2;
+    return StrategyChoice{*q.variant, tiles, 0,
+                          "analytic: lagged given; " + std::to_string(tiles) +
                               " tiles in flight"};
   }
   if (q.variant)

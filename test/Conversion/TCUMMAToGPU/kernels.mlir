@@ -194,12 +194,14 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
 // Lagged scan: the block's chunk loads carry their L2 hints as inline PTX
 // (the reduced chunk's 16-byte loads evict_last, the scanned chunk's
 // evict_first, its output streamed with .cs); tcu.block_lagged_lookback
-// stores each warp's two totals and meets the block at a barrier; if it
-// has a chunk to scan, warp 0 reads that chunk's prefix words (relaxed
-// loads, voting until none is 0) and stores their sum after the 8 totals;
-// a second barrier, then every warp reads it, and warp 0, if it has a
-// chunk to publish, sums the reduce totals and publishes its Fenwick word
-// (children read the same way) before storing its tiles.
+// stores each warp's two totals and meets the block at a barrier; warp 0,
+// if it has a chunk to publish, sums the reduce totals and stores them as
+// that chunk's aggregate word (no wait); if it has a chunk to scan, it
+// reads that chunk's prefix words (relaxed loads, voting until none is 0)
+// and stores their sum after the 8 totals; a second barrier, then every
+// warp reads it, and warp 0, if it has a chunk to complete, reads the last
+// 32 aggregates and the older children's words and stores the chunk's
+// Fenwick word before storing its tiles.
 // CHECK-LABEL: gpu.module @lagged_kernels
 // CHECK-SAME: tcuc.block = 128 : i64
 // CHECK-SAME: tcuc.kernels = [@lagged_k0, @lagged_k1], tcuc.scratch = {{\[\[}}i64,
@@ -211,12 +213,15 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: memref.store %{{.*}}, %[[TOTALS]]
 // CHECK: gpu.barrier
 // CHECK: scf.if
+// CHECK: nvvm.inline_ptx "st.relaxed.gpu.b64 [$0], $1;"
 // CHECK: scf.while
 // CHECK: nvvm.inline_ptx "ld.relaxed.gpu.b64 $0, [$1];"
 // CHECK: memref.store %{{.*}}, %[[TOTALS]][%[[SLOT:.*]]] :
 // CHECK-NEXT: }
 // CHECK-NEXT: gpu.barrier
 // CHECK-NEXT: memref.load %[[TOTALS]][%[[SLOT]]]
+// CHECK: scf.while
+// CHECK: nvvm.inline_ptx "ld.relaxed.gpu.b64 $0, [$1];"
 // CHECK: scf.while
 // CHECK: nvvm.inline_ptx "ld.relaxed.gpu.b64 $0, [$1];"
 // CHECK: nvvm.inline_ptx "st.relaxed.gpu.b64 [$0], $1;"

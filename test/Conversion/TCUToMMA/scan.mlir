@@ -240,13 +240,18 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
 // block's ticket t reduces chunk t (if t < chunks: evict_last loads of any
 // element order, summed by a Ones·A product) and scans chunk t - lag (if
 // t >= lag: evict_first loads, streaming stores); one
-// tcu.block_lagged_lookback exchanges both totals, publishes chunk t and
-// gives chunk t - lag's prefix. A block without a chunk to reduce (scan)
+// tcu.block_lagged_lookback exchanges both totals, publishes chunk t,
+// completes chunk t - E's look-back word (E = max(1, lag / 2)) and gives
+// chunk t - lag's prefix. The state holds two words a chunk and the ticket. A block without a chunk to reduce (scan)
 // takes chunk 0 with an empty range.
 // CHECK-LABEL: func @lagged
 // CHECK: %[[PER:.*]] = arith.minsi %{{.*}}, %c64
 // CHECK: %[[ITEMS:.*]] = arith.muli %{{.*}}, %[[PER]]
 // CHECK: %[[LAG:.*]] = arith.minsi %{{.*}}, %c4096
+// CHECK: %[[HALF:.*]] = arith.divui %[[LAG]], %c2
+// CHECK: %[[E:.*]] = arith.maxui %[[HALF]], %c1
+// CHECK: %[[WORDS:.*]] = arith.muli %[[ITEMS]], %c2
+// CHECK: arith.addi %[[WORDS]], %c1
 // CHECK: %[[STATE:.*]] = memref.alloc(%{{.*}}) : memref<?xi64>
 // CHECK: vector.store %{{.*}}, %[[STATE]][%{{.*}}] : memref<?xi64>, vector<16xi64>
 // CHECK: %[[GRID:.*]] = arith.addi %[[ITEMS]], %[[LAG]]
@@ -256,6 +261,13 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: %[[T:.*]] = arith.index_cast %{{.*}} : i64 to index
 // CHECK: %[[REDUCES:.*]] = arith.cmpi ult, %[[T]], %[[ITEMS]]
 // CHECK: %[[SCANS:.*]] = arith.cmpi uge, %[[T]], %[[LAG]]
+// CHECK: %[[CEND:.*]] = arith.addi %[[ITEMS]], %[[E]]
+// CHECK: %[[CBELOW:.*]] = arith.cmpi ult, %[[T]], %[[CEND]]
+// CHECK: %[[CFROM:.*]] = arith.cmpi uge, %[[T]], %[[E]]
+// CHECK: %[[COMPLETES:.*]] = arith.andi %[[CFROM]], %[[CBELOW]]
+// CHECK: %[[C0:.*]] = arith.subi %[[T]], %[[E]]
+// CHECK: %[[C:.*]] = arith.select %[[COMPLETES]], %[[C0]], %c0
+// CHECK: %[[CWORD:.*]] = arith.addi %[[C]], %c1
 // CHECK: %[[R:.*]] = arith.select %[[REDUCES]], %[[T]], %c0
 // CHECK: %[[RBASE:.*]] = arith.addi
 // CHECK: %[[RWORD:.*]] = arith.addi %[[R]], %c1
@@ -271,7 +283,7 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: tcu.mma %{{.*}}, %[[B]], %{{.*}}
 // CHECK: %[[ONES:.*]] = tcu.matrix <Ones>
 // CHECK: tcu.mma %[[ONES]], %[[A]], %{{.*}}
-// CHECK: %[[BEFORE:.*]], %[[CHUNK:.*]] = tcu.block_lagged_lookback %{{.*}}, %{{.*}}, %[[TOTALS]][%c0], %[[W]] of 4, %[[STATE]] publish[%[[RWORD]]] first %{{.*}} if %[[REDUCES]], prefix[%[[SWORD]]] first %{{.*}} if %[[SCANS]] : memref<9xf32>, memref<?xi64>, f32
+// CHECK: %[[BEFORE:.*]], %[[CHUNK:.*]] = tcu.block_lagged_lookback %{{.*}}, %{{.*}}, %[[TOTALS]][%c0], %[[W]] of 4, %[[STATE]] publish[%[[RWORD]]] first %{{.*}} if %[[REDUCES]], complete[%[[CWORD]]] first %{{.*}} if %[[COMPLETES]], prefix[%[[SWORD]]] first %{{.*}} if %[[SCANS]] : memref<9xf32>, memref<?xi64>, f32
 // CHECK: arith.addf %[[CHUNK]], %[[BEFORE]]
 // CHECK: tcu.store_tile %{{.*}}, %arg1[%[[SAT]]] stride %c16 line %c16 limit %[[SEND]] cache <streaming>
 // CHECK: memref.dealloc %[[STATE]]

@@ -100,7 +100,7 @@ func.func @block_lookback_warps(%v: f32, %m: memref<16xf32>, %s: memref<?xi64>, 
 
 func.func @block_lagged_lookback_warps(%v: f32, %m: memref<16xf32>, %s: memref<?xi64>, %i: index, %b: i1) {
   // expected-error @+1 {{'tcu.block_lagged_lookback' op warps must be in [1, 32], got 33}}
-  %p, %c = tcu.block_lagged_lookback %v, %v, %m[%i], %i of 33, %s publish[%i] first %i if %b, prefix[%i] first %i if %b : memref<16xf32>, memref<?xi64>, f32
+  %p, %c = tcu.block_lagged_lookback %v, %v, %m[%i], %i of 33, %s publish[%i] first %i if %b, complete[%i] first %i if %b, prefix[%i] first %i if %b : memref<16xf32>, memref<?xi64>, f32
   return
 }
 

@@ -111,11 +111,12 @@ func.func @lookback(%v: i32, %m: memref<5xi32>, %s: memref<?xi64>, %o: index, %w
   return %p, %c : i32, i32
 }
 
-// The lagged scan's block step: publish one chunk, look back for another.
+// The lagged scan's block step: publish one chunk, complete an older one's
+// look-back word, look back for a third.
 // CHECK-LABEL: func @lagged
-// CHECK: %{{.*}}, %{{.*}} = tcu.block_lagged_lookback %[[V:.*]], %[[R:.*]], %{{.*}}[%{{.*}}], %{{.*}} of 4, %{{.*}} publish[%[[T:.*]]] first %{{.*}} if %[[P:.*]], prefix[%[[S:.*]]] first %{{.*}} if %[[L:.*]] : memref<9xf32>, memref<?xi64>, f32
-func.func @lagged(%v: f32, %r: f32, %m: memref<9xf32>, %s: memref<?xi64>, %o: index, %w: index, %t: index, %tf: index, %p: i1, %q: index, %qf: index, %l: i1) -> (f32, f32) {
-  %b, %c = tcu.block_lagged_lookback %v, %r, %m[%o], %w of 4, %s publish[%t] first %tf if %p, prefix[%q] first %qf if %l : memref<9xf32>, memref<?xi64>, f32
+// CHECK: %{{.*}}, %{{.*}} = tcu.block_lagged_lookback %[[V:.*]], %[[R:.*]], %{{.*}}[%{{.*}}], %{{.*}} of 4, %{{.*}} publish[%[[T:.*]]] first %{{.*}} if %[[P:.*]], complete[%[[C:.*]]] first %{{.*}} if %[[K:.*]], prefix[%[[S:.*]]] first %{{.*}} if %[[L:.*]] : memref<9xf32>, memref<?xi64>, f32
+func.func @lagged(%v: f32, %r: f32, %m: memref<9xf32>, %s: memref<?xi64>, %o: index, %w: index, %t: index, %tf: index, %p: i1, %u: index, %uf: index, %k: i1, %q: index, %qf: index, %l: i1) -> (f32, f32) {
+  %b, %c = tcu.block_lagged_lookback %v, %r, %m[%o], %w of 4, %s publish[%t] first %tf if %p, complete[%u] first %uf if %k, prefix[%q] first %qf if %l : memref<9xf32>, memref<?xi64>, f32
   return %b, %c : f32, f32
 }
 

@@ -223,11 +223,14 @@ struct FenwickItem {
   Location loc;
   Value state, item;
   Type t;
+  /// Words per item: 1 (the word of item w is word w) or 2 (the lagged
+  /// scan's: item w's aggregate is word 2w - 1, its Fenwick word 2w).
+  int64_t scale;
   Value p, firstI, lane;
 
   FenwickItem(OpBuilder &b, Location loc, Value state, Value item, Value first,
-              Type t)
-      : b(b), loc(loc), state(state), item(item), t(t) {
+              Type t, int64_t scale = 1)
+      : b(b), loc(loc), state(state), item(item), t(t), scale(scale) {
     Builder h{b, loc};
     p = toI64(arith::SubIOp::create(b, loc, item, first));
     firstI = toI64(first);
@@ -238,28 +241,83 @@ struct FenwickItem {
     return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
   }
 
-  /// Publishes the item's word: `aggregate` plus its children's words.
-  void publish(Value aggregate) {
+  /// The index of the Fenwick word of the item at chain position `x`, and
+  /// (scale 2) of its aggregate.
+  Value fenwickWord(OpBuilder &ib, Value x) { return wordOf(ib, x, 0); }
+  Value aggregateWord(OpBuilder &ib, Value x) { return wordOf(ib, x, -1); }
+
+  /// The trailing ones of p: its word covers 2^m positions.
+  Value trailingOnes() {
     Builder h{b, loc};
     Value notP = arith::XOrIOp::create(b, loc, p, h.i64(-1));
-    Value trailingOnes = LLVM::CountTrailingZerosOp::create(
-        b, loc, b.getI64Type(), notP, b.getBoolAttr(false));
-    Value children = overHalves(
+    return LLVM::CountTrailingZerosOp::create(b, loc, b.getI64Type(), notP,
+                                              b.getBoolAttr(false));
+  }
+
+  /// The sum of the Fenwick words of the children p - 2^j with
+  /// 2^lowBit <= 2^j < 2^m.
+  Value children(int64_t lowBit) {
+    Value m = trailingOnes();
+    return overHalves(
         [&](OpBuilder &ib, Value j) -> Value {
-          return arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::ult, j,
-                                       trailingOnes);
+          Builder w{ib, loc};
+          Value in = w.cmp(arith::CmpIPredicate::ult, j, m);
+          if (lowBit == 0)
+            return in;
+          return arith::AndIOp::create(
+              ib, loc, in, w.cmp(arith::CmpIPredicate::uge, j, w.i64(lowBit)));
         },
         [&](OpBuilder &ib, Value j) -> Value {
           Value pow =
               arith::ShLIOp::create(ib, loc, Builder{ib, loc}.i64(1), j);
-          return arith::IndexCastOp::create(
-              ib, loc, ib.getIndexType(),
-              arith::AddIOp::create(ib, loc, firstI,
-                                    arith::SubIOp::create(ib, loc, p, pow)));
+          return fenwickWord(ib, arith::SubIOp::create(ib, loc, p, pow));
         });
-    Value node = h.add(aggregate, children);
-    h.inLeader(
-        [&] { h.storeWord(h.address(state, item), h.pack(kPublished, node)); });
+  }
+
+  /// Publishes the item's word: `aggregate` plus its children's words.
+  void publish(Value aggregate) {
+    Builder h{b, loc};
+    Value node = h.add(aggregate, children(0));
+    h.inLeader([&] {
+      h.storeWord(h.address(state, fenwickWord(b, p)),
+                  h.pack(kPublished, node));
+    });
+  }
+
+  /// Publishes the item's aggregate alone (scale 2), without waiting.
+  void publishAggregate(Value aggregate) {
+    Builder h{b, loc};
+    h.inLeader([&] {
+      h.storeWord(h.address(state, aggregateWord(b, p)),
+                  h.pack(kPublished, aggregate));
+    });
+  }
+
+  /// Completes the item's Fenwick word (scale 2) from published words: the
+  /// aggregates of its last min(2^m, 32 * rounds) positions, one word a
+  /// lane a round, plus the Fenwick words of its children at least
+  /// 32 * rounds back (`rounds` a power of two).
+  void complete(int64_t rounds) {
+    Builder h{b, loc};
+    Value span = arith::ShLIOp::create(b, loc, h.i64(1), trailingOnes());
+    Value count = arith::MinUIOp::create(b, loc, span, h.i64(32 * rounds));
+    Value node;
+    for (int64_t r = 0; r < rounds; ++r) {
+      Value v = sumOverLanes(
+          b, loc, h.i64(32 * r),
+          [&](OpBuilder &ib, Value j) -> Value {
+            return Builder{ib, loc}.cmp(arith::CmpIPredicate::ult, j, count);
+          },
+          [&](OpBuilder &ib, Value j) -> Value {
+            return aggregateWord(ib, arith::SubIOp::create(ib, loc, p, j));
+          });
+      node = node ? h.add(node, v) : v;
+    }
+    node = h.add(node, children(llvm::Log2_64(32 * rounds)));
+    h.inLeader([&] {
+      h.storeWord(h.address(state, fenwickWord(b, p)),
+                  h.pack(kPublished, node));
+    });
   }
 
   /// The sum of the chain's items before this one: one word per set bit j
@@ -280,15 +338,24 @@ struct FenwickItem {
               ib, loc, arith::SubIOp::create(ib, loc, pow, w.i64(1)),
               w.i64(-1));
           Value cleared = arith::AndIOp::create(ib, loc, p, mask);
-          return arith::IndexCastOp::create(
-              ib, loc, ib.getIndexType(),
-              arith::SubIOp::create(
-                  ib, loc, arith::AddIOp::create(ib, loc, firstI, cleared),
-                  w.i64(1)));
+          return fenwickWord(ib,
+                             arith::SubIOp::create(ib, loc, cleared, w.i64(1)));
         });
   }
 
 private:
+  /// The word index (an index value) of chain position `x` (an i64):
+  /// scale * (first + x) + `shift`.
+  Value wordOf(OpBuilder &ib, Value x, int64_t shift) {
+    Builder w{ib, loc};
+    Value v = arith::AddIOp::create(ib, loc, firstI, x);
+    if (scale != 1)
+      v = arith::MulIOp::create(ib, loc, v, w.i64(scale));
+    if (shift)
+      v = arith::AddIOp::create(ib, loc, v, w.i64(shift));
+    return arith::IndexCastOp::create(ib, loc, ib.getIndexType(), v);
+  }
+
   using BitPredicate = function_ref<Value(OpBuilder &, Value)>;
 
   /// The sum over the warp of one word per lane: lane l's for bit j = l +
@@ -412,15 +479,25 @@ struct LowerBlockLookback : OpConversionPattern<BlockLookbackOp> {
   }
 };
 
+/// How far back the lagged scan's Fenwick words reach for aggregates, in
+/// rounds of 32: a word covering more than 32 * kLaggedRounds positions
+/// takes its last 32 * kLaggedRounds from the aggregates and the rest from
+/// children that far back or further. Built from its neighbours' words
+/// instead, as the Fenwick tree of tcu.block_lookback, half of the items
+/// waited for the item just before them, held by a block running beside
+/// theirs (H100, 2026-11-25, bench/results/lagged-tree). Two rounds
+/// measured 6% slower than one for f16->f32 (0.735-0.739 against 0.795,
+/// H100, 2026-11-25, bench/results/run16-lagged-window/README.md).
+constexpr int64_t kLaggedRounds = 1;
+
 /// tcu.block_lagged_lookback: both values of every warp meet at one block
 /// barrier (the scanned chunk's through lowerBlockPrefix, the reduced
-/// chunk's stored just before it); warp 0 looks back for item `item` if
+/// chunk's stored just before it); warp 0 publishes the reduced item's
+/// aggregate (a store, no wait), looks back for item `item` if
 /// `looks_back`, and the block meets again before every warp reads the
-/// prefix (buffer[offset + 2 W]); then warp 0 sums the reduced chunk's
-/// values in warp order and publishes them as item publish_item if
-/// `publishes`. Publishing after the second barrier measured +2 points of
-/// the copy ceiling for f16->f32 (0.748 whole), -6 for i8->i32 (H100,
-/// 2026-11-24, bench/results/lagged-tcuc item 8).
+/// prefix (buffer[offset + 2 W]); then warp 0 completes the Fenwick word
+/// of item complete_item if `completes` (whose reads rarely wait, but hold
+/// only warp 0 if they do).
 struct LowerBlockLaggedLookback : OpConversionPattern<BlockLaggedLookbackOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -429,7 +506,7 @@ struct LowerBlockLaggedLookback : OpConversionPattern<BlockLaggedLookbackOp> {
     Location loc = op.getLoc();
     Builder h{rewriter, loc};
     Value buffer = adaptor.getBuffer(), offset = adaptor.getOffset(),
-          warp = adaptor.getWarp();
+          warp = adaptor.getWarp(), state = adaptor.getState();
     int64_t warps = op.getWarps();
     Type t = op.getScanValue().getType();
     auto slot = [&](Value i) -> Value {
@@ -444,13 +521,27 @@ struct LowerBlockLaggedLookback : OpConversionPattern<BlockLaggedLookbackOp> {
     Value prefixSlot = slot(h.index(2 * warps));
     Value chunkPrefix = shareFromFirstWarp(
         rewriter, loc, warp, buffer, prefixSlot, [&]() -> Value {
+          auto publish =
+              scf::IfOp::create(rewriter, loc, adaptor.getPublishes());
+          {
+            OpBuilder::InsertionGuard guard(rewriter);
+            rewriter.setInsertionPointToStart(publish.thenBlock());
+            Value aggregate;
+            for (int64_t w = 0; w < warps; ++w) {
+              Value v = memref::LoadOp::create(rewriter, loc, buffer,
+                                               slot(h.index(warps + w)));
+              aggregate = aggregate ? h.add(aggregate, v) : v;
+            }
+            FenwickItem(rewriter, loc, state, adaptor.getPublishItem(),
+                        adaptor.getPublishFirst(), t, 2)
+                .publishAggregate(aggregate);
+          }
           auto look = scf::IfOp::create(
               rewriter, loc, adaptor.getLooksBack(),
               [&](OpBuilder &b, Location l) {
                 scf::YieldOp::create(b, l,
-                                     FenwickItem(b, l, adaptor.getState(),
-                                                 adaptor.getItem(),
-                                                 adaptor.getFirst(), t)
+                                     FenwickItem(b, l, state, adaptor.getItem(),
+                                                 adaptor.getFirst(), t, 2)
                                          .prefix());
               },
               [&](OpBuilder &b, Location l) {
@@ -458,26 +549,17 @@ struct LowerBlockLaggedLookback : OpConversionPattern<BlockLaggedLookbackOp> {
               });
           return look.getResult(0);
         });
-    // Published after the second barrier: its wait for the Fenwick
-    // children holds only warp 0, not the block (the chunk's own prefix
-    // does not depend on it).
-    auto publish = scf::IfOp::create(
+    auto complete = scf::IfOp::create(
         rewriter, loc,
         arith::AndIOp::create(
-            rewriter, loc, adaptor.getPublishes(),
+            rewriter, loc, adaptor.getCompletes(),
             h.cmp(arith::CmpIPredicate::eq, warp, h.index(0))));
     {
       OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(publish.thenBlock());
-      Value aggregate;
-      for (int64_t w = 0; w < warps; ++w) {
-        Value v = memref::LoadOp::create(rewriter, loc, buffer,
-                                         slot(h.index(warps + w)));
-        aggregate = aggregate ? h.add(aggregate, v) : v;
-      }
-      FenwickItem(rewriter, loc, adaptor.getState(), adaptor.getPublishItem(),
-                  adaptor.getPublishFirst(), t)
-          .publish(aggregate);
+      rewriter.setInsertionPointToStart(complete.thenBlock());
+      FenwickItem(rewriter, loc, state, adaptor.getCompleteItem(),
+                  adaptor.getCompleteFirst(), t, 2)
+          .complete(kLaggedRounds);
     }
     rewriter.replaceOp(op, {prefix, chunkPrefix});
     return success();

@@ -559,7 +559,13 @@ static void scanLagged(TileBuilder &tb, const Collective &c) {
   // and scans (and tests that path).
   Value lag =
       tb.min(tb.idx(laggedChunks(c, chunkLength)), tb.ceilDiv(items, 2));
-  Value state = zeroedChainState(tb, tb.add(items, tb.idx(1)));
+  // Item t - E's Fenwick word is completed by ticket t: E = D / 2 (at
+  // least 1) leaves D - E tickets before the scan of an item reads the
+  // words of the items before it.
+  Value completeLag = arith::MaxUIOp::create(
+      b, loc, tb.idx(1), arith::DivUIOp::create(b, loc, lag, tb.idx(2)));
+  Value state = zeroedChainState(
+      tb, tb.add(arith::MulIOp::create(b, loc, items, tb.idx(2)), tb.idx(1)));
   tb.parallel(tb.add(items, lag), [&](Value) {
     // The warps' scan totals, then their reduce totals, then the prefix.
     Value totals =
@@ -577,6 +583,15 @@ static void scanLagged(TileBuilder &tb, const Collective &c) {
       chunk.end = arith::SelectOp::create(b, loc, has, chunk.end, chunk.base);
       return chunk;
     };
+    Value completes = arith::AndIOp::create(
+        b, loc, arith::CmpIOp::create(b, loc, P::uge, t, completeLag),
+        arith::CmpIOp::create(b, loc, P::ult, t, tb.add(items, completeLag)));
+    ChainChunk completed = chainChunk(
+        tb, c,
+        arith::SelectOp::create(b, loc, completes,
+                                arith::SubIOp::create(b, loc, t, completeLag),
+                                tb.idx(0)),
+        perSegment, chunkLength);
     ChainChunk reduced = chunkOr0(reduces, t);
     ChainChunk scanned = chunkOr0(scans, arith::SubIOp::create(b, loc, t, lag));
     tb.parallel(tb.idx(warps), [&](Value w) {
@@ -601,8 +616,9 @@ static void scanLagged(TileBuilder &tb, const Collective &c) {
                     auto op = BlockLaggedLookbackOp::create(
                         b, loc, acc, acc, runTotal, reduceTotal, totals,
                         tb.idx(0), w, b.getI64IntegerAttr(warps), state,
-                        reduced.word, reduced.first, reduces, scanned.word,
-                        scanned.first, scans);
+                        reduced.word, reduced.first, reduces, completed.word,
+                        completed.first, completes, scanned.word, scanned.first,
+                        scans);
                     return addAcc(tb, op.getChunkPrefix(), op.getPrefix());
                   });
       tb.setCacheHints(oldHints.first, oldHints.second);

@@ -32,10 +32,9 @@ int64_t blockScanWarps(int64_t segmentSize, Type inputElement);
 /// warps_per_block: a chunk is that many warps times tiles_per_warp tiles.
 constexpr int64_t kLookbackWarps = 16;
 /// Warps of a block in the lagged scan without warps_per_block: 4 measured
-/// faster than 8 and 16 for all three scans (H100, 2026-11-24,
-/// bench/results/lagged-tcuc: whole array at 2 tiles, f16->f32 0.719 with 4
-/// warps, 0.621 with 8, late-publish.csv; 16 was slower still in the first
-/// version's sweep).
+/// faster than 8 and 16 for all three scans at every tile count (H100,
+/// 2026-11-25, bench/results/run16-lagged-window: whole array at 2 tiles,
+/// f16->f32 0.792 with 4 warps, 0.678 with 8, 0.457 with 16).
 constexpr int64_t kLaggedWarps = 4;
 /// Elements of a segment one warp handles in the grid-level variants, at
 /// least (16 tiles: enough streaming per warp to amortize its partial).

@@ -377,32 +377,40 @@ def TCU_BlockLaggedLookbackOp : TCU_Op<"block_lagged_lookback",
       `buffer[offset + warps + warp]`; if `publishes`, R's aggregate (the
       `warps` values added in warp order) is published as item
       `publish_item` of the chain that starts at `publish_first`;
+    - if `completes`, completes the look-back word of item
+      `complete_item` of the chain that starts at `complete_first` (an
+      item published earlier; on the CPU there is nothing to complete);
     - if `looks_back`, `chunk_prefix` is the sum of the aggregates of items
       `first .. item - 1` of S's chain (0 for `first`); else 0. It is the
       same in every warp and also left in `buffer[offset + 2 * warps]`,
       so the buffer needs `2 * warps + 1` entries from `offset`.
 
-    The state words and their two representations are those of
-    `tcu.block_lookback`: on the GPU a Fenwick tree (publishing item p
-    waits for the words of p - 1, p - 2, p - 4, ..., as many as p has
-    trailing ones; the prefix is one word per set bit of p, added by xor
-    butterflies in an association fixed by p, so f32 results repeat from
-    run to run); on the CPU, where items run in ticket order, each word
-    holds its item's inclusive prefix. On the GPU warp 0 looks back between
-    the op's two block barriers and publishes after the second (its wait
-    for the children then holds no other warp); an item only ever waits on
-    items with smaller tickets, whose blocks publish without waiting for
-    any larger one.
+    Item indices are 1-based word numbers, as `tcu.block_lookback`'s; the
+    state holds two words per item (`2 * items + 1` words with the ticket
+    counter at 0). On the GPU, item w's aggregate is word 2w - 1, published
+    at once (never waiting), and its Fenwick word (the sum of chain
+    positions p + 1 - lowbit(p + 1) .. p, p its position) is word 2w,
+    completed later by the block the schedule names: from the aggregates
+    of the last 32 positions of that range (one a lane) and the Fenwick
+    words of its older children (p - 32, p - 64, ...). A prefix is one
+    Fenwick word per set bit of p, added by xor butterflies in an
+    association fixed by p (f32 results repeat from run to run). So no
+    word depends on one completed less than 32 items before it, and a
+    block that completes item t - E waits only on blocks far behind it.
+    On the CPU, where items run in ticket order, word w holds item w's
+    inclusive prefix.
 
-    Requirements: `state` is 0 at the items before the kernel runs; items
-    are claimed through `tcu.ticket`, and the block with ticket t publishes
-    item t and looks back for an item below t (so every word waited on
-    belongs to a smaller ticket, held by a running or finished block).
+    Requirements: `state` is 0 before the kernel runs; items are claimed
+    through `tcu.ticket`; the block with ticket t publishes item t,
+    completes an item below t and looks back for an item whose
+    predecessors were completed by blocks with tickets below t (so every
+    word waited on belongs to a smaller ticket, held by a running or
+    finished block).
 
     ```mlir
     %before, %chunk = tcu.block_lagged_lookback %scanned, %reduced,
         %totals[%c0], %w of 8, %state publish[%r] first %rf if %has_r,
-        prefix[%s] first %sf if %has_s
+        complete[%c] first %cf if %has_c, prefix[%s] first %sf if %has_s
         : memref<17xf32>, memref<?xi64>, f32
     ```
   }];
@@ -414,13 +422,17 @@ def TCU_BlockLaggedLookbackOp : TCU_Op<"block_lagged_lookback",
                    Arg<MemRefRankOf<[I64], [1]>, "the chains' words",
                        [MemRead, MemWrite]>:$state,
                    Index:$publish_item, Index:$publish_first, I1:$publishes,
+                   Index:$complete_item, Index:$complete_first,
+                   I1:$completes,
                    Index:$item, Index:$first, I1:$looks_back);
   let results = (outs AnyTypeOf<[F32, I32]>:$prefix,
                  AnyTypeOf<[F32, I32]>:$chunk_prefix);
   let assemblyFormat = [{
     $scan_value `,` $reduce_value `,` $buffer `[` $offset `]` `,` $warp `of`
     $warps `,` $state `publish` `[` $publish_item `]` `first` $publish_first
-    `if` $publishes `,` `prefix` `[` $item `]` `first` $first `if`
+    `if` $publishes `,` `complete` `[` $complete_item `]` `first`
+    $complete_first `if` $completes `,` `prefix` `[` $item `]` `first`
+    $first `if`
     $looks_back attr-dict `:` type($buffer) `,` type($state) `,`
     type($scan_value)
   }];
