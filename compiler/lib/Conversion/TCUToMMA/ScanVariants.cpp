@@ -537,10 +537,11 @@ static int64_t laggedChunks(const Collective &c, int64_t chunkLength) {
 /// and its run of chunk t - D, sums the first with Ones·A products and
 /// scans the second as the block scan does (scanWarpRun), and
 /// tcu.block_lagged_lookback exchanges both totals at one barrier,
-/// publishes chunk t's (the Fenwick words of tcu.block_lookback) and gives
-/// chunk t - D's prefix. The grid is the chunks plus D blocks: the first D
-/// tickets only reduce, the last D only scan. The state (a ticket counter,
-/// a word per chunk) is zeroed by a first kernel and stays proportional to
+/// publishes chunk t's aggregate, gives chunk t - D's prefix (from the
+/// Fenwick words of tcu.block_lookback's tree) and completes chunk t - E's
+/// Fenwick word. The grid is the chunks plus D blocks: the first D tickets
+/// only reduce, the last D only scan. The state (a ticket counter, two
+/// words per chunk) is zeroed by a first kernel and stays proportional to
 /// the chunks, not to n.
 static void scanLagged(TileBuilder &tb, const Collective &c) {
   OpBuilder &b = tb.builder();
