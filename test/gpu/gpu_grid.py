@@ -32,8 +32,8 @@ LARGE = [
     ("scan", "packed", "f16", "inclusive", 64),
     ("scan", "seg16n", "f16", "inclusive", 100),
     ("scan", "grid", "f32", "inclusive", 1 << 20),
-    # The default for f16->f32 scans from 2^22 (0.6.8): chunk bases past
-    # 2^31 inside one segment.
+    # The default for f16->f32 scans from 2^22 (0.6.8; 2 tiles since
+    # 0.6.9): chunk bases past 2^31 inside one segment.
     ("scan", "lagged", "f16", "inclusive", 1 << 31),
 ]
 
