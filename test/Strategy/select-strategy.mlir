@@ -88,10 +88,15 @@ func.func @scans(%h: memref<?xf16>, %f: memref<?xf32>, %bh: memref<?xbf16>,
   // f32 input has no table rows: the analytic rule.
   // CHECK: segment_size 100 {tiles_per_warp = 1 : i64, variant = #tcu.variant<seg256>}
   tcu.segmented_scan <add> inclusive %f into %f segment_size 100 : memref<?xf32> -> memref<?xf32>
-  // An explicit variant is kept; its tiles per warp come from a row that
-  // measured that variant, else 1.
-  // CHECK: segment_size 100 {tiles_per_warp = 1 : i64, variant = #tcu.variant<block>}
+  // An explicit variant is kept; its tiles and warps come from the row that
+  // measured that variant at the size (the 128 row's block: 1 tile, 4
+  // warps), else the analytic rule (f32 input: 1 tile).
+  // CHECK: segment_size 100 {tiles_per_warp = 1 : i64, variant = #tcu.variant<block>, warps_per_block = 4 : i64}
   tcu.segmented_scan <add> inclusive %h into %f segment_size 100 {variant = #tcu.variant<block>} : memref<?xf16> -> memref<?xf32>
+  // CHECK: segment_size 4194304 {tiles_per_warp = 4 : i64, variant = #tcu.variant<grid>}
+  tcu.segmented_scan <add> inclusive %h into %f segment_size 4194304 {variant = #tcu.variant<grid>} : memref<?xf16> -> memref<?xf32>
+  // CHECK: segment_size 100 {tiles_per_warp = 1 : i64, variant = #tcu.variant<block>}
+  tcu.segmented_scan <add> inclusive %f into %f segment_size 100 {variant = #tcu.variant<block>} : memref<?xf32> -> memref<?xf32>
   return
 }
 
@@ -99,8 +104,8 @@ func.func @scans(%h: memref<?xf16>, %f: memref<?xf32>, %bh: memref<?xbf16>,
 func.func @static_n(%a: memref<1000000xf16>, %b: memref<125xf32>, %c: memref<1000xf32>) {
   // The table says seg256n for 8000, but 125 segments cannot occupy the GPU
   // a warp each: the row with as few segments at n = 2^28 (2^22) chose the
-  // grid. The 8192 row measured seg256n, not grid: 1 tile per warp.
-  // CHECK: segment_size 8000 {tiles_per_warp = 1 : i64, variant = #tcu.variant<grid>}
+  // grid, with the tiles the 8192 row measured best for the grid (4).
+  // CHECK: segment_size 8000 {tiles_per_warp = 4 : i64, variant = #tcu.variant<grid>}
   tcu.segmented_reduce <add> %a into %b segment_size 8000 : memref<1000000xf16> -> memref<125xf32>
   // Segments too short to be worth splitting keep the table's choice.
   // CHECK: segment_size 1000 {tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>}
@@ -112,4 +117,4 @@ func.func @static_n(%a: memref<1000000xf16>, %b: memref<125xf32>, %c: memref<100
 // EXPLAIN: remark: variant seg16n_strided, 4 tile(s) per warp: tuned sm_90 table, reduce f16->f32 segment row 128 (no sm_80 table)
 // EXPLAIN: remark: variant block, 1 tile(s) per warp, 8 warps per block: tuned sm_90 table, scan f16->f32 segment row 4096 (no sm_80 table)
 // EXPLAIN: remark: variant seg256, 1 tile(s) per warp: analytic: segment <= 256: one tile per segment
-// EXPLAIN: remark: variant grid, 1 tile(s) per warp: n = 1000000 gives 125 segments; the table's row with as few (segment 2147483 at n = 2^28) chose grid
+// EXPLAIN: remark: variant grid, 4 tile(s) per warp: n = 1000000 gives 125 segments; the table's row with as few (segment 2147483 at n = 2^28) chose grid

@@ -102,18 +102,27 @@ TEST(KernelCompiler, HeaderNamesTheStrategy) {
   EXPECT_EQ(file.variant, "block");
   EXPECT_EQ(file.tilesPerWarp, 2);
   EXPECT_EQ(file.warpsPerBlock, 8);
-  // The lookback rule (CostModel.cpp): 4 tiles for f16 when it makes chunks.
-  s = spec(/*scan=*/true, 1 << 22, DType::F16, "lookback");
+  // The lookback rule (CostModel.cpp, no lookback row below 2^22): 4 tiles
+  // for f16 when it makes chunks.
+  s = spec(/*scan=*/true, 1 << 20, DType::F16, "lookback");
   ASSERT_TRUE(compileKernelFile(s, "sm_90", text).ok());
   ASSERT_TRUE(parseKernelFile(text, file).ok());
   EXPECT_EQ(file.variant, "lookback");
   EXPECT_EQ(file.tilesPerWarp, 4);
   // And the lagged rule: 2 tiles.
-  s = spec(/*scan=*/true, 1 << 22, DType::I8, "lagged");
+  s = spec(/*scan=*/true, 1 << 20, DType::I8, "lagged");
   ASSERT_TRUE(compileKernelFile(s, "sm_90", text).ok());
   ASSERT_TRUE(parseKernelFile(text, file).ok());
   EXPECT_EQ(file.variant, "lagged");
   EXPECT_EQ(file.tilesPerWarp, 2);
+  // From 2^22 the table has every measured variant's best row: i8 lagged
+  // measured best at 4 tiles and 4 warps (run 16).
+  s = spec(/*scan=*/true, 1 << 22, DType::I8, "lagged");
+  ASSERT_TRUE(compileKernelFile(s, "sm_90", text).ok());
+  ASSERT_TRUE(parseKernelFile(text, file).ok());
+  EXPECT_EQ(file.variant, "lagged");
+  EXPECT_EQ(file.tilesPerWarp, 4);
+  EXPECT_EQ(file.warpsPerBlock, 4);
 }
 
 TEST(KernelCompiler, RejectsWhatTheVerifierRejects) {

@@ -206,11 +206,15 @@ TEST(CostModel, RowsForSomeSizesComeWithAGeneralRow) {
   std::vector<std::string> text;
   for (const TunedRow &r : rows)
     text.push_back(formatTunedRow(r));
+  // Each size's default rows, then each other measured variant's fastest.
   std::vector<std::string> expected = {
       R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 16, "seg16", 1, 0))",
+      R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 16, "packed", 1, 0))",
       R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 64, "packed", 1, 0))",
       R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 64, "seg16n", 2, 0))",
+      R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 64, "seg256", 1, 0))",
       R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 256, "seg256", 2, 0))",
+      R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 256, "packed", 1, 0))",
   };
   EXPECT_EQ(text, expected);
 
@@ -223,10 +227,19 @@ TEST(CostModel, RowsForSomeSizesComeWithAGeneralRow) {
   EXPECT_EQ(pick(64), std::make_pair(Variant::Packed, int64_t(1)));
   EXPECT_EQ(pick(50), std::make_pair(Variant::Seg16N, int64_t(2)));
   EXPECT_EQ(pick(100), std::make_pair(Variant::Seg256, int64_t(2)));
-  // A fixed variant takes the row that measured it.
+  // A fixed variant takes the row that measured it, also where it was not
+  // the fastest.
   StrategyQuery q = query(true, "f16", "f32", 64);
   q.variant = Variant::Seg16N;
   EXPECT_EQ(selectStrategy(q, rows).tilesPerWarp, 2);
+  q.variant = Variant::Seg256;
+  StrategyChoice c = selectStrategy(q, rows);
+  EXPECT_EQ(c.variant, Variant::Seg256);
+  EXPECT_EQ(c.tilesPerWarp, 1);
+  EXPECT_EQ(c.reason.rfind("loaded ", 0), 0u) << c.reason;
+  q = query(true, "f16", "f32", 16);
+  q.variant = Variant::Packed;
+  EXPECT_EQ(selectStrategy(q, rows).variant, Variant::Packed);
 }
 // Warps per block: measured per row for the block variant, carried by the
 // choice, kept out of other variants, and parsed from tables written before
@@ -240,10 +253,13 @@ TEST(CostModel, WarpsPerBlockComeFromTheBlockRow) {
   };
   const std::string arch = "sm_90";
   std::vector<TunedRow> rows = tuneTable(m, arch);
-  ASSERT_EQ(rows.size(), 1u);
+  ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(
       formatTunedRow(rows[0]),
       R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 65536, "block", 2, 8))");
+  EXPECT_EQ(
+      formatTunedRow(rows[1]),
+      R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 65536, "seg256n", 2, 0))");
   StrategyChoice c = selectStrategy(query(true, "f16", "f32", 65536), rows);
   EXPECT_EQ(c.variant, Variant::Block);
   EXPECT_EQ(c.warpsPerBlock, 8);

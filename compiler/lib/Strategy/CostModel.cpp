@@ -108,8 +108,9 @@ StrategyChoice analytic(const StrategyQuery &q) {
     return StrategyChoice{v, 1, 0, std::string("analytic: ") + why};
   };
   // A single-pass scan fixed by the caller where the table has no row of it
-  // (lookback never wins a sweep; lagged wins only f16->f32 from 2^22) would
-  // get the rule's one tile. Each has its own measured best instead:
+  // (the table has each measured variant's best row, but both were swept
+  // only from 2^22, and f32 input never) would get the rule's one tile.
+  // Each has its own measured best instead:
   // - lookback (16 warps), wherever it makes chunks: 4 tiles, 2 for f32
   //   input, whose tiles take twice the registers (f32 not timed), 1.5-2.4x
   //   one tile (H100, 2026-11-24, bench/results/lookback-prefetch
@@ -269,6 +270,7 @@ std::vector<TunedRow> mlir::tcu::tuneTable(ArrayRef<Measurement> measurements,
   for (auto &[key, timed] : cells) {
     const Measurement *best =
         fastestOf(timed, [](const Measurement &) { return true; });
+    size_t cellStart = rows.size();
     rows.push_back(rowOf(best));
     // The row stands for the sizes above the previous row of its op and
     // types. Where the fastest variant serves only some of them (packed:
@@ -286,6 +288,19 @@ std::vector<TunedRow> mlir::tcu::tuneTable(ArrayRef<Measurement> measurements,
     if (!servesRow(*best))
       if (const Measurement *general = fastestOf(timed, servesRow))
         rows.push_back(rowOf(general));
+    // Then each other variant measured here, its fastest configuration:
+    // the row of a caller who fixes that variant (fromTable takes the first
+    // row of the fixed variant). A query that fixes none stops at the rows
+    // above, which serve every size of the row.
+    for (Variant v : kPreference) {
+      StringRef name = stringifyVariant(v);
+      if (llvm::any_of(ArrayRef(rows).drop_front(cellStart),
+                       [&](const TunedRow &r) { return r.variant == name; }))
+        continue;
+      if (const Measurement *m = fastestOf(
+              timed, [&](const Measurement &x) { return x.variant == name; }))
+        rows.push_back(rowOf(m));
+    }
     previous = best;
   }
   return rows;

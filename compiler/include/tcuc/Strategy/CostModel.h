@@ -32,7 +32,7 @@ struct StrategyQuery {
   std::optional<int64_t> n;
   /// "sm_80", "sm_90", ...
   std::string arch = "sm_90";
-  /// A variant fixed by the user: only the tiles per warp are chosen.
+  /// A variant fixed by the user: only its tiles and warps are chosen.
   std::optional<Variant> variant;
 };
 
@@ -90,6 +90,9 @@ struct Measurement {
 /// its op and types; where its variant serves only some of them (packed:
 /// multiples of 16), a second row of the same size follows with the fastest
 /// variant that serves them all, which selectStrategy takes for the others.
+/// Then each other variant measured at that size, its fastest configuration
+/// (same tie rule), in the simpler-first order: what a caller who fixes the
+/// variant gets.
 std::vector<TunedRow> tuneTable(llvm::ArrayRef<Measurement> measurements,
                                 const std::string &arch);
 

@@ -16,10 +16,12 @@ def TCUSelectStrategy : Pass<"tcu-select-strategy", "ModuleOp"> {
     types and the segment size; an analytic rule where the table has no
     row; and the grid variant when a static element count leaves fewer
     segments than the GPU has warp slots. A variant already set is kept.
-    Each choice comes with its row's `tiles_per_warp` (1 from the analytic
-    rule, or for a fixed variant the row did not measure) and, for the
-    `block` variant, its row's `warps_per_block` where the row measured one
-    (else the variant's own rule applies); values already set are kept.
+    Each choice comes with its row's `tiles_per_warp` (a fixed variant takes
+    the row of its size that measured it, where the table has one; the
+    analytic rule gives 1, or its measured best for `lookback` and `lagged`)
+    and, for the `block`, `lookback` and `lagged` variants, its row's
+    `warps_per_block` where the row measured one (else the variant's own
+    rule applies); values already set are kept.
     With `explain`, each choice is reported as a remark naming its reason.
     With `table`, the rows of that file (the format `tcuc tune` writes)
     are looked up before the built-in table, so a table measured on the
