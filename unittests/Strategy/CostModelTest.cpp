@@ -239,7 +239,9 @@ TEST(CostModel, RowsForSomeSizesComeWithAGeneralRow) {
   EXPECT_EQ(c.reason.rfind("loaded ", 0), 0u) << c.reason;
   q = query(true, "f16", "f32", 16);
   q.variant = Variant::Packed;
-  EXPECT_EQ(selectStrategy(q, rows).variant, Variant::Packed);
+  c = selectStrategy(q, rows);
+  EXPECT_EQ(c.variant, Variant::Packed);
+  EXPECT_EQ(c.reason.rfind("loaded tuned sm_90 table", 0), 0u) << c.reason;
 }
 // Warps per block: measured per row for the block variant, carried by the
 // choice, kept out of other variants, and parsed from tables written before

@@ -124,8 +124,10 @@ StrategyChoice analytic(const StrategyQuery &q) {
   //   f16->f32 0.792 / 0.680 / 0.657, f16->f16 0.591 / 0.582 / 0.461,
   //   i8->i32 0.431 / 0.439 / 0.319. ptxas -v: f16->f32 63 registers at 2,
   //   122 at 4; i8 93 / 127; f32 input 128 at 2 (not timed). bf16 on sm_80
-  //   takes 4 (163 registers): at 2 ptxas 13.0 spills 8 bytes there (96
-  //   registers; ptxas.test), nowhere else.
+  //   takes 4 (163 registers): at 2 tiles and 4 warps ptxas 13.0 spills 8
+  //   bytes there (96 registers; ptxas.test), no other type or chip does.
+  //   nvdisasm: a 64-bit lane-derived value hoisted out of the item loop,
+  //   reloaded once an item by the completion.
   if (q.variant == Variant::Lookback && s > 16 * 4 * 256) {
     int64_t tiles = q.input == "f32" ? 2 : 4;
     return StrategyChoice{*q.variant, tiles, 0,

@@ -213,6 +213,10 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: memref.store %{{.*}}, %[[TOTALS]]
 // CHECK: gpu.barrier
 // CHECK: scf.if
+// Two words an item of word number w: its aggregate at 2w - 1 ...
+// CHECK: %[[AW:.*]] = arith.muli %{{.*}}, %c2_i64{{[_0-9]*}} : i64
+// CHECK-NEXT: arith.constant -1 : i64
+// CHECK-NEXT: arith.addi %[[AW]], %c-1_i64{{[_0-9]*}} : i64
 // CHECK: nvvm.inline_ptx "st.relaxed.gpu.b64 [$0], $1;"
 // CHECK: scf.while
 // CHECK: nvvm.inline_ptx "ld.relaxed.gpu.b64 $0, [$1];"
@@ -224,6 +228,10 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: nvvm.inline_ptx "ld.relaxed.gpu.b64 $0, [$1];"
 // CHECK: scf.while
 // CHECK: nvvm.inline_ptx "ld.relaxed.gpu.b64 $0, [$1];"
+// ... and its Fenwick word, completed later, at 2w.
+// CHECK: %[[FW:.*]] = arith.muli %{{.*}}, %c2_i64{{[_0-9]*}} : i64
+// CHECK-NEXT: arith.index_cast %[[FW]] : i64 to index
+// CHECK-NOT: ld.relaxed
 // CHECK: nvvm.inline_ptx "st.relaxed.gpu.b64 [$0], $1;"
 // CHECK: nvvm.inline_ptx "{ .reg .b64 g; cvta.to.global.u64 g, $0; st.global.cs.v2.b32 [g], {$1, $2}; }"
 // CHECK: gpu.return

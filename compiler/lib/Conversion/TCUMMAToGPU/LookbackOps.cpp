@@ -255,9 +255,8 @@ struct FenwickItem {
   }
 
   /// The sum of the Fenwick words of the children p - 2^j with
-  /// 2^lowBit <= 2^j < 2^m.
-  Value children(int64_t lowBit) {
-    Value m = trailingOnes();
+  /// 2^lowBit <= 2^j < 2^m, m = trailingOnes().
+  Value children(Value m, int64_t lowBit) {
     return overHalves(
         [&](OpBuilder &ib, Value j) -> Value {
           Builder w{ib, loc};
@@ -277,7 +276,7 @@ struct FenwickItem {
   /// Publishes the item's word: `aggregate` plus its children's words.
   void publish(Value aggregate) {
     Builder h{b, loc};
-    Value node = h.add(aggregate, children(0));
+    Value node = h.add(aggregate, children(trailingOnes(), 0));
     h.inLeader([&] {
       h.storeWord(h.address(state, fenwickWord(b, p)),
                   h.pack(kPublished, node));
@@ -299,7 +298,8 @@ struct FenwickItem {
   /// 32 * rounds back (`rounds` a power of two).
   void complete(int64_t rounds) {
     Builder h{b, loc};
-    Value span = arith::ShLIOp::create(b, loc, h.i64(1), trailingOnes());
+    Value m = trailingOnes();
+    Value span = arith::ShLIOp::create(b, loc, h.i64(1), m);
     Value count = arith::MinUIOp::create(b, loc, span, h.i64(32 * rounds));
     Value node;
     for (int64_t r = 0; r < rounds; ++r) {
@@ -313,7 +313,7 @@ struct FenwickItem {
           });
       node = node ? h.add(node, v) : v;
     }
-    node = h.add(node, children(llvm::Log2_64(32 * rounds)));
+    node = h.add(node, children(m, llvm::Log2_64(32 * rounds)));
     h.inLeader([&] {
       h.storeWord(h.address(state, fenwickWord(b, p)),
                   h.pack(kPublished, node));
@@ -487,7 +487,8 @@ struct LowerBlockLookback : OpConversionPattern<BlockLookbackOp> {
 /// waited for the item just before them, held by a block running beside
 /// theirs (H100, 2026-11-25, bench/results/lagged-tree). Two rounds
 /// measured 6% slower than one for f16->f32 (0.735-0.739 against 0.795,
-/// H100, 2026-11-25, bench/results/run16-lagged-window/README.md).
+/// H100, 2026-11-25; quoted in bench/results/run16-lagged-window/README.md,
+/// whose raw files were lost with that session's machine).
 constexpr int64_t kLaggedRounds = 1;
 
 /// tcu.block_lagged_lookback: both values of every warp meet at one block

@@ -587,12 +587,8 @@ static void scanLagged(TileBuilder &tb, const Collective &c) {
     Value completes = arith::AndIOp::create(
         b, loc, arith::CmpIOp::create(b, loc, P::uge, t, completeLag),
         arith::CmpIOp::create(b, loc, P::ult, t, tb.add(items, completeLag)));
-    ChainChunk completed = chainChunk(
-        tb, c,
-        arith::SelectOp::create(b, loc, completes,
-                                arith::SubIOp::create(b, loc, t, completeLag),
-                                tb.idx(0)),
-        perSegment, chunkLength);
+    ChainChunk completed =
+        chunkOr0(completes, arith::SubIOp::create(b, loc, t, completeLag));
     ChainChunk reduced = chunkOr0(reduces, t);
     ChainChunk scanned = chunkOr0(scans, arith::SubIOp::create(b, loc, t, lag));
     tb.parallel(tb.idx(warps), [&](Value w) {

@@ -396,7 +396,8 @@ def TCU_BlockLaggedLookbackOp : TCU_Op<"block_lagged_lookback",
     Fenwick word per set bit of p, added by xor butterflies in an
     association fixed by p (f32 results repeat from run to run). So no
     word depends on one completed less than 32 items before it, and a
-    block that completes item t - E waits only on blocks far behind it.
+    block that completes item t - E waits only on blocks at least E
+    tickets behind it.
     On the CPU, where items run in ticket order, word w holds item w's
     inclusive prefix.
 
