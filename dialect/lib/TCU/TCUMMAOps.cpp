@@ -113,6 +113,15 @@ LogicalResult StoreTileOp::verify() {
                           getTile().getType(), /*isStore=*/true);
 }
 
+LogicalResult PrefetchOp::verify() {
+  // PTX's prefetch has only the normal and evict_last priorities.
+  CacheHint hint = getCache();
+  if (hint != CacheHint::Normal && hint != CacheHint::EvictLast)
+    return emitOpError() << "cache hint " << stringifyCacheHint(hint)
+                         << " has no prefetch form (normal or evict_last)";
+  return success();
+}
+
 LogicalResult StoreRowOp::verify() {
   if (getRow() >= static_cast<uint64_t>(kTileSize))
     return emitOpError() << "row must be in [0, 16), got " << getRow();

@@ -192,7 +192,8 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
 }
 
 // Lagged scan: the block's chunk loads carry their L2 hints as inline PTX
-// (the reduced chunk's 16-byte loads evict_last, the scanned chunk's
+// (the reduced chunk's 16-byte loads evict_last, then an evict_last L2
+// prefetch of the input 2 MB further on, a line a lane, the scanned chunk's
 // evict_first, its output streamed with .cs); tcu.block_lagged_lookback
 // stores each warp's two totals and meets the block at a barrier; warp 0,
 // if it has a chunk to publish, sums the reduce totals and stores them as
@@ -208,6 +209,8 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: gpu.func @lagged_k1({{.*}}) workgroup(%[[TOTALS:.*]] : memref<9xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<1xi64, #gpu.address_space<workgroup>>)
 // CHECK: nvvm.inline_ptx "atom.relaxed.gpu.add.u64 $0, [$1], $2;"
 // CHECK: nvvm.inline_ptx "{ .reg .b64 g, pol; cvta.to.global.u64 g, $4; createpolicy.fractional.L2::evict_last.b64 pol, 1.0; ld.global.L2::cache_hint.v4.b32 {$0, $1, $2, $3}, [g], pol; }"
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c32_i64
+// CHECK: nvvm.inline_ptx "{ .reg .b64 g; cvta.to.global.u64 g, $0; prefetch.global.L2::evict_last [g]; }"
 // CHECK: nvvm.inline_ptx "{ .reg .b64 g, pol; cvta.to.global.u64 g, $1; createpolicy.fractional.L2::evict_first.b64 pol, 1.0; ld.global.L2::cache_hint.b32 $0, [g], pol; }"
 // CHECK: memref.store %{{.*}}, %[[TOTALS]]
 // CHECK: memref.store %{{.*}}, %[[TOTALS]]

@@ -131,6 +131,14 @@ func.func @prefetch_2d(%in: memref<4x4xf16>, %o: index) {
 
 // -----
 
+func.func @prefetch_evict_first(%in: memref<?xf16>, %o: index) {
+  // expected-error @+1 {{'tcu.prefetch' op cache hint evict_first has no prefetch form (normal or evict_last)}}
+  tcu.prefetch %in[%o], %o cache <evict_first> : memref<?xf16>
+  return
+}
+
+// -----
+
 func.func @row_sums_block(%t: vector<16x16xf32>) {
   // expected-error @+1 {{'tcu.row_sums' op block must be 1, 2, 4, 8 or 16, got 3}}
   %s = tcu.row_sums %t block 3 : vector<16x16xf32>

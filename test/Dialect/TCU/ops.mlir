@@ -135,8 +135,12 @@ func.func @cache_hints(%in: memref<?xf16>, %out: memref<?xf32>, %i: index, %t: v
 // An L2 prefetch hint over a range of any 1-D buffer.
 // CHECK-LABEL: func @prefetch
 // CHECK: tcu.prefetch %{{.*}}[%{{.*}}], %{{.*}} : memref<?xi8>
+// CHECK: tcu.prefetch %{{.*}}[%{{.*}}], %{{.*}} cache <evict_last> : memref<?xi8>
+// CHECK: tcu.prefetch %{{.*}}[%{{.*}}], %{{.*}} : memref<?xi8>
 func.func @prefetch(%in: memref<?xi8>, %o: index, %n: index) {
   tcu.prefetch %in[%o], %n : memref<?xi8>
+  tcu.prefetch %in[%o], %n cache <evict_last> : memref<?xi8>
+  tcu.prefetch %in[%o], %n cache <normal> : memref<?xi8>
   return
 }
 

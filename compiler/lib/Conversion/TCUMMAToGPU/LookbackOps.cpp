@@ -148,9 +148,10 @@ struct LowerTicket : OpConversionPattern<TicketOp> {
 };
 
 /// tcu.prefetch: the lanes take the range's 128-byte lines in turn, lane l
-/// lines l, l + 32, ...; each issues `prefetch.L2` for an address inside
-/// the range on that line (the range's own first and last bytes at its
-/// ends, so no address falls outside the buffer).
+/// lines l, l + 32, ...; each issues `prefetch.L2` (with `cache
+/// <evict_last>`: `prefetch.global.L2::evict_last` on the global address)
+/// for an address inside the range on that line (the range's own first and
+/// last bytes at its ends, so no address falls outside the buffer).
 struct LowerPrefetch : OpConversionPattern<PrefetchOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -159,6 +160,7 @@ struct LowerPrefetch : OpConversionPattern<PrefetchOp> {
     Location loc = op.getLoc();
     Builder h{rewriter, loc};
     Type i64 = rewriter.getI64Type();
+    bool keep = op.getCache() == CacheHint::EvictLast;
     Value base = h.address(adaptor.getBuffer(), adaptor.getOffset());
     Value length = h.bytes(adaptor.getBuffer(), adaptor.getCount());
     Value last = arith::SubIOp::create(
@@ -185,7 +187,10 @@ struct LowerPrefetch : OpConversionPattern<PrefetchOp> {
               arith::ShLIOp::create(b, l, i, w.i64(7)));
           Value address = arith::MinUIOp::create(
               b, l, arith::MaxUIOp::create(b, l, start, base), last);
-          w.ptx(Type(), {address}, "prefetch.L2 [$0];");
+          w.ptx(Type(), {address},
+                keep ? "{ .reg .b64 g; cvta.to.global.u64 g, $0; "
+                       "prefetch.global.L2::evict_last [g]; }"
+                     : "prefetch.L2 [$0];");
           scf::YieldOp::create(b, l);
         });
     rewriter.eraseOp(op);

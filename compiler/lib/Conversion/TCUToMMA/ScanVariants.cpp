@@ -523,6 +523,29 @@ static int64_t laggedChunks(const Collective &c, int64_t chunkLength) {
   return std::max<int64_t>(1, kLagBytes / chunkBytes);
 }
 
+/// How many chunks ahead of the chunk it reduces a lagged block asks for
+/// the input to be brought into L2 (tcu.prefetch, evict_last): 2 MB of
+/// input, at least one chunk; 0 (no prefetch) but for f16 -> f32 and
+/// i8 -> i32. Measured on the H100 (2026-11-25,
+/// bench/results/lagged-prefetch, 2 tiles, 4 warps): f16->f32 0.790 ->
+/// 0.836 of the copy ceiling at 2^22 and whole (1 MB the same, 4 MB and a
+/// prefetch without evict_last 0.5% lower); i8->i32 +8% with both kernels
+/// held to 80 registers. Elsewhere ptxas (CUDA 13.0, sm_90) gives the
+/// kernel with the prefetch more registers, so fewer blocks an SM: f16
+/// output 91 instead of 63, and held to 64 or 72 it measured 1% and 5%
+/// slower; bf16 -> f32 96 instead of 80 and f32 146 instead of 128 (not
+/// measured). Which kernels gain belongs in the tuned table, as a strategy
+/// knob, once the sweeps measure it.
+static int64_t laggedPrefetchChunks(const Collective &c, int64_t chunkLength) {
+  constexpr int64_t kAheadBytes = int64_t(2) << 20;
+  Type in = inputElementType(c.input);
+  Type out = cast<MemRefType>(c.output.getType()).getElementType();
+  if (!(in.isF16() && out.isF32()) && !(in.isInteger(8) && out.isInteger(32)))
+    return 0;
+  int64_t chunkBytes = chunkLength * getElementBytes(in);
+  return std::max<int64_t>(1, kAheadBytes / chunkBytes);
+}
+
 /// Lagged single pass (bench/prototypes/lagged_scan.cu has the schedule
 /// worked out by hand): chunks of W · k tiles (W = warps_per_block, else
 /// kLaggedWarps), over every segment in one ticket order. The block with
@@ -571,6 +594,7 @@ static void scanLagged(TileBuilder &tb, const Collective &c) {
     // The warps' scan totals, then their reduce totals, then the prefix.
     Value totals =
         memref::AllocOp::create(b, loc, MemRefType::get({2 * warps + 1}, acc));
+    int64_t ahead = laggedPrefetchChunks(c, chunkLength);
     Value t = drawTicket(tb, warps, state);
     using P = arith::CmpIPredicate;
     Value reduces = arith::CmpIOp::create(b, loc, P::ult, t, items);
@@ -603,6 +627,23 @@ static void scanLagged(TileBuilder &tb, const Collective &c) {
             TileLayout::Rows, c.input,
             tb.add(reduced.base, tb.add(runOffset, tb.idx(i * T * T))),
             tb.idx(T), tb.idx(T), reduced.end, ElementOrder::Tile));
+      if (ahead) {
+        // The warp's run of the input `ahead` chunks further on: the chunk
+        // ticket t + ahead reduces where segments are whole chunks (a hint:
+        // elsewhere it is near it), kept in L2 until its scan reads it.
+        // Issued after this chunk's loads (before them, or at the ticket,
+        // ptxas took more registers).
+        Value from =
+            tb.min(tb.add(reduced.base,
+                          tb.add(runOffset, tb.idx(ahead * chunkLength))),
+                   c.n);
+        Value to = tb.min(tb.add(from, tb.idx(k * T * T)), c.n);
+        Value count = arith::SelectOp::create(
+            b, loc, reduces, arith::SubIOp::create(b, loc, to, from),
+            tb.idx(0));
+        PrefetchOp::create(b, loc, c.input, from, count)
+            .setCache(CacheHint::EvictLast);
+      }
       tb.setCacheHints(CacheHint::EvictFirst, CacheHint::Streaming);
       scanWarpRun(tb, c, tb.add(scanned.base, runOffset), scanned.end,
                   [&](Value runTotal) -> Value {

@@ -283,18 +283,27 @@ def TCU_PrefetchOp : TCU_Op<"prefetch"> {
     on the GPU the warp's lanes issue an L2 prefetch for each 128-byte line
     of the range, which starts the DRAM reads without holding registers or
     waiting for them. The range must lie inside the buffer (count 0 does
-    nothing). The CPU backend drops the op. It declares no memory effects
-    so that it is never removed as dead.
+    nothing). `cache` is the lines' L2 eviction priority: `normal` (the
+    default, not printed) or `evict_last` (PTX `prefetch.global.L2::evict_last`:
+    the lines are read more than once, as the lagged scan reads its chunks);
+    `evict_first` and `streaming` have no prefetch form and are rejected.
+    The CPU backend drops the op. It declares no memory effects so that it
+    is never removed as dead.
 
     ```mlir
     tcu.prefetch %input[%next], %count : memref<?xf16>
+    tcu.prefetch %input[%next], %count cache <evict_last> : memref<?xf16>
     ```
   }];
   let arguments = (ins MemRefRankOf<[AnyType], [1]>:$buffer, Index:$offset,
-                   Index:$count);
+                   Index:$count,
+                   DefaultValuedAttr<TCU_CacheHintAttr,
+                                     "::mlir::tcu::CacheHint::Normal">:$cache);
   let assemblyFormat = [{
-    $buffer `[` $offset `]` `,` $count attr-dict `:` type($buffer)
+    $buffer `[` $offset `]` `,` $count (`cache` $cache^)? attr-dict `:`
+    type($buffer)
   }];
+  let hasVerifier = 1;
 }
 
 def TCU_BlockLookbackOp : TCU_Op<"block_lookback", [AllTypesMatch<["value", "prefix", "chunk_prefix"]>]> {
