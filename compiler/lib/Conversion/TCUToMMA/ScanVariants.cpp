@@ -512,17 +512,6 @@ static void scanLookback(TileBuilder &tb, const Collective &c) {
   memref::DeallocOp::create(b, loc, state);
 }
 
-/// How far the lagged scan's scanning trails its reducing, in chunks: 8 MB
-/// of input, at least one chunk. Measured with the hand-written prototype
-/// on the H100 (2026-11-24, bench/results/lagged-scan-prototype): 8-10 MB
-/// was best for all three operations; at 12 MB the scanned chunks' lines
-/// start to leave the 50 MB L2 before they are read again.
-static int64_t laggedChunks(const Collective &c, int64_t chunkLength) {
-  constexpr int64_t kLagBytes = int64_t(8) << 20;
-  int64_t chunkBytes = chunkLength * getElementBytes(inputElementType(c.input));
-  return std::max<int64_t>(1, kLagBytes / chunkBytes);
-}
-
 /// How many chunks ahead of the chunk it reduces a lagged block asks for
 /// the input to be brought into L2 (tcu.prefetch, evict_last): 2 MB of
 /// input, at least one chunk; 0 (no prefetch) but for f16 -> f32 and
@@ -546,15 +535,31 @@ static int64_t laggedPrefetchChunks(const Collective &c, int64_t chunkLength) {
   return std::max<int64_t>(1, kAheadBytes / chunkBytes);
 }
 
+/// How far the lagged scan's scanning trails its reducing, in chunks: 8 MB
+/// of input (6 MB where it prefetches), at least one chunk. Measured with
+/// the hand-written prototype on the H100 (2026-11-24,
+/// bench/results/lagged-scan-prototype): 8-10 MB was best for all three
+/// operations; at 12 MB the scanned chunks' lines start to leave the 50 MB
+/// L2 before they are read again. With the prefetch (H100, 2026-11-25,
+/// bench/results/lagged-prefetch, f16->f32 at 2 tiles): 6 MB 0.844, 5 and
+/// 7 MB 0.839-0.843, 8 MB 0.831-0.833, 4 MB 0.774-0.780, 12 MB 0.73 (the
+/// prefetched lines take L2 room too).
+static int64_t laggedChunks(const Collective &c, int64_t chunkLength) {
+  int64_t lagBytes = int64_t(laggedPrefetchChunks(c, chunkLength) ? 6 : 8)
+                     << 20;
+  int64_t chunkBytes = chunkLength * getElementBytes(inputElementType(c.input));
+  return std::max<int64_t>(1, lagBytes / chunkBytes);
+}
+
 /// Lagged single pass (bench/prototypes/lagged_scan.cu has the schedule
 /// worked out by hand): chunks of W · k tiles (W = warps_per_block, else
 /// kLaggedWarps), over every segment in one ticket order. The block with
 /// ticket t does two things at once: it reduces chunk t (read from DRAM)
 /// and publishes the chunk's total, and it scans chunk t - D (D chunks =
-/// 8 MB of input, at most half the chunks), whose input it read D tickets ago
-/// (so it mostly comes from L2) and whose predecessors' totals were
-/// published about D tickets ago (so its look-back rarely waits). The
-/// look-back scan instead holds its chunk while it waits for its own
+/// 8 MB of input, 6 MB with the prefetch, at most half the chunks), whose input
+/// it read D tickets ago (so it mostly comes from L2) and whose predecessors'
+/// totals were published about D tickets ago (so its look-back rarely waits).
+/// The look-back scan instead holds its chunk while it waits for its own
 /// prefix, and the grid scan reads the input twice from DRAM. Both loads
 /// are issued before either is used: each warp loads its run of chunk t
 /// and its run of chunk t - D, sums the first with Ones·A products and
