@@ -80,10 +80,16 @@ TEST(KernelCompiler, EveryVariantParsesInTheRuntime) {
         EXPECT_EQ(count, (2147495993 + 4999) / 5000 * 2) << s.key();
       }
       // The lagged scan's state: a ticket counter and two words per chunk
-      // (49 chunks of 4 warps x 2 tiles in each of 21475 segments), in
+      // (chunks of the header's warps x tiles, 4 x 2 by the rule: 49 in
+      // each of 21475 segments; i8 takes its run-19 row, 4 x 4: 25), in
       // whole 16-word groups: proportional to the chunks.
       if (std::string(c.variant) == "lagged") {
-        EXPECT_EQ(count, (21475 * 49 * 2 + 1 + 15) / 16 * 16) << s.key();
+        // (0 warps in the header: the variant's rule, kLaggedWarps = 4.)
+        int64_t warps = file.warpsPerBlock ? file.warpsPerBlock : 4;
+        int64_t chunk = warps * file.tilesPerWarp * 256;
+        int64_t chunks = (100000 + chunk - 1) / chunk;
+        EXPECT_EQ(chunks, t == DType::I8 ? 25 : 49) << s.key();
+        EXPECT_EQ(count, (21475 * chunks * 2 + 1 + 15) / 16 * 16) << s.key();
       }
     }
   }
@@ -109,8 +115,9 @@ TEST(KernelCompiler, HeaderNamesTheStrategy) {
   ASSERT_TRUE(parseKernelFile(text, file).ok());
   EXPECT_EQ(file.variant, "lookback");
   EXPECT_EQ(file.tilesPerWarp, 4);
-  // And the lagged rule: 2 tiles.
-  s = spec(/*scan=*/true, 1 << 20, DType::I8, "lagged");
+  // And the lagged rule: 2 tiles (f16 -> f32 has no lagged row below 2^22;
+  // i8 has, from run 19).
+  s = spec(/*scan=*/true, 1 << 20, DType::F16, "lagged");
   ASSERT_TRUE(compileKernelFile(s, "sm_90", text).ok());
   ASSERT_TRUE(parseKernelFile(text, file).ok());
   EXPECT_EQ(file.variant, "lagged");

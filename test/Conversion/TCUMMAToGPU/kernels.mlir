@@ -105,6 +105,24 @@ func.func @grid(%in: memref<?xi8>, %out: memref<?xi32>) {
   return
 }
 
+// An i8 tile transposed in registers travels as f16 through movmatrix; its
+// narrowing back to i8 (marked exact) is not widened again for the mma,
+// which takes the moved f16 fragment (the round trip cost about 30
+// instructions a tile).
+// CHECK-LABEL: gpu.module @i8_transpose_kernels
+// CHECK: %[[WIDE:.*]] = arith.sitofp %{{.*}} : vector<8xi8> to vector<8xf16>
+// CHECK: nvvm.inline_ptx "movmatrix.sync.aligned.m8n8.trans.b16 $0, $1;"
+// CHECK: %[[MOVED:.*]] = vector.from_elements %{{.*}} : vector<8xf16>
+// CHECK: %[[NARROW:.*]] = arith.fptosi %[[MOVED]] {tcuc.exact_int} : vector<8xf16> to vector<8xi8>
+// CHECK-NOT: arith.sitofp %[[NARROW]]
+// CHECK: vector.extract %[[MOVED]]
+// CHECK: nvvm.mma.sync
+// CHECK: gpu.return
+func.func @i8_transpose(%in: memref<?xi8>, %out: memref<?xi32>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 4096 {variant = #tcu.variant<block>, tiles_per_warp = 1, warps_per_block = 4} : memref<?xi8> -> memref<?xi32>
+  return
+}
+
 // Work-efficient 256N: the loop's tiles are summed whole (order <tile>),
 // so each lane of a whole tile loads 8 consecutive elements as one 16-byte
 // vector; a ragged tile masks each element.

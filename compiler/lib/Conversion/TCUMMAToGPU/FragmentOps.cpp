@@ -176,15 +176,29 @@ struct LowerTileTranspose : OpConversionPattern<vector::TransposeOp> {
     }
     Value result = vector::FromElementsOp::create(rewriter, loc,
                                                   fragmentType(moved16), slots);
-    if (narrow)
-      result =
+    if (narrow) {
+      auto back =
           arith::FPToSIOp::create(rewriter, loc, fragmentType(elt), result);
+      back->setAttr(kExactIntAttr, rewriter.getUnitAttr());
+      result = back;
+    }
     rewriter.replaceOp(op, result);
     return success();
   }
 };
 
 } // namespace
+
+void gpu_lowering::foldExactIntRoundTrips(Operation *root) {
+  root->walk([](arith::SIToFPOp widen) {
+    auto narrow = widen.getIn().getDefiningOp<arith::FPToSIOp>();
+    if (!narrow || !narrow->hasAttr(kExactIntAttr) ||
+        narrow.getIn().getType() != widen.getType())
+      return;
+    widen.replaceAllUsesWith(narrow.getIn());
+    widen.erase();
+  });
+}
 
 void gpu_lowering::populateFragmentPatterns(const TypeConverter &types,
                                             RewritePatternSet &patterns) {

@@ -18,6 +18,17 @@ namespace mlir::tcu::gpu_lowering {
 /// Whether `t` is a 16x16 tile (which the conversion turns into a fragment).
 bool isTile(Type t);
 
+/// Marks an arith.fptosi whose operand holds integers that fit its result
+/// type exactly (an i8 tile's transpose, moved as f16), so that
+/// foldExactIntRoundTrips may drop the conversion back.
+constexpr StringLiteral kExactIntAttr = "tcuc.exact_int";
+
+/// Replaces every arith.sitofp of a kExactIntAttr arith.fptosi by the
+/// fptosi's operand where their float types match: the i8 transpose
+/// narrows its f16 fragment to i8 and the mma widens it again (about 30
+/// instructions a tile for nothing).
+void foldExactIntRoundTrips(Operation *root);
+
 /// tcu.row_sums (lane sums, then shuffles across the row's four lanes),
 /// vector.extract of one tile element (a shuffle from the lane holding it)
 /// and vector.transpose of a 16-bit tile (movmatrix, in registers).

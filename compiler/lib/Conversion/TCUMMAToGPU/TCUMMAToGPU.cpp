@@ -642,6 +642,7 @@ struct ConvertTCUMMAToGPUPass
                                                          target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
+    foldExactIntRoundTrips(module);
   }
 };
 
