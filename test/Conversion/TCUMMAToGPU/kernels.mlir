@@ -106,15 +106,14 @@ func.func @grid(%in: memref<?xi8>, %out: memref<?xi32>) {
 }
 
 // An i8 tile transposed in registers travels as f16 through movmatrix; its
-// narrowing back to i8 (marked exact) is not widened again for the mma,
-// which takes the moved f16 fragment (the round trip cost about 30
-// instructions a tile).
+// narrowing back to i8 (marked exact) and the mma's widening to f16 again
+// are both dropped: the mma takes the moved f16 fragment (the round trip
+// cost about 30 instructions a tile).
 // CHECK-LABEL: gpu.module @i8_transpose_kernels
 // CHECK: %[[WIDE:.*]] = arith.sitofp %{{.*}} : vector<8xi8> to vector<8xf16>
 // CHECK: nvvm.inline_ptx "movmatrix.sync.aligned.m8n8.trans.b16 $0, $1;"
 // CHECK: %[[MOVED:.*]] = vector.from_elements %{{.*}} : vector<8xf16>
-// CHECK: %[[NARROW:.*]] = arith.fptosi %[[MOVED]] {tcuc.exact_int} : vector<8xf16> to vector<8xi8>
-// CHECK-NOT: arith.sitofp %[[NARROW]]
+// CHECK-NOT: arith.fptosi %[[MOVED]]
 // CHECK: vector.extract %[[MOVED]]
 // CHECK: nvvm.mma.sync
 // CHECK: gpu.return

@@ -197,6 +197,8 @@ void gpu_lowering::foldExactIntRoundTrips(Operation *root) {
       return;
     widen.replaceAllUsesWith(narrow.getIn());
     widen.erase();
+    if (narrow->use_empty())
+      narrow.erase();
   });
 }
 

@@ -24,9 +24,9 @@ bool isTile(Type t);
 constexpr StringLiteral kExactIntAttr = "tcuc.exact_int";
 
 /// Replaces every arith.sitofp of a kExactIntAttr arith.fptosi by the
-/// fptosi's operand where their float types match: the i8 transpose
-/// narrows its f16 fragment to i8 and the mma widens it again (about 30
-/// instructions a tile for nothing).
+/// fptosi's operand where their float types match, and the fptosi too once
+/// it has no other use: the i8 transpose narrows its f16 fragment to i8 and
+/// the mma widens it again (about 30 instructions a tile for nothing).
 void foldExactIntRoundTrips(Operation *root);
 
 /// tcu.row_sums (lane sums, then shuffles across the row's four lanes),

@@ -401,6 +401,15 @@ static Value drawTicket(TileBuilder &tb, int64_t warps, Value state,
   return q;
 }
 
+/// How many chunks of `chunkLength` elements hold `bytes` of the input: at
+/// least one. (The look-back and lagged scans size their prefetch distance
+/// and their lag in bytes of input.)
+static int64_t chunksOfInput(const Collective &c, int64_t chunkLength,
+                             int64_t bytes) {
+  int64_t chunkBytes = chunkLength * getElementBytes(inputElementType(c.input));
+  return std::max<int64_t>(1, bytes / chunkBytes);
+}
+
 /// How many chunks ahead of its own a lookback block prefetches into L2:
 /// 2 MB of input. Measured on the H100 (2026-11-24,
 /// bench/results/lookback-prefetch): f16->f32 whole array 0.539 -> 0.591 of
@@ -408,9 +417,7 @@ static Value drawTicket(TileBuilder &tb, int64_t warps, Value state,
 /// more lose it again (the lines are evicted before their chunk is drawn).
 static int64_t lookbackPrefetchChunks(const Collective &c,
                                       int64_t chunkLength) {
-  constexpr int64_t kAheadBytes = int64_t(2) << 20;
-  int64_t chunkBytes = chunkLength * getElementBytes(inputElementType(c.input));
-  return std::max<int64_t>(1, kAheadBytes / chunkBytes);
+  return chunksOfInput(c, chunkLength, int64_t(2) << 20);
 }
 
 /// Prefetches the input of chunk `item` (a global chunk number, as a
@@ -526,13 +533,11 @@ static void scanLookback(TileBuilder &tb, const Collective &c) {
 /// measured). Which kernels gain belongs in the tuned table, as a strategy
 /// knob, once the sweeps measure it.
 static int64_t laggedPrefetchChunks(const Collective &c, int64_t chunkLength) {
-  constexpr int64_t kAheadBytes = int64_t(2) << 20;
   Type in = inputElementType(c.input);
   Type out = cast<MemRefType>(c.output.getType()).getElementType();
   if (!(in.isF16() && out.isF32()) && !(in.isInteger(8) && out.isInteger(32)))
     return 0;
-  int64_t chunkBytes = chunkLength * getElementBytes(in);
-  return std::max<int64_t>(1, kAheadBytes / chunkBytes);
+  return chunksOfInput(c, chunkLength, int64_t(2) << 20);
 }
 
 /// How far the lagged scan's scanning trails its reducing, in chunks: 8 MB
@@ -544,11 +549,9 @@ static int64_t laggedPrefetchChunks(const Collective &c, int64_t chunkLength) {
 /// bench/results/lagged-prefetch, f16->f32 at 2 tiles): 6 MB 0.844, 5 and
 /// 7 MB 0.839-0.843, 8 MB 0.831-0.833, 4 MB 0.774-0.780, 12 MB 0.73 (the
 /// prefetched lines take L2 room too).
-static int64_t laggedChunks(const Collective &c, int64_t chunkLength) {
-  int64_t lagBytes = int64_t(laggedPrefetchChunks(c, chunkLength) ? 6 : 8)
-                     << 20;
-  int64_t chunkBytes = chunkLength * getElementBytes(inputElementType(c.input));
-  return std::max<int64_t>(1, lagBytes / chunkBytes);
+static int64_t laggedChunks(const Collective &c, int64_t chunkLength,
+                            bool prefetches) {
+  return chunksOfInput(c, chunkLength, int64_t(prefetches ? 6 : 8) << 20);
 }
 
 /// Lagged single pass (bench/prototypes/lagged_scan.cu has the schedule
@@ -584,10 +587,11 @@ static void scanLagged(TileBuilder &tb, const Collective &c) {
   Type acc = TileBuilder::accumulatorFor(elt);
   Value perSegment = tb.min(tb.idx(chunks), tb.ceilDiv(c.n, chunkLength));
   Value items = arith::MulIOp::create(b, loc, c.numSegments, perSegment);
+  int64_t ahead = laggedPrefetchChunks(c, chunkLength);
   // Half the chunks at most: a smaller input still overlaps its reads
   // and scans (and tests that path).
-  Value lag =
-      tb.min(tb.idx(laggedChunks(c, chunkLength)), tb.ceilDiv(items, 2));
+  Value lag = tb.min(tb.idx(laggedChunks(c, chunkLength, ahead != 0)),
+                     tb.ceilDiv(items, 2));
   // Item t - E's Fenwick word is completed by ticket t: E = D / 2 (at
   // least 1) leaves D - E tickets before the scan of an item reads the
   // words of the items before it.
@@ -599,7 +603,6 @@ static void scanLagged(TileBuilder &tb, const Collective &c) {
     // The warps' scan totals, then their reduce totals, then the prefix.
     Value totals =
         memref::AllocOp::create(b, loc, MemRefType::get({2 * warps + 1}, acc));
-    int64_t ahead = laggedPrefetchChunks(c, chunkLength);
     Value t = drawTicket(tb, warps, state);
     using P = arith::CmpIPredicate;
     Value reduces = arith::CmpIOp::create(b, loc, P::ult, t, items);
@@ -636,8 +639,9 @@ static void scanLagged(TileBuilder &tb, const Collective &c) {
         // The warp's run of the input `ahead` chunks further on: the chunk
         // ticket t + ahead reduces where segments are whole chunks (a hint:
         // elsewhere it is near it), kept in L2 until its scan reads it.
-        // Issued after this chunk's loads (before them, or at the ticket,
-        // ptxas took more registers).
+        // Issued after this chunk's loads, the placement measured (ptxas -v
+        // for f16->f32: 64 registers here and before the loads, 69 at the
+        // ticket in warp 0, 68-93 at the block's end).
         Value from =
             tb.min(tb.add(reduced.base,
                           tb.add(runOffset, tb.idx(ahead * chunkLength))),
