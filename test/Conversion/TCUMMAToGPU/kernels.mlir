@@ -212,18 +212,20 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
 // (the reduced chunk's 16-byte loads evict_last, then an evict_last L2
 // prefetch of the input 2 MB further on, a line a lane, the scanned chunk's
 // evict_first, its output streamed with .cs); tcu.block_lagged_lookback
-// stores each warp's two totals and meets the block at a barrier; warp 0,
-// if it has a chunk to publish, sums the reduce totals and stores them as
-// that chunk's aggregate word (no wait); if it has a chunk to scan, it
-// reads that chunk's prefix words (relaxed loads, voting until none is 0)
-// and stores their sum after the 8 totals; a second barrier, then every
-// warp reads it, and warp 0, if it has a chunk to complete, reads the last
-// 32 aggregates and the older children's words and stores the chunk's
-// Fenwick word before storing its tiles.
+// stores each warp's two totals and meets the block at a barrier; the last
+// warp, if the block has a chunk to complete, reads the last 32 aggregates
+// and the older children's words and stores the chunk's Fenwick word,
+// while warp 0, if it has a chunk to publish, sums the reduce totals and
+// stores them as that chunk's aggregate word (no wait), and if it has a
+// chunk to scan, reads that chunk's prefix words (relaxed loads, voting
+// until none is 0) and stores their sum after the 8 totals; a second
+// barrier, then every warp reads it and stores its tiles. The kernel asks
+// for 8 blocks an SM (.minnctapersm: 1 tile a warp).
 // CHECK-LABEL: gpu.module @lagged_kernels
 // CHECK-SAME: tcuc.block = 128 : i64
 // CHECK-SAME: tcuc.kernels = [@lagged_k0, @lagged_k1], tcuc.scratch = {{\[\[}}i64,
 // CHECK: gpu.func @lagged_k1({{.*}}) workgroup(%[[TOTALS:.*]] : memref<9xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<1xi64, #gpu.address_space<workgroup>>)
+// CHECK-SAME: nvvm.minctasm = 8 : i32
 // CHECK: nvvm.inline_ptx "atom.relaxed.gpu.add.u64 $0, [$1], $2;"
 // CHECK: nvvm.inline_ptx "{ .reg .b64 g, pol; cvta.to.global.u64 g, $4; createpolicy.fractional.L2::evict_last.b64 pol, 1.0; ld.global.L2::cache_hint.v4.b32 {$0, $1, $2, $3}, [g], pol; }"
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c32_i64
@@ -232,8 +234,21 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: memref.store %{{.*}}, %[[TOTALS]]
 // CHECK: memref.store %{{.*}}, %[[TOTALS]]
 // CHECK: gpu.barrier
+// CHECK: %[[LAST:.*]] = arith.cmpi eq, %{{.*}}, %c3_{{[0-9]+}} : index
+// CHECK-NEXT: %[[CMP:.*]] = arith.andi %{{.*}}, %[[LAST]] : i1
+// CHECK-NEXT: scf.if %[[CMP]] {
+// CHECK: scf.while
+// CHECK: nvvm.inline_ptx "ld.relaxed.gpu.b64 $0, [$1];"
+// CHECK: scf.while
+// CHECK: nvvm.inline_ptx "ld.relaxed.gpu.b64 $0, [$1];"
+// Two words an item of word number w: its Fenwick word, completed later,
+// at 2w ...
+// CHECK: %[[FW:.*]] = arith.muli %{{.*}}, %c2_i64{{[_0-9]*}} : i64
+// CHECK-NEXT: arith.index_cast %[[FW]] : i64 to index
+// CHECK-NOT: ld.relaxed
+// CHECK: nvvm.inline_ptx "st.relaxed.gpu.b64 [$0], $1;"
+// ... and its aggregate at 2w - 1.
 // CHECK: scf.if
-// Two words an item of word number w: its aggregate at 2w - 1 ...
 // CHECK: %[[AW:.*]] = arith.muli %{{.*}}, %c2_i64{{[_0-9]*}} : i64
 // CHECK-NEXT: arith.constant -1 : i64
 // CHECK-NEXT: arith.addi %[[AW]], %c-1_i64{{[_0-9]*}} : i64
@@ -244,15 +259,7 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK-NEXT: }
 // CHECK-NEXT: gpu.barrier
 // CHECK-NEXT: memref.load %[[TOTALS]][%[[SLOT]]]
-// CHECK: scf.while
-// CHECK: nvvm.inline_ptx "ld.relaxed.gpu.b64 $0, [$1];"
-// CHECK: scf.while
-// CHECK: nvvm.inline_ptx "ld.relaxed.gpu.b64 $0, [$1];"
-// ... and its Fenwick word, completed later, at 2w.
-// CHECK: %[[FW:.*]] = arith.muli %{{.*}}, %c2_i64{{[_0-9]*}} : i64
-// CHECK-NEXT: arith.index_cast %[[FW]] : i64 to index
 // CHECK-NOT: ld.relaxed
-// CHECK: nvvm.inline_ptx "st.relaxed.gpu.b64 [$0], $1;"
 // CHECK: nvvm.inline_ptx "{ .reg .b64 g; cvta.to.global.u64 g, $0; st.global.cs.v2.b32 [g], {$1, $2}; }"
 // CHECK: gpu.return
 func.func @lagged(%in: memref<?xf16>, %out: memref<?xf32>) {

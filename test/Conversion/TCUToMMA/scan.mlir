@@ -297,9 +297,21 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: %[[BEFORE:.*]], %[[CHUNK:.*]] = tcu.block_lagged_lookback %{{.*}}, %{{.*}}, %[[TOTALS]][%c0], %[[W]] of 4, %[[STATE]] publish[%[[RWORD]]] first %{{.*}} if %[[REDUCES]], complete[%[[CWORD]]] first %{{.*}} if %[[COMPLETES]], prefix[%[[SWORD]]] first %{{.*}} if %[[SCANS]] : memref<9xf32>, memref<?xi64>, f32
 // CHECK: arith.addf %[[CHUNK]], %[[BEFORE]]
 // CHECK: tcu.store_tile %{{.*}}, %arg1[%[[SAT]]] stride %c16 line %c16 limit %[[SEND]] cache <streaming>
-// CHECK: memref.dealloc %[[STATE]]
+// At 2 tiles a warp or fewer the blocks ask for 32 warps an SM (8 of 4).
+// CHECK: } {tcuc.min_blocks_per_sm = 8 : i64}
+// CHECK-NEXT: memref.dealloc %[[STATE]]
 func.func @lagged(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, tiles_per_warp = 1, warps_per_block = 4} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// At 4 tiles a warp no occupancy is asked for (64 registers spill there).
+// CHECK-LABEL: func @lagged_four_tiles
+// CHECK: tcu.block_lagged_lookback
+// CHECK-NOT: tcuc.min_blocks_per_sm
+// CHECK: return
+func.func @lagged_four_tiles(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 8} : memref<?xf16> -> memref<?xf32>
   return
 }
 

@@ -54,6 +54,13 @@ constexpr llvm::StringLiteral kPlanItemsAttr = "tcuc.items";
 constexpr llvm::StringLiteral kPlanDependentLaunchAttr =
     "tcuc.dependent_launch";
 
+/// On an scf.parallel of the mma form whose items are blocks: how many of
+/// its blocks an SM should hold at once, the occupancy its variant was
+/// measured at. convert-tcu-mma-to-gpu gives the kernel `.minnctapersm`
+/// (nvvm.minctasm), so ptxas keeps a thread's registers within
+/// 65536 / (blocks x threads a block).
+constexpr llvm::StringLiteral kMinBlocksPerSMAttr = "tcuc.min_blocks_per_sm";
+
 /// Patterns that rewrite the mma form inside GPU kernels into per-lane
 /// fragments and mma.sync (tiles converted by `types`).
 void populateTCUMMAToGPUPatterns(TypeConverter &types,

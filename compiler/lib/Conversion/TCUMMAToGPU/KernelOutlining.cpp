@@ -171,6 +171,10 @@ LogicalResult Outliner::outline(scf::ParallelOp loop, int index) {
   if (blockItems)
     kernel.setKnownBlockSizeAttr(
         DenseI32ArrayAttr::get(ctx, {int32_t(blockSize), 1, 1}));
+  if (auto blocks = loop->getAttrOfType<IntegerAttr>(kMinBlocksPerSMAttr))
+    kernel->setAttr(
+        NVVM::NVVMDialect::getMinctasmAttrName(),
+        IntegerAttr::get(IntegerType::get(ctx, 32), blocks.getInt()));
   kernels.push_back(FlatSymbolRefAttr::get(ctx, name));
   int64_t warpsPerBlock = blockSize / 32;
   std::string count;

@@ -499,11 +499,15 @@ constexpr int64_t kLaggedRounds = 1;
 /// tcu.block_lagged_lookback: both values of every warp meet at one block
 /// barrier (the scanned chunk's through lowerBlockPrefix, the reduced
 /// chunk's stored just before it); warp 0 publishes the reduced item's
-/// aggregate (a store, no wait), looks back for item `item` if
-/// `looks_back`, and the block meets again before every warp reads the
-/// prefix (buffer[offset + 2 W]); then warp 0 completes the Fenwick word
-/// of item complete_item if `completes` (whose reads rarely wait, but hold
-/// only warp 0 if they do).
+/// aggregate (a store, no wait) and looks back for item `item` if
+/// `looks_back`, while the last warp completes the Fenwick word of item
+/// complete_item if `completes`; the block meets again before every warp
+/// reads the prefix (buffer[offset + 2 W]). Completed after the second
+/// barrier by warp 0, as until tcuc 0.6.14, the word cost the block a
+/// second round trip to L2: f16->f32 at 2 tiles 0.843 of the copy ceiling
+/// against 0.863 overlapped (H100, 2026-11-25,
+/// bench/results/lagged-complete-warp; at 64 registers, see
+/// kMinBlocksPerSMAttr in ScanVariants.cpp's scanLagged).
 struct LowerBlockLaggedLookback : OpConversionPattern<BlockLaggedLookbackOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -525,6 +529,24 @@ struct LowerBlockLaggedLookback : OpConversionPattern<BlockLaggedLookbackOp> {
         rewriter, loc, adaptor.getScanValue(), buffer, offset, warp, warps,
         [&] { gpu::BarrierOp::create(rewriter, loc); });
     Value prefixSlot = slot(h.index(2 * warps));
+    // The completion (its loads rarely wait: the words it reads were
+    // published at least E tickets ago) runs in the last warp while warp 0
+    // looks back, so the block's two round trips to L2 overlap; with one
+    // warp, warp 0 completes after its look-back.
+    auto completeInWarp = [&](int64_t w) {
+      auto complete = scf::IfOp::create(
+          rewriter, loc,
+          arith::AndIOp::create(
+              rewriter, loc, adaptor.getCompletes(),
+              h.cmp(arith::CmpIPredicate::eq, warp, h.index(w))));
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(complete.thenBlock());
+      FenwickItem(rewriter, loc, state, adaptor.getCompleteItem(),
+                  adaptor.getCompleteFirst(), t, 2)
+          .complete(kLaggedRounds);
+    };
+    if (warps > 1)
+      completeInWarp(warps - 1);
     Value chunkPrefix = shareFromFirstWarp(
         rewriter, loc, warp, buffer, prefixSlot, [&]() -> Value {
           auto publish =
@@ -555,18 +577,8 @@ struct LowerBlockLaggedLookback : OpConversionPattern<BlockLaggedLookbackOp> {
               });
           return look.getResult(0);
         });
-    auto complete = scf::IfOp::create(
-        rewriter, loc,
-        arith::AndIOp::create(
-            rewriter, loc, adaptor.getCompletes(),
-            h.cmp(arith::CmpIPredicate::eq, warp, h.index(0))));
-    {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(complete.thenBlock());
-      FenwickItem(rewriter, loc, state, adaptor.getCompleteItem(),
-                  adaptor.getCompleteFirst(), t, 2)
-          .complete(kLaggedRounds);
-    }
+    if (warps == 1)
+      completeInWarp(0);
     rewriter.replaceOp(op, {prefix, chunkPrefix});
     return success();
   }

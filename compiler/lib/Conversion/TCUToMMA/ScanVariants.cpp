@@ -11,6 +11,8 @@
 
 #include "Variants.h"
 
+#include "tcuc/Conversion/Passes.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -530,8 +532,12 @@ static void scanLookback(TileBuilder &tb, const Collective &c) {
 /// kernel with the prefetch more registers, so fewer blocks an SM: f16
 /// output 91 instead of 63, and held to 64 or 72 it measured 1% and 5%
 /// slower; bf16 -> f32 96 instead of 80 and f32 146 instead of 128 (not
-/// measured). Which kernels gain belongs in the tuned table, as a strategy
-/// knob, once the sweeps measure it.
+/// measured). With tcuc 0.6.15's kernel (held to 64 registers,
+/// kMinBlocksPerSMAttr) f16 output with the prefetch measured the same as
+/// without (0.639 / 0.634 against 0.633 / 0.636 at 2^22 / whole,
+/// bench/results/run20-lagged-complete/f16-f16-prefetch), so it stays off.
+/// Which kernels gain belongs in the tuned table, as a strategy knob, once
+/// the sweeps measure it.
 static int64_t laggedPrefetchChunks(const Collective &c, int64_t chunkLength) {
   Type in = inputElementType(c.input);
   Type out = cast<MemRefType>(c.output.getType()).getElementType();
@@ -599,7 +605,7 @@ static void scanLagged(TileBuilder &tb, const Collective &c) {
       b, loc, tb.idx(1), arith::DivUIOp::create(b, loc, lag, tb.idx(2)));
   Value state = zeroedChainState(
       tb, tb.add(arith::MulIOp::create(b, loc, items, tb.idx(2)), tb.idx(1)));
-  tb.parallel(tb.add(items, lag), [&](Value) {
+  auto blocks = tb.parallel(tb.add(items, lag), [&](Value) {
     // The warps' scan totals, then their reduce totals, then the prefix.
     Value totals =
         memref::AllocOp::create(b, loc, MemRefType::get({2 * warps + 1}, acc));
@@ -672,6 +678,18 @@ static void scanLagged(TileBuilder &tb, const Collective &c) {
     });
     memref::DeallocOp::create(b, loc, totals);
   });
+  // 16- and 8-bit input at 2 tiles a warp or fewer: 32 warps an SM (64
+  // registers a thread), the kernel being held back by the blocks an SM
+  // keeps in flight. Measured on the H100 (2026-11-25,
+  // bench/results/lagged-complete-warp): f16->f32 at 2 tiles and 4 warps
+  // took 73 registers (7 blocks an SM), 0.789 of the copy ceiling; held to
+  // 64 (8 blocks, 8 bytes of spills) 0.863; f16->f16 0.597 -> 0.636 and
+  // i8->i32 0.559 -> 0.624 the same way; bf16->f32 (80 registers without,
+  // 68 bytes of spills with) the same either way (0.905 / 0.903 ms at
+  // 2^28). At 4 tiles 64 registers spill 200-250 bytes and lose a third;
+  // f32 input would spill 250-390 bytes (not measured): no target.
+  if (k <= 2 && !elt.isF32())
+    blocks->setAttr(kMinBlocksPerSMAttr, b.getI64IntegerAttr(32 / warps));
   memref::DeallocOp::create(b, loc, state);
 }
 

@@ -180,13 +180,14 @@ TileBuilder::forLoop(Value lb, Value ub, Value step, ValueRange init,
   return loop.getResults();
 }
 
-void TileBuilder::parallel(Value ub, function_ref<void(Value)> body) {
-  scf::ParallelOp::create(b, loc, ValueRange{idx(0)}, ValueRange{ub},
-                          ValueRange{idx(1)},
-                          [&](OpBuilder &nested, Location, ValueRange ivs) {
-                            OpBuilder::InsertionGuard guard(b);
-                            b.setInsertionPoint(nested.getInsertionBlock(),
-                                                nested.getInsertionPoint());
-                            body(ivs[0]);
-                          });
+scf::ParallelOp TileBuilder::parallel(Value ub,
+                                      function_ref<void(Value)> body) {
+  return scf::ParallelOp::create(
+      b, loc, ValueRange{idx(0)}, ValueRange{ub}, ValueRange{idx(1)},
+      [&](OpBuilder &nested, Location, ValueRange ivs) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nested.getInsertionBlock(),
+                            nested.getInsertionPoint());
+        body(ivs[0]);
+      });
 }

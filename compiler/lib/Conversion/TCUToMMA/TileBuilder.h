@@ -15,6 +15,10 @@
 
 #include <functional>
 
+namespace mlir::scf {
+class ParallelOp;
+} // namespace mlir::scf
+
 namespace mlir::tcu::detail {
 
 /// The operands every variant emitter gets: one collective, already checked.
@@ -97,8 +101,8 @@ public:
   ValueRange forLoop(Value lb, Value ub, Value step, ValueRange init,
                      function_ref<SmallVector<Value>(Value, ValueRange)> body);
   /// Independent iterations in [0, ub): an scf.parallel (a grid of blocks or
-  /// warps on the GPU).
-  void parallel(Value ub, function_ref<void(Value)> body);
+  /// warps on the GPU), returned.
+  scf::ParallelOp parallel(Value ub, function_ref<void(Value)> body);
 
 private:
   Value product(MatrixKind k, Value data, Value acc, bool constOnLeft,

@@ -399,7 +399,9 @@ def TCU_BlockLaggedLookbackOp : TCU_Op<"block_lagged_lookback",
     counter at 0). On the GPU, item w's aggregate is word 2w - 1, published
     at once (never waiting), and its Fenwick word (the sum of chain
     positions p + 1 - lowbit(p + 1) .. p, p its position) is word 2w,
-    completed later by the block the schedule names: from the aggregates
+    completed later by the block the schedule names (its last warp,
+    between the block's two barriers, while warp 0 looks back): from the
+    aggregates
     of the last 32 positions of that range (one a lane) and the Fenwick
     words of its older children (p - 32, p - 64, ...). A prefix is one
     Fenwick word per set bit of p, added by xor butterflies in an
