@@ -493,6 +493,31 @@ TEST(ReferenceCompare, HalfPrecisionOutputs) {
       DType::F16, compare(DType::F16, raw(h), ref, mass), kExactBaseline));
 }
 
+// Sums beyond f16's range: a correct f16 output holds the infinity of the
+// sum's sign (the exact value rounds to it from 65520 on), and a sum carried
+// in f32 may round to either side of 65520; an infinity elsewhere, or of the
+// wrong sign, still fails.
+TEST(ReferenceCompare, HalfOutputsOverflowToInfinity) {
+  const uint16_t posInf = 0x7c00, negInf = 0xfc00;
+  std::vector<double> ref = d({70000, -1e6, 65519.99, 65530, 100});
+  std::vector<double> mass(ref.size(), 1e6);
+  std::vector<uint16_t> out = {posInf, negInf, posInf, floatToHalf(65504.0f),
+                               floatToHalf(100.0f)};
+  ErrorStats s = compare(DType::F16, raw(out), ref, mass);
+  EXPECT_EQ(s.mismatches, 0);
+  EXPECT_TRUE(withinTolerance(DType::F16, s, kExactBaseline)) << s.relErr;
+  // Infinity where the sum is 100: a mismatch.
+  out[4] = posInf;
+  EXPECT_EQ(compare(DType::F16, raw(out), ref, mass).mismatches, 1);
+  // An infinity of the wrong sign beyond the range: a mismatch too.
+  out[4] = floatToHalf(100.0f);
+  out[0] = negInf;
+  s = compare(DType::F16, raw(out), ref, mass);
+  EXPECT_EQ(s.mismatches, 1);
+  EXPECT_FALSE(withinTolerance(DType::F16, s, kExactBaseline));
+  EXPECT_EQ(s.worstIndex, 0);
+}
+
 TEST(ReferenceCompare, NaNIsMismatch) {
   std::vector<float> out = {1.0f, std::nanf("")};
   ErrorStats s = compare(DType::F32, raw(out), d({1, 2}), d({1, 2}));

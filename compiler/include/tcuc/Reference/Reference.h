@@ -106,6 +106,14 @@ struct ErrorStats {
 /// Compares `ref.size()` elements of the raw buffer `out` (F32, F16, BF16 or
 /// I32) against `ref`, with `mass` (same length) from absoluteMass.
 ///
+/// Float output: where the reference is beyond the output type's largest
+/// finite value (F16 65504), the exact result rounds to infinity from the
+/// overflow threshold on (F16 65520), and a sum carried in f32 may land on
+/// either side of it: there an infinity of the reference's sign counts as
+/// the threshold, as does a reference beyond it, and the difference is an
+/// error like any other. An f16 scan of 2^31 random elements overflows in
+/// 39% of its outputs, which a correct kernel must store as infinities.
+///
 /// I32 output is compared exactly against the reference taken modulo 2^32 as
 /// a wrapped int32: i32 outputs wrap on overflow like CUB's do, so a true sum
 /// of 2^31 + 5 is expected as -2^31 + 5. A non-integral or non-finite
