@@ -1,7 +1,8 @@
 # Builds and fills the lagged variants (exp/P/*). /tmp/SV.exp is ScanVariants.cpp
 # with scripts/lagged-experiment.patch applied (TCUC_LAG_PF_KB: KB ahead, 0 = none;
 # TCUC_LAG_PF_HINT: the prefetch's L2 priority). exp/Q/* were then made from
-# exp/P/* with minctas.py (a .minnctapersm N register budget, re-hashed).
+# exp/P/* with ../../lagged-window-knobs/scripts/maxnreg.py SRC DST N minnctapersm
+# (a .minnctapersm N register budget, re-hashed).
 cd /work/main
 for e in "base 0 EvictLast" "pf1 1024 EvictLast" "pf2 2048 EvictLast" "pf4 4096 EvictLast" "pf2n 2048 Normal"; do
   set -- $e

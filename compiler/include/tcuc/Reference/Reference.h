@@ -111,8 +111,9 @@ struct ErrorStats {
 /// overflow threshold on (F16 65520), and a sum carried in f32 may land on
 /// either side of it: there an infinity of the reference's sign counts as
 /// the threshold, as does a reference beyond it, and the difference is an
-/// error like any other. An f16 scan of 2^31 random elements overflows in
-/// 39% of its outputs, which a correct kernel must store as infinities.
+/// error like any other. (An f16 scan of `tcuc run`'s random input of
+/// 2^31 + 12345 elements, seed 1, overflows in 39% of its outputs, which a
+/// correct kernel stores as infinities.)
 ///
 /// I32 output is compared exactly against the reference taken modulo 2^32 as
 /// a wrapped int32: i32 outputs wrap on overflow like CUB's do, so a true sum
