@@ -25,7 +25,8 @@
 // CHECK-SAME: shape = #nvvm.shape<m = 16, n = 8, k = 16>
 // CHECK-SAME: (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 // CHECK: nvvm.mma.sync
-// CHECK: arith.addf {{.*}} : vector<8xf32>
+// The accumulator is zero: the mma's sums are the product's, nothing added.
+// CHECK-NOT: arith.addf {{.*}} : vector<8xf32>
 // CHECK: memref.store {{.*}}, %[[OUT]]
 // CHECK: nvvm.bar.warp.sync
 // CHECK: gpu.return
@@ -165,6 +166,35 @@ func.func @packed_columns(%in: memref<?xf16>, %out: memref<?xf32>) {
   return
 }
 
+// Scan256: R = A·U + (L·A)·Ones. Both products meet a 0/1 matrix with
+// zeros, so a NaN or Inf in the tile takes the exact path; one check serves
+// both (the vote covers the tile in either layout): the lane's four f16
+// pairs times 0 chained through packed fmas, NaN exactly when an element is
+// not finite, then one vote.sync, whose result both products branch on.
+// CHECK-LABEL: gpu.module @scan256_kernels
+// CHECK: %[[P0:.*]] = vector.shuffle %[[A:.*]], %[[A]] [0, 1] : vector<8xf16>, vector<8xf16>
+// CHECK-NEXT: %[[M:.*]] = arith.mulf %[[P0]], %[[ZERO:.*]] : vector<2xf16>
+// CHECK-NEXT: %[[P1:.*]] = vector.shuffle %[[A]], %[[A]] [2, 3]
+// CHECK-NEXT: %[[F1:.*]] = llvm.intr.fma(%[[P1]], %[[ZERO]], %[[M]]) : (vector<2xf16>, vector<2xf16>, vector<2xf16>) -> vector<2xf16>
+// CHECK: llvm.intr.fma
+// CHECK: %[[F3:.*]] = llvm.intr.fma
+// CHECK-NEXT: %[[LO:.*]] = vector.extract %[[F3]][0]
+// CHECK-NEXT: %[[HI:.*]] = vector.extract %[[F3]][1]
+// CHECK-NEXT: %[[SUM:.*]] = arith.addf %[[LO]], %[[HI]] : f16
+// CHECK-NEXT: %[[NAN:.*]] = arith.cmpf uno, %[[SUM]], %[[SUM]] : f16
+// CHECK: %[[BAD:.*]] = nvvm.vote.sync  any %{{.*}}, %[[NAN]] -> i1
+// CHECK-NEXT: scf.if %[[BAD]] -> (vector<8xf32>) {
+// CHECK: nvvm.mma.sync
+// CHECK-NOT: nvvm.vote.sync
+// CHECK: scf.if %[[BAD]] -> (vector<8xf32>) {
+// CHECK: nvvm.mma.sync
+// CHECK-NOT: nvvm.vote.sync
+// CHECK: gpu.return
+func.func @scan256(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 256 {variant = #tcu.variant<seg256>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
 // Look-back scan: a first kernel zeroes the state words (scratch of i64
 // sized by n); the block kernel's lane 0 of warp 0 draws the ticket with a
 // relaxed atomic and shares it (shuffles, then the block's buffer and a
@@ -211,7 +241,8 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
 // Lagged scan: the block's chunk loads carry their L2 hints as inline PTX
 // (the reduced chunk's 16-byte loads evict_last, then an evict_last L2
 // prefetch of the input 2 MB further on, a line a lane, the scanned chunk's
-// evict_first, its output streamed with .cs); tcu.block_lagged_lookback
+// evict_first, its output streamed with .cs; a whole tile's accesses in one
+// PTX block at constant offsets from one address); tcu.block_lagged_lookback
 // stores each warp's two totals and meets the block at a barrier; the last
 // warp, if the block has a chunk to complete, reads the last 32 aggregates
 // and the older children's words and stores the chunk's Fenwick word,
@@ -230,7 +261,7 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: nvvm.inline_ptx "{ .reg .b64 g, pol; cvta.to.global.u64 g, $4; createpolicy.fractional.L2::evict_last.b64 pol, 1.0; ld.global.L2::cache_hint.v4.b32 {$0, $1, $2, $3}, [g], pol; }"
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c32_i64
 // CHECK: nvvm.inline_ptx "{ .reg .b64 g; cvta.to.global.u64 g, $0; prefetch.global.L2::evict_last [g]; }"
-// CHECK: nvvm.inline_ptx "{ .reg .b64 g, pol; cvta.to.global.u64 g, $1; createpolicy.fractional.L2::evict_first.b64 pol, 1.0; ld.global.L2::cache_hint.b32 $0, [g], pol; }"
+// CHECK: nvvm.inline_ptx "{ .reg .b64 g, pol; cvta.to.global.u64 g, $4; createpolicy.fractional.L2::evict_first.b64 pol, 1.0; ld.global.L2::cache_hint.b32 $0, [g], pol; ld.global.L2::cache_hint.b32 $1, [g+256], pol; ld.global.L2::cache_hint.b32 $2, [g+16], pol; ld.global.L2::cache_hint.b32 $3, [g+272], pol; }"
 // CHECK: memref.store %{{.*}}, %[[TOTALS]]
 // CHECK: memref.store %{{.*}}, %[[TOTALS]]
 // CHECK: gpu.barrier
@@ -260,7 +291,7 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK-NEXT: gpu.barrier
 // CHECK-NEXT: memref.load %[[TOTALS]][%[[SLOT]]]
 // CHECK-NOT: ld.relaxed
-// CHECK: nvvm.inline_ptx "{ .reg .b64 g; cvta.to.global.u64 g, $0; st.global.cs.v2.b32 [g], {$1, $2}; }"
+// CHECK: nvvm.inline_ptx "{ .reg .b64 g; cvta.to.global.u64 g, $0; st.global.cs.v2.b32 [g], {$1, $2}; st.global.cs.v2.b32 [g+512], {$3, $4}; st.global.cs.v2.b32 [g+32], {$5, $6}; st.global.cs.v2.b32 [g+544], {$7, $8}; }"
 // CHECK: gpu.return
 func.func @lagged(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, tiles_per_warp = 1, warps_per_block = 4} : memref<?xf16> -> memref<?xf32>

@@ -4,11 +4,14 @@
 // LLVM's NVPTX backend has no cache-policy operand on its loads and stores
 // (and drops !nontemporal). A hinted access converts its generic address to
 // a global one and names the policy: `createpolicy.fractional.L2::evict_last`
-// (or evict_first) with `.L2::cache_hint`, or `.cs` for streaming. Each
-// access makes its own policy inside its PTX block: one policy made per
-// tile access and passed to its loads (a live 64-bit register across them)
-// made ptxas spill the lagged bf16 scan at 2 tiles (4-8 bytes, sm_80 and
-// sm_90) and f16 exclusive at 4, where this form does not.
+// (or evict_first) with `.L2::cache_hint`, or `.cs` for streaming. One PTX
+// block makes the accesses of a whole tile from one address, the others at
+// constant offsets from it (`[g+32]`): with an address each, every access
+// cost three integer instructions for its own 64-bit address. Each block
+// makes its own policy: one policy made per kernel and passed to the
+// blocks (a live 64-bit register across them) made ptxas spill the lagged
+// bf16 scan at 2 tiles (4-8 bytes, sm_80 and sm_90) and f16 exclusive at
+// 4, where this form does not.
 //
 //===----------------------------------------------------------------------===//
 
@@ -84,6 +87,11 @@ struct HintedAccess {
     return hint == CacheHint::Streaming ? "" : ", pol";
   }
 };
+
+/// The operand `[g+bytes]`.
+std::string at(int64_t bytes) {
+  return bytes ? "[g+" + std::to_string(bytes) + "]" : "[g]";
+}
 } // namespace
 
 bool gpu_lowering::canHint(CacheHint hint, int64_t bytes) {
@@ -91,37 +99,53 @@ bool gpu_lowering::canHint(CacheHint hint, int64_t bytes) {
          (bytes == 2 || bytes == 4 || bytes == 8 || bytes == 16);
 }
 
-Value gpu_lowering::hintedLoad(OpBuilder &b, Location loc, CacheHint hint,
-                               VectorType type, Value buffer, Value index) {
-  int64_t bytes =
-      type.getNumElements() * getElementBytes(type.getElementType());
-  HintedAccess a{bytes, hint};
-  Value address = elementAddress(b, loc, buffer, index);
+SmallVector<Value> gpu_lowering::hintedLoads(OpBuilder &b, Location loc,
+                                             CacheHint hint, VectorType type,
+                                             Value buffer, Value index,
+                                             ArrayRef<int64_t> offsets) {
+  int64_t eltBytes = getElementBytes(type.getElementType());
+  HintedAccess a{type.getNumElements() * eltBytes, hint};
   int n = int(a.words());
-  std::string ptx = a.prologue(n) + "ld.global" + a.qualifier() + a.shape() +
-                    " " + a.registers(0) + ", [g]" + a.policyOperand() + "; }";
-  SmallVector<Type> results(n, a.wordType(b));
-  auto op = NVVM::InlinePtxOp::create(b, loc, results, ValueRange{address},
+  std::string ptx = a.prologue(n * int(offsets.size()));
+  for (auto [i, offset] : llvm::enumerate(offsets))
+    ptx += "ld.global" + a.qualifier() + a.shape() + " " +
+           a.registers(n * int(i)) + ", " + at(offset * eltBytes) +
+           a.policyOperand() + "; ";
+  ptx += "}";
+  SmallVector<Type> results(n * offsets.size(), a.wordType(b));
+  auto op = NVVM::InlinePtxOp::create(b, loc, results,
+                                      elementAddress(b, loc, buffer, index),
                                       ValueRange{}, ptx, Value());
-  Value words = vector::FromElementsOp::create(
-      b, loc, VectorType::get({n}, a.wordType(b)), op.getResults());
-  return vector::BitCastOp::create(b, loc, type, words);
+  SmallVector<Value> vectors;
+  for (size_t i = 0; i < offsets.size(); ++i) {
+    Value words = vector::FromElementsOp::create(
+        b, loc, VectorType::get({n}, a.wordType(b)),
+        op.getResults().slice(n * i, n));
+    vectors.push_back(vector::BitCastOp::create(b, loc, type, words));
+  }
+  return vectors;
 }
 
-void gpu_lowering::hintedStore(OpBuilder &b, Location loc, CacheHint hint,
-                               Value value, Value buffer, Value index) {
-  auto type = cast<VectorType>(value.getType());
-  int64_t bytes =
-      type.getNumElements() * getElementBytes(type.getElementType());
-  HintedAccess a{bytes, hint};
+void gpu_lowering::hintedStores(OpBuilder &b, Location loc, CacheHint hint,
+                                ValueRange values, Value buffer, Value index,
+                                ArrayRef<int64_t> offsets) {
+  assert(values.size() == offsets.size() && "a vector an offset");
+  auto type = cast<VectorType>(values.front().getType());
+  int64_t eltBytes = getElementBytes(type.getElementType());
+  HintedAccess a{type.getNumElements() * eltBytes, hint};
   int n = int(a.words());
-  Value words = vector::BitCastOp::create(
-      b, loc, VectorType::get({n}, a.wordType(b)), value);
   SmallVector<Value> args{elementAddress(b, loc, buffer, index)};
-  for (int i = 0; i < n; ++i)
-    args.push_back(vector::ExtractOp::create(b, loc, words, int64_t(i)));
-  std::string ptx = a.prologue(0) + "st.global" + a.qualifier() + a.shape() +
-                    " [g], " + a.registers(1) + a.policyOperand() + "; }";
+  std::string ptx = a.prologue(0);
+  for (auto [i, value] : llvm::enumerate(values)) {
+    Value words = vector::BitCastOp::create(
+        b, loc, VectorType::get({n}, a.wordType(b)), value);
+    for (int w = 0; w < n; ++w)
+      args.push_back(vector::ExtractOp::create(b, loc, words, int64_t(w)));
+    ptx += "st.global" + a.qualifier() + a.shape() + " " +
+           at(offsets[i] * eltBytes) + ", " + a.registers(1 + n * int(i)) +
+           a.policyOperand() + "; ";
+  }
+  ptx += "}";
   NVVM::InlinePtxOp::create(b, loc, TypeRange{}, args, ValueRange{}, ptx,
                             Value());
 }

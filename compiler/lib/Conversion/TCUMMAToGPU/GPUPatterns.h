@@ -50,13 +50,16 @@ Value elementAddress(OpBuilder &b, Location loc, Value buffer, Value index);
 /// Whether an access of `bytes` can carry `hint` as PTX (not `normal`;
 /// 2, 4, 8 or 16 bytes) (CacheHints.cpp).
 bool canHint(CacheHint hint, int64_t bytes);
-/// buffer[index ..] as `type` (a vector of canHint's bytes), loaded with
-/// `hint` (inline PTX).
-Value hintedLoad(OpBuilder &b, Location loc, CacheHint hint, VectorType type,
-                 Value buffer, Value index);
-/// Stores the vector `value` at buffer[index ..] with `hint`.
-void hintedStore(OpBuilder &b, Location loc, CacheHint hint, Value value,
-                 Value buffer, Value index);
+/// buffer[index + offset ..] as `type` (a vector of canHint's bytes) for
+/// each of `offsets` (constants, in elements), loaded with `hint` by one
+/// PTX block from one address.
+SmallVector<Value> hintedLoads(OpBuilder &b, Location loc, CacheHint hint,
+                               VectorType type, Value buffer, Value index,
+                               ArrayRef<int64_t> offsets);
+/// Stores each of `values` (vectors of one type) at buffer[index + its
+/// offset ..] with `hint`, as hintedLoads does.
+void hintedStores(OpBuilder &b, Location loc, CacheHint hint, ValueRange values,
+                  Value buffer, Value index, ArrayRef<int64_t> offsets);
 
 } // namespace mlir::tcu::gpu_lowering
 

@@ -61,6 +61,13 @@ LanePosition gpu_lowering::getLanePosition(OpBuilder &b, Location loc) {
   return p;
 }
 
+/// Whether `v` is a constant whose every element is +0.0.
+static bool isPositiveZeroSplat(Value v) {
+  auto c = v.getDefiningOp<arith::ConstantOp>();
+  auto dense = c ? dyn_cast<DenseFPElementsAttr>(c.getValue()) : nullptr;
+  return dense && dense.isSplat() && dense.getSplatValue<APFloat>().isPosZero();
+}
+
 /// A 32-bit table of one bit per lane: bit l = entry(l).
 static uint32_t laneTable(llvm::function_ref<bool(int lane)> entry) {
   uint32_t table = 0;
@@ -165,18 +172,44 @@ Value gpu_lowering::buildMMA(OpBuilder &b, Location loc, Value lhs, Value rhsT,
                                                ArrayRef<int64_t>{i}));
   }
   Value result = vector::FromElementsOp::create(b, loc, fragmentType(f32), d);
-  if (!integer)
+  if (!integer) {
+    // A zero accumulator adds nothing: the mma already summed its products
+    // onto +0 (C above), so `+0 + result` would be `result` again, yet LLVM
+    // keeps such adds (x + 0 is -0 + 0 = +0 for x = -0): one FADD a slot.
+    if (isPositiveZeroSplat(acc))
+      return result;
     return arith::AddFOp::create(b, loc, acc, result);
+  }
   Value products = arith::FPToSIOp::create(b, loc, acc.getType(), result);
   return arith::AddIOp::create(b, loc, acc, products);
 }
 
 Value gpu_lowering::anyNonFinite(OpBuilder &b, Location loc, Value fragment) {
-  // x - x is 0 for finite x and NaN for NaN and +-Inf; a sum of such values
-  // is NaN exactly when one of them is.
-  Value diff = arith::SubFOp::create(b, loc, fragment, fragment);
-  Value sum =
-      vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD, diff);
+  // x · 0 is ±0 for finite x and NaN for NaN and ±Inf, and a NaN addend
+  // keeps an fma NaN: fma(x1, 0, fma(x0, 0, ...)) over the lane's register
+  // pairs is NaN exactly when one of its elements is not finite. Pairs, so
+  // that 16-bit data takes packed fma.rn.f16x2 / bf16x2 (also on sm_80,
+  // which has no bf16x2 add): 4 packed fmas and one add for 8 elements,
+  // where `x - x` summed in order took 12 scalar adds.
+  auto type = cast<VectorType>(fragment.getType());
+  Type elt = type.getElementType();
+  int64_t n = type.getNumElements();
+  int64_t width = n % 2 == 0 ? 2 : 1;
+  auto pairType = VectorType::get({width}, elt);
+  Value zero = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(pairType, b.getZeroAttr(elt)));
+  Value acc;
+  for (int64_t i = 0; i < n; i += width) {
+    SmallVector<int64_t> lanes = {i, i + width - 1};
+    Value pair = vector::ShuffleOp::create(
+        b, loc, fragment, fragment, ArrayRef<int64_t>(lanes).take_front(width));
+    acc = acc ? LLVM::FMAOp::create(b, loc, pair, zero, acc).getResult()
+              : arith::MulFOp::create(b, loc, pair, zero).getResult();
+  }
+  Value sum = vector::ExtractOp::create(b, loc, acc, int64_t(0));
+  if (width == 2)
+    sum = arith::AddFOp::create(
+        b, loc, sum, vector::ExtractOp::create(b, loc, acc, int64_t(1)));
   Value mine =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, sum, sum);
   Value all = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(-1));

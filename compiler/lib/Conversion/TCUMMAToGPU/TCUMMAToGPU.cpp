@@ -30,6 +30,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -224,31 +225,63 @@ void maskedStore(OpBuilder &b, Location loc, Value valid, Value x, Value dest,
 struct SlotAddress {
   Value addr, valid;
 };
+
+/// The slot's part of its element's (line, position): in every layout and
+/// order these split into a lane's part (laneLine / laneStart below) plus
+/// a constant of the slot, so whole tiles can address every slot from one
+/// lane base.
+struct SlotOffset {
+  int64_t line, position;
+  /// Elements past slot 0's, for lines `stride` elements apart.
+  int64_t elements(int64_t stride) const { return line * stride + position; }
+};
+SlotOffset slotOffset(int s, TileLayout layout, ElementOrder order) {
+  int64_t rowOff = 8 * ((s >> 1) & 1), colOff = (s & 1) + 8 * (s >> 2);
+  if (order == ElementOrder::Tile)
+    return {0, s};
+  if (layout == TileLayout::Rows)
+    return {rowOff,
+            order == ElementOrder::Line ? (s & 1) + 2 * (s >> 2) : colOff};
+  return {colOff, order == ElementOrder::Line ? (s >> 1) & 1 : rowOff};
+}
+
+/// The lane's part of slot 0's (line, position) (see slotOffset).
+std::pair<Value, Value> laneLineStart(OpBuilder &b, Location loc,
+                                      const LanePosition &lane,
+                                      TileLayout layout, ElementOrder order) {
+  auto c = [&](int64_t v) { return constIndex(b, loc, v); };
+  auto add = [&](Value x, Value y) -> Value {
+    return arith::AddIOp::create(b, loc, x, y);
+  };
+  auto mul = [&](Value x, int64_t k) -> Value {
+    return arith::MulIOp::create(b, loc, x, c(k));
+  };
+  if (order == ElementOrder::Tile)
+    return {add(mul(lane.g, 2), arith::DivUIOp::create(b, loc, lane.t, c(2))),
+            mul(arith::RemUIOp::create(b, loc, lane.t, c(2)), 8)};
+  // Rows: line g, position 2t (Line order: 4t); cols: the transpose (Line
+  // order: 2g).
+  if (layout == TileLayout::Rows)
+    return {lane.g, mul(lane.t, order == ElementOrder::Line ? 4 : 2)};
+  return {mul(lane.t, 2),
+          order == ElementOrder::Line ? mul(lane.g, 2) : lane.g};
+}
+
 SlotAddress slotAddress(OpBuilder &b, Location loc, const LanePosition &lane,
                         int s, TileLayout layout, Value base, Value stride,
                         Value lineLength, Value limit,
                         ElementOrder order = ElementOrder::Fixed) {
   auto c = [&](int64_t v) { return constIndex(b, loc, v); };
-  auto add = [&](Value x, Value y) {
-    return arith::AddIOp::create(b, loc, x, y);
+  auto add = [&](Value x, int64_t k) -> Value {
+    return k ? arith::AddIOp::create(b, loc, x, c(k)).getResult() : x;
   };
-  auto mul = [&](Value x, int64_t k) {
-    return arith::MulIOp::create(b, loc, x, c(k));
-  };
-  Value line, j;
-  if (order == ElementOrder::Tile) {
-    line = add(mul(lane.g, 2), arith::DivUIOp::create(b, loc, lane.t, c(2)));
-    j = add(mul(arith::RemUIOp::create(b, loc, lane.t, c(2)), 8), c(s));
-  } else {
-    Value row = lane.row(b, loc, s), col = lane.col(b, loc, s);
-    line = layout == TileLayout::Rows ? row : col;
-    j = layout == TileLayout::Rows ? col : row;
-    if (order == ElementOrder::Line && layout == TileLayout::Rows)
-      j = add(mul(lane.t, 4), c((s & 1) + 2 * (s >> 2)));
-    else if (order == ElementOrder::Line)
-      j = add(mul(lane.g, 2), c((s >> 1) & 1));
-  }
-  Value addr = add(base, add(arith::MulIOp::create(b, loc, line, stride), j));
+  auto [laneLine, laneStart] = laneLineStart(b, loc, lane, layout, order);
+  SlotOffset off = slotOffset(s, layout, order);
+  Value line = add(laneLine, off.line), j = add(laneStart, off.position);
+  Value addr = arith::AddIOp::create(
+      b, loc, base,
+      arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, line, stride),
+                            j));
   Value valid = arith::AndIOp::create(
       b, loc, cmp(b, loc, arith::CmpIPredicate::slt, j, lineLength),
       cmp(b, loc, arith::CmpIPredicate::slt, addr, limit));
@@ -269,6 +302,23 @@ SmallVector<SmallVector<int, 8>, 8> slotGroups(TileLayout layout,
   if (lineFree)
     return {{0, 2}, {1, 3}, {4, 6}, {5, 7}};
   return {{0}, {1}, {2}, {3}, {4}, {5}, {6}, {7}};
+}
+
+/// Each group's first element past the first group's (in elements), where
+/// the tile's line stride is a constant: one address serves a whole tile.
+std::optional<SmallVector<int64_t>>
+groupOffsets(ArrayRef<SmallVector<int, 8>> groups, TileLayout layout,
+             ElementOrder order, Value stride) {
+  std::optional<int64_t> lines = getConstantIntValue(stride);
+  if (!lines)
+    return std::nullopt;
+  int64_t first =
+      slotOffset(groups.front().front(), layout, order).elements(*lines);
+  SmallVector<int64_t> offsets;
+  for (ArrayRef<int> group : groups)
+    offsets.push_back(
+        slotOffset(group.front(), layout, order).elements(*lines) - first);
+  return offsets;
 }
 
 /// Whether a tile access needs no masks: every line is complete
@@ -332,23 +382,39 @@ struct LowerLoadTile : OpConversionPattern<LoadTileOp> {
         rewriter, loc, whole,
         [&](OpBuilder &b, Location l) {
           SmallVector<Value> slots(kSlots);
+          auto type = VectorType::get({width}, elt);
+          auto place = [&](ArrayRef<int> group, Value vec) {
+            for (auto [k, s] : llvm::enumerate(group))
+              slots[s] = vector::ExtractOp::create(b, l, vec, int64_t(k));
+          };
+          if (hinted) {
+            if (std::optional<SmallVector<int64_t>> offsets = groupOffsets(
+                    groups, op.getLayout(), order, adaptor.getStride())) {
+              SmallVector<Value> vectors = hintedLoads(
+                  b, l, op.getCache(), type, src,
+                  address(b, groups.front().front()).addr, *offsets);
+              for (auto [group, vec] : llvm::zip(groups, vectors))
+                place(group, vec);
+              scf::YieldOp::create(b, l, slots);
+              return;
+            }
+          }
           for (ArrayRef<int> group : groups) {
             Value addr = address(b, group.front()).addr;
             if (width == 1) {
               slots[group.front()] = memref::LoadOp::create(b, l, src, addr);
               continue;
             }
-            auto type = VectorType::get({width}, elt);
-            Value vec = hinted
-                            ? hintedLoad(b, l, op.getCache(), type, src, addr)
-                            : vector::LoadOp::create(
-                                  b, l, type, src, ValueRange{addr},
-                                  /*nontemporal=*/false,
-                                  llvm::MaybeAlign(
-                                      width * elt.getIntOrFloatBitWidth() / 8))
-                                  .getResult();
-            for (auto [k, s] : llvm::enumerate(group))
-              slots[s] = vector::ExtractOp::create(b, l, vec, int64_t(k));
+            place(group,
+                  hinted
+                      ? hintedLoads(b, l, op.getCache(), type, src, addr, {0})
+                            .front()
+                      : vector::LoadOp::create(
+                            b, l, type, src, ValueRange{addr},
+                            /*nontemporal=*/false,
+                            llvm::MaybeAlign(width *
+                                             elt.getIntOrFloatBitWidth() / 8))
+                            .getResult());
           }
           scf::YieldOp::create(b, l, slots);
         },
@@ -394,15 +460,30 @@ struct LowerStoreTile : OpConversionPattern<StoreTileOp> {
     scf::IfOp::create(
         rewriter, loc, whole,
         [&](OpBuilder &b, Location l) {
+          bool hinted =
+              canHint(op.getCache(), width * getElementBytes(destElt));
+          SmallVector<Value> vectors;
           for (ArrayRef<int> group : groups) {
             SmallVector<Value> elements;
             for (int s : group)
               elements.push_back(toElement(b, l, slot(b, s), destElt));
-            Value vec = vector::FromElementsOp::create(
-                b, l, VectorType::get({width}, destElt), elements);
+            vectors.push_back(vector::FromElementsOp::create(
+                b, l, VectorType::get({width}, destElt), elements));
+          }
+          std::optional<SmallVector<int64_t>> offsets =
+              hinted ? groupOffsets(groups, TileLayout::Rows,
+                                    ElementOrder::Fixed, adaptor.getStride())
+                     : std::nullopt;
+          if (offsets) {
+            hintedStores(b, l, op.getCache(), vectors, dest,
+                         address(b, groups.front().front()).addr, *offsets);
+            scf::YieldOp::create(b, l);
+            return;
+          }
+          for (auto [group, vec] : llvm::zip(groups, vectors)) {
             Value addr = address(b, group.front()).addr;
-            if (canHint(op.getCache(), width * getElementBytes(destElt)))
-              hintedStore(b, l, op.getCache(), vec, dest, addr);
+            if (hinted)
+              hintedStores(b, l, op.getCache(), vec, dest, addr, {0});
             else
               vector::StoreOp::create(
                   b, l, vec, dest, ValueRange{addr},
@@ -479,8 +560,30 @@ struct LowerMatrix : OpConversionPattern<MatrixOp> {
   }
 };
 
+/// The finite checks already built, by the fragment they checked (in A
+/// layout). A tile that meets two named matrices (a scan's L·A and A·U)
+/// needs one check: the vote covers the warp's 256 elements in either
+/// layout. Filled in program order by one conversion; a check is reused only
+/// where it dominates.
+struct FiniteChecks {
+  DenseMap<Value, Value> byFragment;
+
+  Value get(OpBuilder &b, Location loc, Value fragment, Operation *at) {
+    if (Value bad = byFragment.lookup(fragment)) {
+      Operation *def = bad.getDefiningOp();
+      Operation *ancestor = def->getBlock()->findAncestorOpInBlock(*at);
+      if (ancestor && def->isBeforeInBlock(ancestor))
+        return bad;
+    }
+    return byFragment[fragment] = anyNonFinite(b, loc, fragment);
+  }
+};
+
 struct LowerMMA : OpConversionPattern<MMAOp> {
-  using OpConversionPattern::OpConversionPattern;
+  LowerMMA(const TypeConverter &types, MLIRContext *ctx, FiniteChecks *checks)
+      : OpConversionPattern(types, ctx), checks(checks) {}
+  FiniteChecks *checks; // null: no sharing
+
   LogicalResult
   matchAndRewrite(MMAOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -523,7 +626,15 @@ struct LowerMMA : OpConversionPattern<MMAOp> {
       rewriter.replaceOp(op, buildMMA(rewriter, loc, lhs, rhsT, acc));
       return success();
     }
-    Value bad = anyNonFinite(rewriter, loc, data);
+    // The check reads the tile in A layout where the data is a transposed
+    // tile: the same fragment its product on the other side checks.
+    Value checked = data;
+    if (constOnLeft)
+      if (auto t = op.getRhs().getDefiningOp<vector::TransposeOp>())
+        if (Value source = rewriter.getRemappedValue(t.getVector()))
+          checked = source;
+    Value bad = checks ? checks->get(rewriter, loc, checked, op)
+                       : anyNonFinite(rewriter, loc, checked);
     auto ifOp = scf::IfOp::create(
         rewriter, loc, bad,
         [&](OpBuilder &t, Location l) {
@@ -602,6 +713,9 @@ struct LowerElementwise : ConversionPattern {
   }
 };
 
+void populatePatterns(TypeConverter &types, RewritePatternSet &patterns,
+                      FiniteChecks *checks);
+
 struct ConvertTCUMMAToGPUPass
     : tcu::impl::ConvertTCUMMAToGPUBase<ConvertTCUMMAToGPUPass> {
   using Base::Base;
@@ -637,7 +751,8 @@ struct ConvertTCUMMAToGPUPass
     target.markUnknownOpDynamicallyLegal(
         [&](Operation *op) { return types.isLegal(op); });
     RewritePatternSet patterns(ctx);
-    populateTCUMMAToGPUPatterns(types, patterns);
+    FiniteChecks checks;
+    populatePatterns(types, patterns, &checks);
     scf::populateSCFStructuralTypeConversionsAndLegality(types, patterns,
                                                          target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
@@ -646,15 +761,23 @@ struct ConvertTCUMMAToGPUPass
   }
 };
 
+/// The patterns, with `checks` shared by the products of one conversion
+/// (null: each product checks its own data).
+void populatePatterns(TypeConverter &types, RewritePatternSet &patterns,
+                      FiniteChecks *checks) {
+  patterns.add<LowerLoadTile, LowerStoreTile, LowerStoreRow, LowerMatrix,
+               LowerSplit, LowerBlockPrefix, LowerElementwise>(
+      types, patterns.getContext());
+  patterns.add<LowerMMA>(types, patterns.getContext(), checks);
+  populateFragmentPatterns(types, patterns);
+  populateLookbackPatterns(types, patterns);
+}
+
 } // namespace
 
 void mlir::tcu::populateTCUMMAToGPUPatterns(TypeConverter &types,
                                             RewritePatternSet &patterns) {
-  patterns.add<LowerLoadTile, LowerStoreTile, LowerStoreRow, LowerMatrix,
-               LowerMMA, LowerSplit, LowerBlockPrefix, LowerElementwise>(
-      types, patterns.getContext());
-  populateFragmentPatterns(types, patterns);
-  populateLookbackPatterns(types, patterns);
+  populatePatterns(types, patterns, /*checks=*/nullptr);
 }
 
 bool gpu_lowering::isTile(Type t) {
