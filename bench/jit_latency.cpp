@@ -60,11 +60,24 @@ double median(std::vector<double> v) {
 } // namespace
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s CACHE_DIR\n", argv[0]);
+  std::string arg = argc == 2 ? argv[1] : "";
+  if (arg == "--help" || arg == "-h") {
+    std::printf(
+        "usage: %s CACHE_DIR\n\n"
+        "How long a kernel takes to become launchable (docs/performance.md):\n"
+        "compile (spec -> kernel file, in builds with the compiler), load\n"
+        "(kernel file -> loaded module, with a GPU) and warm (a memory-cache\n"
+        "hit). Compiled kernels are stored in CACHE_DIR, which the loads\n"
+        "read.\n",
+        argv[0]);
+    return 0;
+  }
+  // A leading '-' is an option this tool does not have, not a directory.
+  if (argc != 2 || arg.empty() || arg[0] == '-') {
+    std::fprintf(stderr, "usage: %s CACHE_DIR (--help for more)\n", argv[0]);
     return 2;
   }
-  std::string cacheDir = argv[1];
+  std::string cacheDir = arg;
   std::vector<KernelSpec> all = specs();
 
 #ifdef TCUC_JIT_LATENCY_WITH_COMPILER

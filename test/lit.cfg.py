@@ -63,7 +63,7 @@ if os.access(_fuzzer, os.X_OK):
     config.substitutions.append(("%fuzz_target", _fuzzer))
 
 tool_dirs = [config.tcuc_tools_dir, config.llvm_tools_dir]
-tools = ["tcuc-opt", "tcuc", "mlir-runner"]
+tools = ["tcuc-opt", "tcuc", "tcuc-jit-latency", "mlir-runner"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # ptxas (CUDA toolkit) assembles generated PTX when present; a CUDA GPU runs
