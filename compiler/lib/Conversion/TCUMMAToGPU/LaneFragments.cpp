@@ -173,9 +173,9 @@ Value gpu_lowering::buildMMA(OpBuilder &b, Location loc, Value lhs, Value rhsT,
   }
   Value result = vector::FromElementsOp::create(b, loc, fragmentType(f32), d);
   if (!integer) {
-    // A zero accumulator adds nothing: the mma already summed its products
-    // onto +0 (C above), so `+0 + result` would be `result` again, yet LLVM
-    // keeps such adds (x + 0 is -0 + 0 = +0 for x = -0): one FADD a slot.
+    // A +0 accumulator adds nothing: the mma already summed its products
+    // onto +0 (C above), so `+0 + result` is `result` again. LLVM keeps
+    // such adds (+0 + x is not x for x = -0), one FADD a slot.
     if (isPositiveZeroSplat(acc))
       return result;
     return arith::AddFOp::create(b, loc, acc, result);
