@@ -63,13 +63,12 @@ Value buildMatrixFragment(OpBuilder &b, Location loc, MatrixKind kind,
 /// B's transpose, `acc` the accumulator fragment. f16 and bf16 operands use
 /// `mma.sync.m16n8k16` on a zero accumulator, and C (unless it is a +0
 /// constant) is added with ordinary IEEE f32 adds: the Tensor Core's own
-/// accumulation does not round to nearest (measured on the H100, 2026-11-22:
-/// feeding a running sum through C over 257 products made the error 10x that of
-/// a sequential f32 sum), and the running sums of long segments and scan
-/// carries must not drift. i8 operands are converted to f16 exactly (|x| <=
-/// 128); each product
-/// (|sum| <= 2048) is exact in f32, converted and added to the i32
-/// accumulator.
+/// accumulation does not round to nearest (measured on the H100,
+/// 2026-11-22: feeding a running sum through C over 257 products made the
+/// error 10x that of a sequential f32 sum), and the running sums of long
+/// segments and scan carries must not drift. i8 operands are converted to
+/// f16 exactly (|x| <= 128); each product (|sum| <= 2048) is exact in f32,
+/// converted and added to the i32 accumulator.
 Value buildMMA(OpBuilder &b, Location loc, Value lhs, Value rhsT, Value acc);
 
 /// Whether any lane's float `fragment` holds a NaN or an infinity: an i1,
