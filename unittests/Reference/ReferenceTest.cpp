@@ -516,6 +516,13 @@ TEST(ReferenceCompare, HalfOutputsOverflowToInfinity) {
   EXPECT_EQ(s.mismatches, 1);
   EXPECT_FALSE(withinTolerance(DType::F16, s, kExactBaseline));
   EXPECT_EQ(s.worstIndex, 0);
+  // The largest finite value where the sum is far beyond the range (a
+  // kernel that saturates instead of overflowing): out of tolerance.
+  out[0] = posInf;
+  out[1] = floatToHalf(-65504.0f);
+  s = compare(DType::F16, raw(out), ref, mass);
+  EXPECT_EQ(s.mismatches, 0);
+  EXPECT_FALSE(withinTolerance(DType::F16, s, kExactBaseline)) << s.relErr;
 }
 
 TEST(ReferenceCompare, NaNIsMismatch) {

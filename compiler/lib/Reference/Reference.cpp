@@ -469,11 +469,13 @@ static ErrorStats compareFloats(Load load, const std::vector<double> &ref,
     // A sum at the edge of the output's range: the exact value rounds to
     // infinity from `overflow` on, and a sum carried in f32 may land on
     // either side of that; so there an infinity of the reference's sign is
-    // measured as `overflow`, and so is a reference beyond it. (Elsewhere an
-    // infinity stays a mismatch.)
-    if (std::isfinite(r) && std::fabs(r) >= range.maxFinite) {
-      if (std::isinf(o) && std::signbit(o) == std::signbit(r))
-        o = std::copysign(range.overflow, o);
+    // measured as `overflow`, and so is the reference if it is beyond it.
+    // A finite output is measured against the reference as it is (a
+    // kernel that saturates at the largest finite value far beyond the
+    // range is wrong), and an infinity elsewhere stays a mismatch.
+    if (std::isfinite(r) && std::fabs(r) >= range.maxFinite && std::isinf(o) &&
+        std::signbit(o) == std::signbit(r)) {
+      o = std::copysign(range.overflow, o);
       r = std::copysign(std::min(std::fabs(r), range.overflow), r);
     }
     if (std::isfinite(r) != std::isfinite(o)) {

@@ -62,7 +62,10 @@ constexpr llvm::StringLiteral kPlanDependentLaunchAttr =
 constexpr llvm::StringLiteral kMinBlocksPerSMAttr = "tcuc.min_blocks_per_sm";
 
 /// Patterns that rewrite the mma form inside GPU kernels into per-lane
-/// fragments and mma.sync (tiles converted by `types`).
+/// fragments and mma.sync (tiles converted by `types`). Here every product
+/// with a 0/1 matrix checks its own data for NaN/Inf; the
+/// convert-tcu-mma-to-gpu pass also shares one check between the products
+/// of a tile (a cache that lives for one conversion).
 void populateTCUMMAToGPUPatterns(TypeConverter &types,
                                  RewritePatternSet &patterns);
 

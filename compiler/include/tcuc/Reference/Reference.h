@@ -109,9 +109,11 @@ struct ErrorStats {
 /// Float output: where the reference is beyond the output type's largest
 /// finite value (F16 65504), the exact result rounds to infinity from the
 /// overflow threshold on (F16 65520), and a sum carried in f32 may land on
-/// either side of it: there an infinity of the reference's sign counts as
-/// the threshold, as does a reference beyond it, and the difference is an
-/// error like any other. (An f16 scan of `tcuc run`'s random input of
+/// either side of it: there an output infinity of the reference's sign
+/// counts as the threshold, as does a reference beyond it, and the
+/// difference is an error like any other. A finite output is measured
+/// against the reference as it is (the largest finite value where the sum
+/// is far beyond the range is an error). (An f16 scan of `tcuc run`'s random input of
 /// 2^31 + 12345 elements, seed 1, overflows in 39% of its outputs, which a
 /// correct kernel stores as infinities.)
 ///

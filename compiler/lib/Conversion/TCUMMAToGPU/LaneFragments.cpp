@@ -40,14 +40,14 @@ static Value index(OpBuilder &b, Location loc, int64_t v) {
 }
 
 Value LanePosition::row(OpBuilder &b, Location loc, int s) const {
-  int64_t off = 8 * ((s >> 1) & 1);
+  int64_t off = slotRow(0, s); // lane 0 holds the slot's part alone
   return off ? arith::AddIOp::create(b, loc, g, index(b, loc, off)).getResult()
              : g;
 }
 
 Value LanePosition::col(OpBuilder &b, Location loc, int s) const {
   Value twoT = arith::MulIOp::create(b, loc, t, index(b, loc, 2));
-  int64_t off = (s & 1) + 8 * (s >> 2);
+  int64_t off = slotCol(0, s);
   return off ? arith::AddIOp::create(b, loc, twoT, index(b, loc, off))
                    .getResult()
              : twoT;
@@ -190,26 +190,23 @@ Value gpu_lowering::anyNonFinite(OpBuilder &b, Location loc, Value fragment) {
   // pairs is NaN exactly when one of its elements is not finite. Pairs, so
   // that 16-bit data takes packed fma.rn.f16x2 / bf16x2 (also on sm_80,
   // which has no bf16x2 add): 4 packed fmas and one add for 8 elements,
-  // where `x - x` summed in order took 12 scalar adds.
+  // where `x - x` (4 packed) summed in order took 8 scalar adds more.
   auto type = cast<VectorType>(fragment.getType());
-  Type elt = type.getElementType();
-  int64_t n = type.getNumElements();
-  int64_t width = n % 2 == 0 ? 2 : 1;
-  auto pairType = VectorType::get({width}, elt);
+  assert(type.getNumElements() == kSlots && "a lane's fragment");
+  auto pairType = VectorType::get({2}, type.getElementType());
   Value zero = arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(pairType, b.getZeroAttr(elt)));
+      b, loc,
+      DenseElementsAttr::get(pairType, b.getZeroAttr(type.getElementType())));
   Value acc;
-  for (int64_t i = 0; i < n; i += width) {
-    SmallVector<int64_t> lanes = {i, i + width - 1};
-    Value pair = vector::ShuffleOp::create(
-        b, loc, fragment, fragment, ArrayRef<int64_t>(lanes).take_front(width));
+  for (int64_t i = 0; i < kSlots; i += 2) {
+    Value pair = vector::ShuffleOp::create(b, loc, fragment, fragment,
+                                           ArrayRef<int64_t>{i, i + 1});
     acc = acc ? LLVM::FMAOp::create(b, loc, pair, zero, acc).getResult()
               : arith::MulFOp::create(b, loc, pair, zero).getResult();
   }
-  Value sum = vector::ExtractOp::create(b, loc, acc, int64_t(0));
-  if (width == 2)
-    sum = arith::AddFOp::create(
-        b, loc, sum, vector::ExtractOp::create(b, loc, acc, int64_t(1)));
+  Value sum = arith::AddFOp::create(
+      b, loc, vector::ExtractOp::create(b, loc, acc, int64_t(0)),
+      vector::ExtractOp::create(b, loc, acc, int64_t(1)));
   Value mine =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, sum, sum);
   Value all = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(-1));

@@ -236,7 +236,8 @@ struct SlotOffset {
   int64_t elements(int64_t stride) const { return line * stride + position; }
 };
 SlotOffset slotOffset(int s, TileLayout layout, ElementOrder order) {
-  int64_t rowOff = 8 * ((s >> 1) & 1), colOff = (s & 1) + 8 * (s >> 2);
+  // Lane 0 (g = t = 0) holds exactly the slot's part of row and column.
+  int64_t rowOff = slotRow(0, s), colOff = slotCol(0, s);
   if (order == ElementOrder::Tile)
     return {0, s};
   if (layout == TileLayout::Rows)
