@@ -204,9 +204,11 @@ Value gpu_lowering::anyNonFinite(OpBuilder &b, Location loc, Value fragment) {
     acc = acc ? LLVM::FMAOp::create(b, loc, pair, zero, acc).getResult()
               : arith::MulFOp::create(b, loc, pair, zero).getResult();
   }
-  Value sum = arith::AddFOp::create(
-      b, loc, vector::ExtractOp::create(b, loc, acc, int64_t(0)),
-      vector::ExtractOp::create(b, loc, acc, int64_t(1)));
+  // Named first: argument evaluation order would make the IR compiler-
+  // dependent.
+  Value lo = vector::ExtractOp::create(b, loc, acc, int64_t(0));
+  Value hi = vector::ExtractOp::create(b, loc, acc, int64_t(1));
+  Value sum = arith::AddFOp::create(b, loc, lo, hi);
   Value mine =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, sum, sum);
   Value all = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(-1));
