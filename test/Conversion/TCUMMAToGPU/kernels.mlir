@@ -251,11 +251,12 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
 // chunk to scan, reads that chunk's prefix words (relaxed loads, voting
 // until none is 0) and stores their sum after the 8 totals; a second
 // barrier, then every warp reads it and stores its tiles. The kernel asks
-// for 8 blocks an SM (.minnctapersm: 1 tile a warp).
+// for 8 blocks an SM (.minnctapersm: 1 tile a warp). With f32 output warp 0
+// shares the ticket and 10 of its items' fields (11 words).
 // CHECK-LABEL: gpu.module @lagged_kernels
 // CHECK-SAME: tcuc.block = 128 : i64
 // CHECK-SAME: tcuc.kernels = [@lagged_k0, @lagged_k1], tcuc.scratch = {{\[\[}}i64,
-// CHECK: gpu.func @lagged_k1({{.*}}) workgroup(%[[TOTALS:.*]] : memref<9xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<1xi64, #gpu.address_space<workgroup>>)
+// CHECK: gpu.func @lagged_k1({{.*}}) workgroup(%[[TOTALS:.*]] : memref<9xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<11xi64, #gpu.address_space<workgroup>>)
 // CHECK-SAME: nvvm.minctasm = 8 : i32
 // CHECK: nvvm.inline_ptx "atom.relaxed.gpu.add.u64 $0, [$1], $2;"
 // CHECK: nvvm.inline_ptx "{ .reg .b64 g, pol; cvta.to.global.u64 g, $4; createpolicy.fractional.L2::evict_last.b64 pol, 1.0; ld.global.L2::cache_hint.v4.b32 {$0, $1, $2, $3}, [g], pol; }"
@@ -265,6 +266,9 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: memref.store %{{.*}}, %[[TOTALS]]
 // CHECK: memref.store %{{.*}}, %[[TOTALS]]
 // CHECK: gpu.barrier
+// After the block prefix (whose select chain also compares with 3), the
+// prefix slot after the 8 totals, then the last warp's completion.
+// CHECK: arith.addi %c0, %c8_{{[0-9]+}} : index
 // CHECK: %[[LAST:.*]] = arith.cmpi eq, %{{.*}}, %c3_{{[0-9]+}} : index
 // CHECK-NEXT: %[[CMP:.*]] = arith.andi %{{.*}}, %[[LAST]] : i1
 // CHECK-NEXT: scf.if %[[CMP]] {

@@ -381,26 +381,41 @@ static void inFirstWarp(TileBuilder &tb, int64_t warps,
 }
 
 /// Draws a ticket in warp 0 (tcu.ticket on state[0]) and shares it with
-/// the block through a 1-element buffer; `then` runs in warp 0 right after
-/// the draw. Returns the ticket.
-static Value drawTicket(TileBuilder &tb, int64_t warps, Value state,
-                        function_ref<void(Value)> then = nullptr) {
+/// the block through a small buffer, together with the `derived` index
+/// values `derive` computes from it in warp 0 right after the draw (the
+/// chunk a ticket names: its 64-bit divisions and bounds then cost one
+/// warp's instructions, not every warp's; the other warps wait at the
+/// barrier after the draw either way). Returns the ticket, then those
+/// values.
+static SmallVector<Value>
+drawTicket(TileBuilder &tb, int64_t warps, Value state, int64_t derived = 0,
+           function_ref<SmallVector<Value>(Value)> derive = nullptr) {
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
   Type i64 = b.getI64Type();
-  Value slot = memref::AllocOp::create(b, loc, MemRefType::get({1}, i64));
+  Value slot =
+      memref::AllocOp::create(b, loc, MemRefType::get({1 + derived}, i64));
   inFirstWarp(tb, warps, [&] {
+    auto share = [&](Value v, int64_t i) {
+      memref::StoreOp::create(
+          b, loc, arith::IndexCastOp::create(b, loc, i64, v), slot, tb.idx(i));
+    };
     Value q = TicketOp::create(b, loc, b.getIndexType(), state, tb.idx(0));
-    memref::StoreOp::create(b, loc, arith::IndexCastOp::create(b, loc, i64, q),
-                            slot, tb.idx(0));
-    if (then)
-      then(q);
+    share(q, 0);
+    if (!derive)
+      return;
+    SmallVector<Value> values = derive(q);
+    assert(values.size() == size_t(derived) && "derive's count");
+    for (auto [i, v] : llvm::enumerate(values))
+      share(v, 1 + i);
   });
-  Value q = arith::IndexCastOp::create(
-      b, loc, b.getIndexType(),
-      memref::LoadOp::create(b, loc, slot, tb.idx(0)));
+  SmallVector<Value> shared;
+  for (int64_t i = 0; i <= derived; ++i)
+    shared.push_back(arith::IndexCastOp::create(
+        b, loc, b.getIndexType(),
+        memref::LoadOp::create(b, loc, slot, tb.idx(i))));
   memref::DeallocOp::create(b, loc, slot);
-  return q;
+  return shared;
 }
 
 /// How many chunks of `chunkLength` elements hold `bytes` of the input: at
@@ -453,6 +468,11 @@ namespace {
 /// words start at 1).
 struct ChainChunk {
   Value base, end, word, first;
+
+  /// The fields in order, to share them through drawTicket.
+  SmallVector<Value> fields() const { return {base, end, word, first}; }
+  static constexpr int64_t kFields = 4;
+  static ChainChunk of(ArrayRef<Value> f) { return {f[0], f[1], f[2], f[3]}; }
 };
 } // namespace
 
@@ -508,10 +528,11 @@ static void scanLookback(TileBuilder &tb, const Collective &c) {
     Value totals =
         memref::AllocOp::create(b, loc, MemRefType::get({warps + 1}, acc));
     // One warp draws the chunk.
-    Value q = drawTicket(tb, warps, state, [&](Value q) {
+    Value q = drawTicket(tb, warps, state, 0, [&](Value q) {
       prefetchChunk(tb, c, tb.add(q, tb.idx(ahead)), items, perSegment,
                     chunkLength);
-    });
+      return SmallVector<Value>();
+    })[0];
     ChainChunk chunk = chainChunk(tb, c, q, perSegment, chunkLength);
     ChainLink link{state, chunk.word, chunk.first};
     scanChunkInBlock(tb, c, totals, tb.idx(0), warps, chunk.base, chunk.end,
@@ -558,6 +579,25 @@ static int64_t laggedPrefetchChunks(const Collective &c, int64_t chunkLength) {
 static int64_t laggedChunks(const Collective &c, int64_t chunkLength,
                             bool prefetches) {
   return chunksOfInput(c, chunkLength, int64_t(prefetches ? 6 : 8) << 20);
+}
+
+/// Whether warp 0 of a lagged block finds where the ticket's three items
+/// lie (their 64-bit divisions into segment and chunk, bases, ends and
+/// words: about 160 of the 613 instructions a warp and ticket of tcuc
+/// 0.6.16's f16->f16 kernel) once for the block and shares them with the
+/// ticket, instead of every warp finding them after the ticket is shared.
+/// Measured on the H100 (2026-11-25, bench/results/shared-ticket, lagged
+/// 2:4, three calls): f16->f32 +1.4-1.5% (0.883 -> 0.896 of the copy
+/// ceiling), bf16->f32 +3.5-4% (0.827 -> 0.797 ms at 2^28); f16->f16
+/// -2.3-2.6% and i8->i32 -0.8-1.1%, so those keep the old form. (ptxas -v
+/// at 64 registers, spill stores: f16->f32 8 -> 0 bytes, f16->f16 8 -> 16,
+/// i8->i32 16 -> 8, bf16->f32 50 -> 20.) So: for 16-bit float input with
+/// f32 output only (f32 -> f32, 121 -> 127 registers with it, was not
+/// timed against the old form).
+static bool laggedSharesItems(const Collective &c) {
+  Type in = inputElementType(c.input);
+  return (in.isF16() || in.isBF16()) &&
+         cast<MemRefType>(c.output.getType()).getElementType().isF32();
 }
 
 /// Lagged single pass (bench/prototypes/lagged_scan.cu has the schedule
@@ -609,10 +649,21 @@ static void scanLagged(TileBuilder &tb, const Collective &c) {
     // The warps' scan totals, then their reduce totals, then the prefix.
     Value totals =
         memref::AllocOp::create(b, loc, MemRefType::get({2 * warps + 1}, acc));
-    Value t = drawTicket(tb, warps, state);
+    // Which of its three items ticket t has: it reduces chunk t, scans
+    // chunk t - lag and completes chunk t - completeLag's word.
     using P = arith::CmpIPredicate;
-    Value reduces = arith::CmpIOp::create(b, loc, P::ult, t, items);
-    Value scans = arith::CmpIOp::create(b, loc, P::uge, t, lag);
+    struct Roles {
+      Value reduces, scans, completes;
+    };
+    auto rolesOf = [&](Value t) {
+      return Roles{arith::CmpIOp::create(b, loc, P::ult, t, items),
+                   arith::CmpIOp::create(b, loc, P::uge, t, lag),
+                   arith::AndIOp::create(
+                       b, loc,
+                       arith::CmpIOp::create(b, loc, P::uge, t, completeLag),
+                       arith::CmpIOp::create(b, loc, P::ult, t,
+                                             tb.add(items, completeLag)))};
+    };
     // A block without a chunk to reduce (to scan) takes chunk 0 with no
     // elements: its loads select nothing.
     auto chunkOr0 = [&](Value has, Value item) {
@@ -622,13 +673,37 @@ static void scanLagged(TileBuilder &tb, const Collective &c) {
       chunk.end = arith::SelectOp::create(b, loc, has, chunk.end, chunk.base);
       return chunk;
     };
-    Value completes = arith::AndIOp::create(
-        b, loc, arith::CmpIOp::create(b, loc, P::uge, t, completeLag),
-        arith::CmpIOp::create(b, loc, P::ult, t, tb.add(items, completeLag)));
-    ChainChunk completed =
-        chunkOr0(completes, arith::SubIOp::create(b, loc, t, completeLag));
-    ChainChunk reduced = chunkOr0(reduces, t);
-    ChainChunk scanned = chunkOr0(scans, arith::SubIOp::create(b, loc, t, lag));
+    // The reduced and scanned items' fields, then the completed item's word
+    // and first word (its elements are not read).
+    auto itemFields = [&](Value t) {
+      Roles r = rolesOf(t);
+      ChainChunk completed =
+          chunkOr0(r.completes, arith::SubIOp::create(b, loc, t, completeLag));
+      SmallVector<Value> fields = chunkOr0(r.reduces, t).fields();
+      llvm::append_range(
+          fields,
+          chunkOr0(r.scans, arith::SubIOp::create(b, loc, t, lag)).fields());
+      fields.append({completed.word, completed.first});
+      return fields;
+    };
+    // Warp 0 draws the ticket and, where that measured faster, finds the
+    // items' fields once for the block; else every warp finds them.
+    bool share = laggedSharesItems(c);
+    SmallVector<Value> drawn = drawTicket(
+        tb, warps, state, share ? 2 * ChainChunk::kFields + 2 : 0,
+        share ? function_ref<SmallVector<Value>(Value)>(itemFields) : nullptr);
+    Value t = drawn[0];
+    // (Named values: lambdas below capture them, and C++17 lambdas cannot
+    // capture structured bindings.)
+    Roles roles = rolesOf(t);
+    Value reduces = roles.reduces, scans = roles.scans,
+          completes = roles.completes;
+    SmallVector<Value> fields =
+        share ? SmallVector<Value>(ArrayRef(drawn).drop_front())
+              : itemFields(t);
+    ChainChunk reduced = ChainChunk::of(ArrayRef(fields).slice(0, 4));
+    ChainChunk scanned = ChainChunk::of(ArrayRef(fields).slice(4, 4));
+    Value completedWord = fields[8], completedFirst = fields[9];
     tb.parallel(tb.idx(warps), [&](Value w) {
       Value runOffset = tb.mul(w, k * T * T);
       // The reduced run's loads first: all of them in flight together. Its
@@ -669,8 +744,8 @@ static void scanLagged(TileBuilder &tb, const Collective &c) {
                     auto op = BlockLaggedLookbackOp::create(
                         b, loc, acc, acc, runTotal, reduceTotal, totals,
                         tb.idx(0), w, b.getI64IntegerAttr(warps), state,
-                        reduced.word, reduced.first, reduces, completed.word,
-                        completed.first, completes, scanned.word, scanned.first,
+                        reduced.word, reduced.first, reduces, completedWord,
+                        completedFirst, completes, scanned.word, scanned.first,
                         scans);
                     return addAcc(tb, op.getChunkPrefix(), op.getPrefix());
                   });
