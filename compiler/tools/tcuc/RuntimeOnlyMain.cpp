@@ -23,11 +23,12 @@ namespace {
 const char *kUsage =
     "tcuc (runtime-only build): run kernels from the kernel cache on the GPU\n"
     "\n"
-    "usage: tcuc run [--op reduce|scan] [--segment S] [--n N] [--dtype T]\n"
+    "usage: tcuc run [--op reduce|scan] [--segment S] [-n N] [--dtype T]\n"
     "                [--out-dtype T] [--exclusive] [--variant V]\n"
     "                [--tiles-per-warp K] [--warps-per-block W] [--seed X]\n"
     "                [--input FILE] [--output FILE] [--check] [--json]\n"
     "                [--device gpu]\n"
+    "(Flags take one dash or two: -n N and --n N are the same.)\n"
     "\n"
     "Kernels come from the cache ($TCUC_CACHE_DIR, else ~/.cache/tcuc); fill\n"
     "it on a machine with the compiler: tcuc compile ... --cache-dir DIR.\n";
@@ -71,9 +72,14 @@ int main(int argc, char **argv) {
       std::printf("%s", kUsage);
       return 0;
     }
-    if (arg.rfind("--", 0) != 0)
+    // One dash or two, as the compiler build's LLVM options take them (its
+    // --help spells the element count -n).
+    size_t dashes = arg.rfind("--", 0) == 0  ? 2
+                    : arg.rfind('-', 0) == 0 ? 1
+                                             : 0;
+    if (!dashes || arg.size() == dashes)
       return usage("unexpected argument '" + arg + "'");
-    std::string name = arg.substr(2), value;
+    std::string name = arg.substr(dashes), value;
     bool hasValue = false;
     if (size_t eq = name.find('='); eq != std::string::npos) {
       value = name.substr(eq + 1);
