@@ -385,8 +385,9 @@ static void inFirstWarp(TileBuilder &tb, int64_t warps,
 /// values `derive` computes from it in warp 0 right after the draw (the
 /// chunk a ticket names: its 64-bit divisions and bounds then cost one
 /// warp's instructions, not every warp's; the other warps wait at the
-/// barrier after the draw either way). Returns the ticket, then those
-/// values.
+/// barrier after the draw either way; `derive` may also be warp 0's own
+/// work and derive nothing, as the look-back scan's prefetch). Returns the
+/// ticket, then those values.
 static SmallVector<Value>
 drawTicket(TileBuilder &tb, int64_t warps, Value state, int64_t derived = 0,
            function_ref<SmallVector<Value>(Value)> derive = nullptr) {
@@ -587,9 +588,10 @@ static int64_t laggedChunks(const Collective &c, int64_t chunkLength,
 /// 0.6.16's f16->f16 kernel) once for the block and shares them with the
 /// ticket, instead of every warp finding them after the ticket is shared.
 /// Measured on the H100 (2026-11-25, bench/results/shared-ticket, lagged
-/// 2:4, three calls): f16->f32 +1.4-1.5% (0.883 -> 0.896 of the copy
-/// ceiling), bf16->f32 +3.5-4% (0.827 -> 0.797 ms at 2^28); f16->f16
-/// -2.3-2.6% and i8->i32 -0.8-1.1%, so those keep the old form. (ptxas -v
+/// 2:4, four A/B calls): f16->f32 +1.3-1.6% (defaults from 2^22: 0.883 ->
+/// 0.889-0.891 of the copy ceiling), bf16->f32 +3.5-4% (0.82-0.84 ->
+/// 0.79-0.80 ms at 2^28); f16->f16 -2.3-3.1% and i8->i32 -0.8-1.6%, so
+/// those keep the old form. (ptxas -v
 /// at 64 registers, spill stores: f16->f32 8 -> 0 bytes, f16->f16 8 -> 16,
 /// i8->i32 16 -> 8, bf16->f32 50 -> 20.) So: for 16-bit float input with
 /// f32 output only (f32 -> f32, 121 -> 127 registers with it, was not
@@ -675,8 +677,7 @@ static void scanLagged(TileBuilder &tb, const Collective &c) {
     };
     // The reduced and scanned items' fields, then the completed item's word
     // and first word (its elements are not read).
-    auto itemFields = [&](Value t) {
-      Roles r = rolesOf(t);
+    auto itemFields = [&](Value t, const Roles &r) {
       ChainChunk completed =
           chunkOr0(r.completes, arith::SubIOp::create(b, loc, t, completeLag));
       SmallVector<Value> fields = chunkOr0(r.reduces, t).fields();
@@ -689,9 +690,11 @@ static void scanLagged(TileBuilder &tb, const Collective &c) {
     // Warp 0 draws the ticket and, where that measured faster, finds the
     // items' fields once for the block; else every warp finds them.
     bool share = laggedSharesItems(c);
-    SmallVector<Value> drawn = drawTicket(
-        tb, warps, state, share ? 2 * ChainChunk::kFields + 2 : 0,
-        share ? function_ref<SmallVector<Value>(Value)>(itemFields) : nullptr);
+    auto sharedFields = [&](Value t) { return itemFields(t, rolesOf(t)); };
+    SmallVector<Value> drawn =
+        drawTicket(tb, warps, state, share ? 2 * ChainChunk::kFields + 2 : 0,
+                   share ? function_ref<SmallVector<Value>(Value)>(sharedFields)
+                         : nullptr);
     Value t = drawn[0];
     // (Named values: lambdas below capture them, and C++17 lambdas cannot
     // capture structured bindings.)
@@ -700,7 +703,7 @@ static void scanLagged(TileBuilder &tb, const Collective &c) {
           completes = roles.completes;
     SmallVector<Value> fields =
         share ? SmallVector<Value>(ArrayRef(drawn).drop_front())
-              : itemFields(t);
+              : itemFields(t, roles);
     ChainChunk reduced = ChainChunk::of(ArrayRef(fields).slice(0, 4));
     ChainChunk scanned = ChainChunk::of(ArrayRef(fields).slice(4, 4));
     Value completedWord = fields[8], completedFirst = fields[9];
