@@ -301,3 +301,38 @@ func.func @lagged(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, tiles_per_warp = 1, warps_per_block = 4} : memref<?xf16> -> memref<?xf32>
   return
 }
+
+// Lagged scan with 8-bit input (and f16 -> f16): its blocks walk tickets.
+// At most 8192 warps, 2048 blocks of 4 (the item count ends in `2048
+// mins`); two ticket
+// slots in workgroup memory. Warp 0 draws a block's first ticket into slot
+// 0 before the loop and the block meets at a barrier; each iteration of the
+// scf.while then reads its ticket, and after the reduced chunk's loads and
+// L2 prefetch warp 1 draws the next ticket into slot (j + 1) % 2 before it
+// loads the scanned chunk; the iteration ends at the block's barrier.
+// CHECK-LABEL: gpu.module @lagged_walking_kernels
+// CHECK-SAME: 2048 mins 4 mul"]
+// CHECK: gpu.func @lagged_walking_k1({{.*}}) workgroup(%{{.*}} : memref<9xi32, #gpu.address_space<workgroup>>, %[[SLOTS:.*]] : memref<2xi64, #gpu.address_space<workgroup>>)
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[WARP:.*]] = arith.divui %[[TID]], %c32
+// CHECK: scf.for %{{.*}} = %block_id_x to %{{.*}} step %grid_dim_x
+// CHECK: nvvm.inline_ptx "atom.relaxed.gpu.add.u64 $0, [$1], $2;"
+// CHECK: memref.store %{{.*}}, %[[SLOTS]][%c0]
+// CHECK: gpu.barrier
+// CHECK-NEXT: scf.while (%[[J:.*]] = %c0)
+// CHECK: prefetch.global.L2::evict_last
+// CHECK: %[[DRAWER:.*]] = arith.cmpi eq, %[[WARP]], %c1 : index
+// CHECK-NEXT: scf.if %[[DRAWER]]
+// CHECK-NEXT: arith.remui %{{.*}}, %c2 : index
+// CHECK: nvvm.inline_ptx "atom.relaxed.gpu.add.u64 $0, [$1], $2;"
+// CHECK: memref.store %{{.*}}, %[[SLOTS]][
+// CHECK: createpolicy.fractional.L2::evict_first
+// CHECK: gpu.barrier
+// CHECK: gpu.barrier
+// CHECK: gpu.barrier
+// CHECK-NEXT: scf.yield %{{.*}} : index
+// CHECK: gpu.return
+func.func @lagged_walking(%in: memref<?xi8>, %out: memref<?xi32>) {
+  tcu.segmented_scan <add> exclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, tiles_per_warp = 1, warps_per_block = 4} : memref<?xi8> -> memref<?xi32>
+  return
+}

@@ -336,15 +336,40 @@ func.func @lagged_four_tiles(%in: memref<?xf16>, %out: memref<?xf32>) {
 
 // With f16 output the lagged scan prefetches nothing (ptxas gave that
 // kernel 91 registers instead of 63 with it: ScanVariants.cpp), and its lag
-// is 8 MB (4096 chunks of 2 KB). Warp 0 shares only the ticket (the
-// items' fields measured slower shared there): every warp divides.
+// is 8 MB (4096 chunks of 2 KB). Its blocks walk tickets (at most 8192
+// warps, 2048 blocks of 4): warp 0 draws the first into slot 0 of two, then each ticket j
+// read from slot j % 2 runs while it is below the tickets' count, and warp
+// 1 draws the next into slot (j + 1) % 2 right after its loads. Only the
+// ticket is shared (the items' fields measured slower shared there): every
+// warp divides.
 // CHECK-LABEL: func @lagged_f16_out
-// CHECK: arith.minsi %{{.*}}, %c4096
-// CHECK: memref.alloc() : memref<1xi64>
+// CHECK: %[[LAG:.*]] = arith.minsi %{{.*}}, %c4096
+// CHECK: %[[TICKETS:.*]] = arith.addi %{{.*}}, %[[LAG]]
+// CHECK: %[[BLOCKS:.*]] = arith.minsi %[[TICKETS]], %c2048
+// CHECK: scf.parallel (%{{.*}}) = (%c0) to (%[[BLOCKS]])
+// CHECK: %[[SLOTS:.*]] = memref.alloc() : memref<2xi64>
 // CHECK: tcu.ticket
-// CHECK: memref.dealloc %{{.*}} : memref<1xi64>
+// CHECK-NEXT: arith.index_cast
+// CHECK-NEXT: memref.store %{{.*}}, %[[SLOTS]][%c0]
+// CHECK: scf.while (%[[J:.*]] = %c0)
+// CHECK: %[[AT:.*]] = arith.remui %[[J]], %c2
+// CHECK: %[[T:.*]] = memref.load %[[SLOTS]][%[[AT]]]
+// CHECK: %[[TI:.*]] = arith.index_cast %[[T]]
+// CHECK: %[[MORE:.*]] = arith.cmpi ult, %[[TI]], %[[TICKETS]]
+// CHECK: scf.condition(%[[MORE]]) %[[J]]
+// CHECK: ^bb0(%[[JJ:.*]]: index):
+// CHECK: %[[NEXT:.*]] = arith.addi %[[JJ]], %c1
 // CHECK: arith.divui
-// CHECK: scf.parallel
+// CHECK: scf.parallel (%[[W:.*]]) = (%c0) to (%c4)
+// CHECK: tcu.load_tile
+// CHECK: %[[DRAWER:.*]] = arith.cmpi eq, %[[W]], %c1
+// CHECK: scf.if %[[DRAWER]]
+// CHECK: %[[NEXTAT:.*]] = arith.remui %[[NEXT]], %c2
+// CHECK: tcu.ticket
+// CHECK: memref.store %{{.*}}, %[[SLOTS]][%[[NEXTAT]]]
+// CHECK: tcu.block_lagged_lookback
+// CHECK: scf.yield %[[NEXT]]
+// CHECK: memref.dealloc %[[SLOTS]]
 // CHECK-NOT: tcu.prefetch
 // CHECK: return
 func.func @lagged_f16_out(%in: memref<?xf16>, %out: memref<?xf16>) {

@@ -602,6 +602,32 @@ static bool laggedSharesItems(const Collective &c) {
          cast<MemRefType>(c.output.getType()).getElementType().isF32();
 }
 
+/// Whether a lagged block walks tickets until they run out, each drawn
+/// during the ticket before it (one warp issues the atomic right after its
+/// loads), instead of drawing one ticket at its start and waiting for it
+/// at a barrier. Measured on the H100 (2026-11-26,
+/// bench/results/ticket-walk, lagged 2:4, n = 2^28, against the one-ticket
+/// blocks in the same call, G elements/s): f16->f16 +6.5% (501-506 ->
+/// 534-538), i8->i32 +3.5% (379-382 -> 392-395); f16->f32 -6% (442-443 ->
+/// 414-417). ptxas (CUDA 13.0, sm_90) takes 10-16 more registers for the
+/// walking kernel (uncapped 62 -> 72 for f16->f32, 75 -> 91 for f16->f16),
+/// which at the 64-register target spills 24-44 bytes where f16->f32
+/// spilled none. So: f16 -> f16 and 8-bit integer input (bf16 -> bf16, f32
+/// and bf16 -> f32 were not timed and keep the one-ticket blocks).
+static bool laggedWalksTickets(const Collective &c) {
+  Type in = inputElementType(c.input);
+  Type out = cast<MemRefType>(c.output.getType()).getElementType();
+  return (in.isF16() && out.isF16()) || in.isInteger(8);
+}
+
+/// The warps of the block items of a lagged scan whose blocks walk tickets
+/// (8192 / W blocks of W warps): more than fit on the GPU at once (32 warps
+/// an SM at the lagged kernels' occupancy target, 4224 on an H100 with 132
+/// SMs), since blocks that start after the tickets have run out only draw
+/// one ticket each and stop, while blocks that are never launched leave
+/// SMs idle.
+static constexpr int64_t kLaggedWalkingWarps = 8192;
+
 /// Lagged single pass (bench/prototypes/lagged_scan.cu has the schedule
 /// worked out by hand): chunks of W · k tiles (W = warps_per_block, else
 /// kLaggedWarps), over every segment in one ticket order. The block with
@@ -618,8 +644,10 @@ static bool laggedSharesItems(const Collective &c) {
 /// tcu.block_lagged_lookback exchanges both totals at one barrier,
 /// publishes chunk t's aggregate, gives chunk t - D's prefix (from the
 /// Fenwick words of tcu.block_lookback's tree) and completes chunk t - E's
-/// Fenwick word. The grid is the chunks plus D blocks: the first D tickets
-/// only reduce, the last D only scan. The state (a ticket counter, two
+/// Fenwick word. There are as many tickets as chunks plus D: the first D
+/// tickets only reduce, the last D only scan. A block draws one ticket, or
+/// (laggedWalksTickets) walks tickets until they run out, each drawn
+/// during the ticket before it. The state (a ticket counter, two
 /// words per chunk) is zeroed by a first kernel and stays proportional to
 /// the chunks, not to n.
 static void scanLagged(TileBuilder &tb, const Collective &c) {
@@ -647,7 +675,11 @@ static void scanLagged(TileBuilder &tb, const Collective &c) {
       b, loc, tb.idx(1), arith::DivUIOp::create(b, loc, lag, tb.idx(2)));
   Value state = zeroedChainState(
       tb, tb.add(arith::MulIOp::create(b, loc, items, tb.idx(2)), tb.idx(1)));
-  auto blocks = tb.parallel(tb.add(items, lag), [&](Value) {
+  Value tickets = tb.add(items, lag);
+  bool walks = laggedWalksTickets(c);
+  Value blockItems =
+      walks ? tb.min(tickets, tb.idx(kLaggedWalkingWarps / warps)) : tickets;
+  auto blocks = tb.parallel(blockItems, [&](Value) {
     // The warps' scan totals, then their reduce totals, then the prefix.
     Value totals =
         memref::AllocOp::create(b, loc, MemRefType::get({2 * warps + 1}, acc));
@@ -691,69 +723,146 @@ static void scanLagged(TileBuilder &tb, const Collective &c) {
     // items' fields once for the block; else every warp finds them.
     bool share = laggedSharesItems(c);
     auto sharedFields = [&](Value t) { return itemFields(t, rolesOf(t)); };
-    SmallVector<Value> drawn =
-        drawTicket(tb, warps, state, share ? 2 * ChainChunk::kFields + 2 : 0,
-                   share ? function_ref<SmallVector<Value>(Value)>(sharedFields)
-                         : nullptr);
-    Value t = drawn[0];
-    // (Named values: lambdas below capture them, and C++17 lambdas cannot
-    // capture structured bindings.)
-    Roles roles = rolesOf(t);
-    Value reduces = roles.reduces, scans = roles.scans,
-          completes = roles.completes;
-    SmallVector<Value> fields =
-        share ? SmallVector<Value>(ArrayRef(drawn).drop_front())
-              : itemFields(t, roles);
-    ChainChunk reduced = ChainChunk::of(ArrayRef(fields).slice(0, 4));
-    ChainChunk scanned = ChainChunk::of(ArrayRef(fields).slice(4, 4));
-    Value completedWord = fields[8], completedFirst = fields[9];
-    tb.parallel(tb.idx(warps), [&](Value w) {
-      Value runOffset = tb.mul(w, k * T * T);
-      // The reduced run's loads first: all of them in flight together. Its
-      // lines stay in L2 for the scan D tickets later (evict_last), which
-      // reads them for the last time (evict_first) and streams its output.
-      auto oldHints = tb.setCacheHints(CacheHint::EvictLast, CacheHint::Normal);
-      SmallVector<Value> loaded;
-      for (int64_t i = 0; i < k; ++i)
-        loaded.push_back(tb.loadTile(
-            TileLayout::Rows, c.input,
-            tb.add(reduced.base, tb.add(runOffset, tb.idx(i * T * T))),
-            tb.idx(T), tb.idx(T), reduced.end, ElementOrder::Tile));
-      if (ahead) {
-        // The warp's run of the input `ahead` chunks further on: the chunk
-        // ticket t + ahead reduces where segments are whole chunks (a hint:
-        // elsewhere it is near it), kept in L2 until its scan reads it.
-        // Issued after this chunk's loads, the placement measured (ptxas -v
-        // for f16->f32: 64 registers here and before the loads, 69 at the
-        // ticket in warp 0, 68-93 at the block's end).
-        Value from =
-            tb.min(tb.add(reduced.base,
-                          tb.add(runOffset, tb.idx(ahead * chunkLength))),
-                   c.n);
-        Value to = tb.min(tb.add(from, tb.idx(k * T * T)), c.n);
-        Value count = arith::SelectOp::create(
-            b, loc, reduces, arith::SubIOp::create(b, loc, to, from),
-            tb.idx(0));
-        PrefetchOp::create(b, loc, c.input, from, count)
-            .setCache(CacheHint::EvictLast);
-      }
-      tb.setCacheHints(CacheHint::EvictFirst, CacheHint::Streaming);
-      scanWarpRun(tb, c, tb.add(scanned.base, runOffset), scanned.end,
-                  [&](Value runTotal) -> Value {
-                    Value v = tb.zeroAcc(elt);
-                    for (Value a : loaded)
-                      v = tb.mulConst(MatrixKind::Ones, a, v);
-                    Value reduceTotal = tb.element(tb.rowSums(v), 0, 0);
-                    auto op = BlockLaggedLookbackOp::create(
-                        b, loc, acc, acc, runTotal, reduceTotal, totals,
-                        tb.idx(0), w, b.getI64IntegerAttr(warps), state,
-                        reduced.word, reduced.first, reduces, completedWord,
-                        completedFirst, completes, scanned.word, scanned.first,
-                        scans);
-                    return addAcc(tb, op.getChunkPrefix(), op.getPrefix());
-                  });
-      tb.setCacheHints(oldHints.first, oldHints.second);
-    });
+    int64_t derived = share ? 2 * ChainChunk::kFields + 2 : 0;
+    // One ticket's work: `drawn` is the ticket, then its fields where they
+    // are shared. `drawNext(w)`, where given, runs in every warp w right
+    // after the warp has issued its loads.
+    auto ticketBody = [&](ArrayRef<Value> drawn,
+                          function_ref<void(Value)> drawNext) {
+      // (Named values: lambdas below capture them, and C++17 lambdas cannot
+      // capture structured bindings.)
+      Value t = drawn[0];
+      Roles roles = rolesOf(t);
+      Value reduces = roles.reduces, scans = roles.scans,
+            completes = roles.completes;
+      SmallVector<Value> fields =
+          share ? SmallVector<Value>(ArrayRef(drawn).drop_front())
+                : itemFields(t, roles);
+      ChainChunk reduced = ChainChunk::of(ArrayRef(fields).slice(0, 4));
+      ChainChunk scanned = ChainChunk::of(ArrayRef(fields).slice(4, 4));
+      Value completedWord = fields[8], completedFirst = fields[9];
+      tb.parallel(tb.idx(warps), [&](Value w) {
+        Value runOffset = tb.mul(w, k * T * T);
+        // The reduced run's loads first: all of them in flight together. Its
+        // lines stay in L2 for the scan D tickets later (evict_last), which
+        // reads them for the last time (evict_first) and streams its output.
+        auto oldHints =
+            tb.setCacheHints(CacheHint::EvictLast, CacheHint::Normal);
+        SmallVector<Value> loaded;
+        for (int64_t i = 0; i < k; ++i)
+          loaded.push_back(tb.loadTile(
+              TileLayout::Rows, c.input,
+              tb.add(reduced.base, tb.add(runOffset, tb.idx(i * T * T))),
+              tb.idx(T), tb.idx(T), reduced.end, ElementOrder::Tile));
+        if (ahead) {
+          // The warp's run of the input `ahead` chunks further on: the chunk
+          // ticket t + ahead reduces where segments are whole chunks (a hint:
+          // elsewhere it is near it), kept in L2 until its scan reads it.
+          // Issued after this chunk's loads, the placement measured (ptxas -v
+          // for f16->f32: 64 registers here and before the loads, 69 at the
+          // ticket in warp 0, 68-93 at the block's end).
+          Value from =
+              tb.min(tb.add(reduced.base,
+                            tb.add(runOffset, tb.idx(ahead * chunkLength))),
+                     c.n);
+          Value to = tb.min(tb.add(from, tb.idx(k * T * T)), c.n);
+          Value count = arith::SelectOp::create(
+              b, loc, reduces, arith::SubIOp::create(b, loc, to, from),
+              tb.idx(0));
+          PrefetchOp::create(b, loc, c.input, from, count)
+              .setCache(CacheHint::EvictLast);
+        }
+        if (drawNext)
+          drawNext(w);
+        tb.setCacheHints(CacheHint::EvictFirst, CacheHint::Streaming);
+        scanWarpRun(tb, c, tb.add(scanned.base, runOffset), scanned.end,
+                    [&](Value runTotal) -> Value {
+                      Value v = tb.zeroAcc(elt);
+                      for (Value a : loaded)
+                        v = tb.mulConst(MatrixKind::Ones, a, v);
+                      Value reduceTotal = tb.element(tb.rowSums(v), 0, 0);
+                      auto op = BlockLaggedLookbackOp::create(
+                          b, loc, acc, acc, runTotal, reduceTotal, totals,
+                          tb.idx(0), w, b.getI64IntegerAttr(warps), state,
+                          reduced.word, reduced.first, reduces, completedWord,
+                          completedFirst, completes, scanned.word,
+                          scanned.first, scans);
+                      return addAcc(tb, op.getChunkPrefix(), op.getPrefix());
+                    });
+        tb.setCacheHints(oldHints.first, oldHints.second);
+      });
+    };
+    if (!walks) {
+      ticketBody(drawTicket(tb, warps, state, derived,
+                            share ? function_ref<SmallVector<Value>(Value)>(
+                                        sharedFields)
+                                  : nullptr),
+                 nullptr);
+      memref::DeallocOp::create(b, loc, totals);
+      return;
+    }
+    // The block walks tickets until they run out. Warp 0 draws the first;
+    // each later one is drawn during the ticket before it by warp 1 (warp 0
+    // of a one-warp block), right after its loads, and left (with its
+    // fields, where shared) in one of two slots: ticket j of the block
+    // reads slot j % 2, which the draw during ticket j - 1 wrote before
+    // that ticket's last barrier, and which the next write (during ticket
+    // j + 1) follows by at least ticket j's barriers. (A block given a
+    // second block item, on a grid smaller than the items, draws that
+    // item's first ticket into slot 0 while its other warps may still read
+    // slot 0 to leave the loop: both tickets are past the last, so every
+    // warp leaves.)
+    Type i64 = b.getI64Type();
+    int64_t width = 1 + derived;
+    Value slots =
+        memref::AllocOp::create(b, loc, MemRefType::get({2 * width}, i64));
+    auto slot = [&](Value j) {
+      return tb.mul(arith::RemUIOp::create(b, loc, j, tb.idx(2)), width);
+    };
+    auto drawInto = [&](Value at) {
+      Value q = TicketOp::create(b, loc, b.getIndexType(), state, tb.idx(0));
+      SmallVector<Value> values{q};
+      if (share)
+        llvm::append_range(values, sharedFields(q));
+      for (auto [i, v] : llvm::enumerate(values))
+        memref::StoreOp::create(b, loc,
+                                arith::IndexCastOp::create(b, loc, i64, v),
+                                slots, tb.add(at, tb.idx(i)));
+    };
+    auto readSlot = [&](Value at, int64_t i) -> Value {
+      return arith::IndexCastOp::create(
+          b, loc, b.getIndexType(),
+          memref::LoadOp::create(b, loc, slots, tb.add(at, tb.idx(i))));
+    };
+    inFirstWarp(tb, warps, [&] { drawInto(tb.idx(0)); });
+    scf::WhileOp::create(
+        b, loc, TypeRange{b.getIndexType()}, ValueRange{tb.idx(0)},
+        [&](OpBuilder &, Location, ValueRange j) {
+          Value t = readSlot(slot(j[0]), 0);
+          scf::ConditionOp::create(
+              b, loc,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, t,
+                                    tickets),
+              j);
+        },
+        [&](OpBuilder &, Location, ValueRange j) {
+          Value at = slot(j[0]);
+          Value next = tb.add(j[0], tb.idx(1));
+          SmallVector<Value> drawn;
+          for (int64_t i = 0; i < width; ++i)
+            drawn.push_back(readSlot(at, i));
+          ticketBody(drawn, [&](Value w) {
+            auto ifOp = scf::IfOp::create(
+                b, loc,
+                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, w,
+                                      tb.idx(std::min<int64_t>(1, warps - 1))));
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPointToStart(ifOp.thenBlock());
+            drawInto(slot(next));
+          });
+          scf::YieldOp::create(b, loc, ValueRange{next});
+        });
+    memref::DeallocOp::create(b, loc, slots);
     memref::DeallocOp::create(b, loc, totals);
   });
   // 16- and 8-bit input at 2 tiles a warp or fewer: 32 warps an SM (64
