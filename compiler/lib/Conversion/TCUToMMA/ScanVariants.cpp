@@ -803,11 +803,12 @@ static void scanLagged(TileBuilder &tb, const Collective &c) {
     }
     // The block walks tickets until they run out. Warp 0 draws the first;
     // each later one is drawn during the ticket before it by warp 1 (warp 0
-    // of a one-warp block), right after its loads, and left (with its
-    // fields, where shared) in one of two slots: ticket j of the block
-    // reads slot j % 2, which the draw during ticket j - 1 wrote before
-    // that ticket's last barrier, and which the next write (during ticket
-    // j + 1) follows by at least ticket j's barriers. (A block given a
+    // of a one-warp block, which the verifier rejects for this variant:
+    // one-warp lagged blocks hung on the GPU), right after its loads, and
+    // left (with its fields, where shared) in one of two slots: ticket j of
+    // the block reads slot j % 2, which the draw during ticket j - 1 wrote
+    // before that ticket's last barrier, and which the next write (during
+    // ticket j + 1) follows by at least ticket j's barriers. (A block given a
     // second block item, on a grid smaller than the items, draws that
     // item's first ticket into slot 0 while its other warps may still read
     // slot 0 to leave the loop: both tickets are past the last, so every
