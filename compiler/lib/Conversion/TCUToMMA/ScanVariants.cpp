@@ -380,41 +380,61 @@ static void inFirstWarp(TileBuilder &tb, int64_t warps,
   });
 }
 
-/// Draws a ticket in warp 0 (tcu.ticket on state[0]) and shares it with
-/// the block through a small buffer, together with the `derived` index
-/// values `derive` computes from it in warp 0 right after the draw (the
-/// chunk a ticket names: its 64-bit divisions and bounds then cost one
-/// warp's instructions, not every warp's; the other warps wait at the
-/// barrier after the draw either way; `derive` may also be warp 0's own
-/// work and derive nothing, as the look-back scan's prefetch). Returns the
-/// ticket, then those values.
+/// Draws a ticket (tcu.ticket on state[0]) and stores it at slots[at],
+/// then the values `derive`, if given, computes from it at slots[at + 1],
+/// ... (index values, stored as i64). The caller picks the warp.
+static void drawTicketInto(TileBuilder &tb, Value state, Value slots, Value at,
+                           function_ref<SmallVector<Value>(Value)> derive) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  auto store = [&](Value v, int64_t i) {
+    memref::StoreOp::create(
+        b, loc, arith::IndexCastOp::create(b, loc, b.getI64Type(), v), slots,
+        tb.add(at, tb.idx(i)));
+  };
+  Value q = TicketOp::create(b, loc, b.getIndexType(), state, tb.idx(0));
+  store(q, 0);
+  if (!derive)
+    return;
+  for (auto [i, v] : llvm::enumerate(derive(q)))
+    store(v, 1 + i);
+}
+
+/// Index values `count` of them stored at slots[at], ... by drawTicketInto.
+static SmallVector<Value> readTicketSlots(TileBuilder &tb, Value slots,
+                                          Value at, int64_t count) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  SmallVector<Value> values;
+  for (int64_t i = 0; i < count; ++i)
+    values.push_back(arith::IndexCastOp::create(
+        b, loc, b.getIndexType(),
+        memref::LoadOp::create(b, loc, slots, tb.add(at, tb.idx(i)))));
+  return values;
+}
+
+/// Draws a ticket in warp 0 and shares it with the block through a small
+/// buffer, together with the `derived` index values `derive` computes from
+/// it in warp 0 right after the draw (the chunk a ticket names: its 64-bit
+/// divisions and bounds then cost one warp's instructions, not every
+/// warp's; the other warps wait at the barrier after the draw either way;
+/// `derive` may also be warp 0's own work and derive nothing, as the
+/// look-back scan's prefetch). Returns the ticket, then those values.
 static SmallVector<Value>
 drawTicket(TileBuilder &tb, int64_t warps, Value state, int64_t derived = 0,
            function_ref<SmallVector<Value>(Value)> derive = nullptr) {
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
-  Type i64 = b.getI64Type();
-  Value slot =
-      memref::AllocOp::create(b, loc, MemRefType::get({1 + derived}, i64));
+  Value slot = memref::AllocOp::create(
+      b, loc, MemRefType::get({1 + derived}, b.getI64Type()));
   inFirstWarp(tb, warps, [&] {
-    auto share = [&](Value v, int64_t i) {
-      memref::StoreOp::create(
-          b, loc, arith::IndexCastOp::create(b, loc, i64, v), slot, tb.idx(i));
-    };
-    Value q = TicketOp::create(b, loc, b.getIndexType(), state, tb.idx(0));
-    share(q, 0);
-    if (!derive)
-      return;
-    SmallVector<Value> values = derive(q);
-    assert(values.size() == size_t(derived) && "derive's count");
-    for (auto [i, v] : llvm::enumerate(values))
-      share(v, 1 + i);
+    drawTicketInto(tb, state, slot, tb.idx(0), [&](Value q) {
+      SmallVector<Value> values = derive ? derive(q) : SmallVector<Value>();
+      assert(values.size() == size_t(derived) && "derive's count");
+      return values;
+    });
   });
-  SmallVector<Value> shared;
-  for (int64_t i = 0; i <= derived; ++i)
-    shared.push_back(arith::IndexCastOp::create(
-        b, loc, b.getIndexType(),
-        memref::LoadOp::create(b, loc, slot, tb.idx(i))));
+  SmallVector<Value> shared = readTicketSlots(tb, slot, tb.idx(0), 1 + derived);
   memref::DeallocOp::create(b, loc, slot);
   return shared;
 }
@@ -622,10 +642,11 @@ static bool laggedWalksTickets(const Collective &c) {
 
 /// The warps of the block items of a lagged scan whose blocks walk tickets
 /// (8192 / W blocks of W warps): more than fit on the GPU at once (32 warps
-/// an SM at the lagged kernels' occupancy target, 4224 on an H100 with 132
-/// SMs), since blocks that start after the tickets have run out only draw
-/// one ticket each and stop, while blocks that are never launched leave
-/// SMs idle.
+/// an SM at the lagged kernels' occupancy target: 4224 on an H100 with 132
+/// SMs, computed), since blocks that start after the tickets have run out
+/// only draw one ticket each and stop, while blocks that are never launched
+/// leave SMs idle. Timed at 2048 blocks of 4 warps and 1024 of 8
+/// (bench/results/ticket-walk, defaults-0.6.18); other W were not timed.
 static constexpr int64_t kLaggedWalkingWarps = 8192;
 
 /// Lagged single pass (bench/prototypes/lagged_scan.cu has the schedule
@@ -802,44 +823,34 @@ static void scanLagged(TileBuilder &tb, const Collective &c) {
       return;
     }
     // The block walks tickets until they run out. Warp 0 draws the first;
-    // each later one is drawn during the ticket before it by warp 1 (warp 0
-    // of a one-warp block, which the verifier rejects for this variant:
-    // one-warp lagged blocks hung on the GPU), right after its loads, and
-    // left (with its fields, where shared) in one of two slots: ticket j of
-    // the block reads slot j % 2, which the draw during ticket j - 1 wrote
-    // before that ticket's last barrier, and which the next write (during
-    // ticket j + 1) follows by at least ticket j's barriers. (A block given a
-    // second block item, on a grid smaller than the items, draws that
-    // item's first ticket into slot 0 while its other warps may still read
+    // each later one is drawn during the ticket before it by warp 1 (the
+    // verifier rejects one-warp lagged blocks: they hung on the GPU), right
+    // after its loads, and left (with its fields, where shared) in one of two
+    // slots: ticket j of the block reads slot j % 2, which the draw during
+    // ticket j - 1 wrote before that ticket's last barrier, and which the next
+    // write (during ticket j + 1) follows by at least ticket j's barriers. (A
+    // block given a second block item, on a grid smaller than the items, draws
+    // that item's first ticket into slot 0 while its other warps may still read
     // slot 0 to leave the loop: both tickets are past the last, so every
     // warp leaves.)
-    Type i64 = b.getI64Type();
+    assert(warps >= 2 && "one-warp lagged blocks are rejected by the verifier");
     int64_t width = 1 + derived;
-    Value slots =
-        memref::AllocOp::create(b, loc, MemRefType::get({2 * width}, i64));
+    Value slots = memref::AllocOp::create(
+        b, loc, MemRefType::get({2 * width}, b.getI64Type()));
     auto slot = [&](Value j) {
       return tb.mul(arith::RemUIOp::create(b, loc, j, tb.idx(2)), width);
     };
+    function_ref<SmallVector<Value>(Value)> derive = nullptr;
+    if (share)
+      derive = sharedFields;
     auto drawInto = [&](Value at) {
-      Value q = TicketOp::create(b, loc, b.getIndexType(), state, tb.idx(0));
-      SmallVector<Value> values{q};
-      if (share)
-        llvm::append_range(values, sharedFields(q));
-      for (auto [i, v] : llvm::enumerate(values))
-        memref::StoreOp::create(b, loc,
-                                arith::IndexCastOp::create(b, loc, i64, v),
-                                slots, tb.add(at, tb.idx(i)));
-    };
-    auto readSlot = [&](Value at, int64_t i) -> Value {
-      return arith::IndexCastOp::create(
-          b, loc, b.getIndexType(),
-          memref::LoadOp::create(b, loc, slots, tb.add(at, tb.idx(i))));
+      drawTicketInto(tb, state, slots, at, derive);
     };
     inFirstWarp(tb, warps, [&] { drawInto(tb.idx(0)); });
     scf::WhileOp::create(
         b, loc, TypeRange{b.getIndexType()}, ValueRange{tb.idx(0)},
         [&](OpBuilder &, Location, ValueRange j) {
-          Value t = readSlot(slot(j[0]), 0);
+          Value t = readTicketSlots(tb, slots, slot(j[0]), 1)[0];
           scf::ConditionOp::create(
               b, loc,
               arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, t,
@@ -849,14 +860,11 @@ static void scanLagged(TileBuilder &tb, const Collective &c) {
         [&](OpBuilder &, Location, ValueRange j) {
           Value at = slot(j[0]);
           Value next = tb.add(j[0], tb.idx(1));
-          SmallVector<Value> drawn;
-          for (int64_t i = 0; i < width; ++i)
-            drawn.push_back(readSlot(at, i));
-          ticketBody(drawn, [&](Value w) {
+          ticketBody(readTicketSlots(tb, slots, at, width), [&](Value w) {
             auto ifOp = scf::IfOp::create(
                 b, loc,
                 arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, w,
-                                      tb.idx(std::min<int64_t>(1, warps - 1))));
+                                      tb.idx(1)));
             OpBuilder::InsertionGuard guard(b);
             b.setInsertionPointToStart(ifOp.thenBlock());
             drawInto(slot(next));
