@@ -50,9 +50,8 @@ cl::opt<int64_t> tilesPerWarp(
 cl::opt<int64_t> warpsPerBlock(
     "warps-per-block",
     cl::desc("Warps that share a segment in --variant block, or a chunk "
-             "in --variant lookback or lagged (1, 2, 4, 8 or 16, at least 2 "
-             "for lagged; the GPU block is that many warps); 0 = the cost "
-             "model's choice"),
+             "in --variant lookback or lagged (1, 2, 4, 8 or 16; the GPU "
+             "block is that many warps); 0 = the cost model's choice"),
     cl::init(0), cl::sub(runCommand), cl::sub(compileCommand),
     cl::cat(tcucCategory));
 } // namespace

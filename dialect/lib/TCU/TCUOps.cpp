@@ -182,14 +182,6 @@ static LogicalResult verifySegmentedCollective(
               "'lagged' only (the warps that share a segment), got "
            << (variant ? "'" + stringifyVariant(*variant).str() + "'"
                        : std::string("no variant"));
-  // One-warp lagged blocks hung on the GPU (H100, 2026-11-26, tcuc 0.6.17
-  // and 0.6.18, every type tried, n = 100003 with segments of 1000003;
-  // n = 3000017 passed; bench/results/ticket-walk): not understood, so
-  // rejected rather than risked.
-  if (variant == Variant::Lagged && warpsPerBlock && *warpsPerBlock == 1)
-    return op->emitOpError()
-           << "variant 'lagged' needs at least 2 warps per block (one-warp "
-              "lagged blocks can hang on the GPU), got warps_per_block = 1";
   for (auto [name, type] :
        {std::pair<StringRef, ShapedType>{"input", inputType},
         {"output", outputType}}) {

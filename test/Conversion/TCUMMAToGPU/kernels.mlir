@@ -336,3 +336,21 @@ func.func @lagged_walking(%in: memref<?xi8>, %out: memref<?xi32>) {
   tcu.segmented_scan <add> exclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, tiles_per_warp = 1, warps_per_block = 4} : memref<?xi8> -> memref<?xi32>
   return
 }
+
+// Lagged scan with one warp a block: the one-iteration phases fold away,
+// and the block op alone makes the items blocks, of one warp (tcuc.block =
+// 32; the item count ends in `1 mul`; the workgroup buffers are the block's
+// whole, not per-warp slices). As warp items of the module's default
+// 4-warp blocks, four tickets met at each other's barriers and hung on the
+// GPU. One ticket a block: no second warp to walk with.
+// CHECK-LABEL: gpu.module @lagged_one_warp_kernels attributes {tcuc.block = 32 : i64
+// CHECK-SAME: 1 mul"]
+// CHECK: gpu.func @lagged_one_warp_k1({{.*}}) workgroup(%{{.*}} : memref<3xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<1xi64, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 32, 1, 1>
+// CHECK: scf.for %{{.*}} = %block_id_x to %{{.*}} step %grid_dim_x
+// CHECK-NOT: subview
+// CHECK: gpu.barrier
+// CHECK: gpu.return
+func.func @lagged_one_warp(%in: memref<?xf16>, %out: memref<?xf16>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, tiles_per_warp = 1, warps_per_block = 1} : memref<?xf16> -> memref<?xf16>
+  return
+}

@@ -164,14 +164,6 @@ func.func @warps_without_block(%in: memref<?xf16>, %out: memref<?xf32>) {
 
 // -----
 
-func.func @lagged_one_warp(%in: memref<?xf16>, %out: memref<?xf16>) {
-  // expected-error @+1 {{'tcu.segmented_scan' op variant 'lagged' needs at least 2 warps per block (one-warp lagged blocks can hang on the GPU), got warps_per_block = 1}}
-  tcu.segmented_scan <add> inclusive %in into %out segment_size 1000003 {variant = #tcu.variant<lagged>, warps_per_block = 1} : memref<?xf16> -> memref<?xf16>
-  return
-}
-
-// -----
-
 func.func @warps_without_variant(%in: tensor<?xf16>, %init: tensor<?xf32>) -> tensor<?xf32> {
   // expected-error @+1 {{'tcu.reduce' op warps_per_block applies to variants 'block', 'lookback' and 'lagged' only (the warps that share a segment), got no variant}}
   %r = tcu.reduce <add> %in into %init segment_size 65536 {warps_per_block = 8} : tensor<?xf16> -> tensor<?xf32>

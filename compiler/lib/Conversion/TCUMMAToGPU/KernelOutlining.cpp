@@ -365,14 +365,29 @@ LogicalResult Outliner::run() {
   // Kernels whose work items are blocks (their phases loop over W warps)
   // launch blocks of W warps: the largest such W sets the module's block
   // size, which the warp-item kernels of the module share (they run on any
-  // block size).
+  // block size). An item with a block op (a barrier on the GPU) is a block
+  // item too, of the op's W warps, even without phases: with W = 1,
+  // canonicalization inlines the one-iteration phases, and as warp items
+  // the block of W warps would have become one of the module's blocks of
+  // several warps, each warp on its own item, all meeting at the op's
+  // barriers (one-warp lagged scans hung so on the H100, 2026-11-26).
   int64_t itemWarps = 0;
   for (Operation &op : func.getBody().front())
     if (auto loop = dyn_cast<scf::ParallelOp>(op))
-      loop.getBody()->walk([&](scf::ParallelOp phase) {
+      loop.getBody()->walk([&](Operation *inner) {
+        std::optional<int64_t> w;
+        if (auto phase = dyn_cast<scf::ParallelOp>(inner))
+          w = getConstantIntValue(phase.getUpperBound()[0]);
+        else if (auto block = dyn_cast<BlockPrefixOp>(inner))
+          w = block.getWarps();
+        else if (auto block = dyn_cast<BlockLookbackOp>(inner))
+          w = block.getWarps();
+        else if (auto block = dyn_cast<BlockLaggedLookbackOp>(inner))
+          w = block.getWarps();
+        else
+          return;
         blockItemLoops.insert(loop);
-        if (std::optional<int64_t> w =
-                getConstantIntValue(phase.getUpperBound()[0]))
+        if (w)
           itemWarps = std::max(itemWarps, *w);
       });
   if (itemWarps > 32)

@@ -633,11 +633,13 @@ static bool laggedSharesItems(const Collective &c) {
 /// walking kernel (uncapped 62 -> 72 for f16->f32, 75 -> 91 for f16->f16),
 /// which at the 64-register target spills 24-44 bytes where f16->f32
 /// spilled none. So: f16 -> f16 and 8-bit integer input (bf16 -> bf16, f32
-/// and bf16 -> f32 were not timed and keep the one-ticket blocks).
-static bool laggedWalksTickets(const Collective &c) {
+/// and bf16 -> f32 were not timed and keep the one-ticket blocks), in blocks
+/// of at least 2 warps (warp 1 draws; one warp has nothing to overlap the
+/// draw with).
+static bool laggedWalksTickets(const Collective &c, int64_t warps) {
   Type in = inputElementType(c.input);
   Type out = cast<MemRefType>(c.output.getType()).getElementType();
-  return (in.isF16() && out.isF16()) || in.isInteger(8);
+  return warps >= 2 && ((in.isF16() && out.isF16()) || in.isInteger(8));
 }
 
 /// The warps of the block items of a lagged scan whose blocks walk tickets
@@ -697,7 +699,7 @@ static void scanLagged(TileBuilder &tb, const Collective &c) {
   Value state = zeroedChainState(
       tb, tb.add(arith::MulIOp::create(b, loc, items, tb.idx(2)), tb.idx(1)));
   Value tickets = tb.add(items, lag);
-  bool walks = laggedWalksTickets(c);
+  bool walks = laggedWalksTickets(c, warps);
   Value blockItems =
       walks ? tb.min(tickets, tb.idx(kLaggedWalkingWarps / warps)) : tickets;
   auto blocks = tb.parallel(blockItems, [&](Value) {
@@ -823,17 +825,16 @@ static void scanLagged(TileBuilder &tb, const Collective &c) {
       return;
     }
     // The block walks tickets until they run out. Warp 0 draws the first;
-    // each later one is drawn during the ticket before it by warp 1 (the
-    // verifier rejects one-warp lagged blocks: they hung on the GPU), right
-    // after its loads, and left (with its fields, where shared) in one of two
-    // slots: ticket j of the block reads slot j % 2, which the draw during
-    // ticket j - 1 wrote before that ticket's last barrier, and which the next
-    // write (during ticket j + 1) follows by at least ticket j's barriers. (A
-    // block given a second block item, on a grid smaller than the items, draws
-    // that item's first ticket into slot 0 while its other warps may still read
-    // slot 0 to leave the loop: both tickets are past the last, so every
-    // warp leaves.)
-    assert(warps >= 2 && "one-warp lagged blocks are rejected by the verifier");
+    // each later one is drawn during the ticket before it by warp 1 (one-warp
+    // blocks draw one ticket each: laggedWalksTickets), right after its loads,
+    // and left (with its fields, where shared) in one of two slots: ticket j of
+    // the block reads slot j % 2, which the draw during ticket j - 1 wrote
+    // before that ticket's last barrier, and which the next write (during
+    // ticket j + 1) follows by at least ticket j's barriers. (A block given a
+    // second block item, on a grid smaller than the items, draws that item's
+    // first ticket into slot 0 while its other warps may still read slot 0 to
+    // leave the loop: both tickets are past the last, so every warp leaves.)
+    assert(warps >= 2 && "laggedWalksTickets needs a second warp");
     int64_t width = 1 + derived;
     Value slots = memref::AllocOp::create(
         b, loc, MemRefType::get({2 * width}, b.getI64Type()));
