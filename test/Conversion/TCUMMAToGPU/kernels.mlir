@@ -212,7 +212,7 @@ func.func @scan256(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: gpu.func @lookback_k0
 // CHECK: vector.store %{{.*}} : memref<?xi64>, vector<16xi64>
 // CHECK: gpu.func @lookback_k1({{.*}}) workgroup(%[[TOTALS:.*]] : memref<5xf32, #gpu.address_space<workgroup>>, %[[TICKET:.*]] : memref<1xi64, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
-// CHECK: nvvm.inline_ptx "atom.relaxed.gpu.add.u64 $0, [$1], $2;"
+// CHECK: nvvm.inline_ptx "{ .reg .b64 g; cvta.to.global.u64 g, $1; atom.relaxed.gpu.global.add.u64 $0, [g], $2; }"
 // CHECK: memref.store %{{.*}}, %[[TICKET]][%c0]
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c32_i64
 // CHECK: nvvm.inline_ptx "prefetch.L2 [$0];"
@@ -258,7 +258,7 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK-SAME: tcuc.kernels = [@lagged_k0, @lagged_k1], tcuc.scratch = {{\[\[}}i64,
 // CHECK: gpu.func @lagged_k1({{.*}}) workgroup(%[[TOTALS:.*]] : memref<9xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<11xi64, #gpu.address_space<workgroup>>)
 // CHECK-SAME: nvvm.minctasm = 8 : i32
-// CHECK: nvvm.inline_ptx "atom.relaxed.gpu.add.u64 $0, [$1], $2;"
+// CHECK: nvvm.inline_ptx "{ .reg .b64 g; cvta.to.global.u64 g, $1; atom.relaxed.gpu.global.add.u64 $0, [g], $2; }"
 // CHECK: nvvm.inline_ptx "{ .reg .b64 g, pol; cvta.to.global.u64 g, $4; createpolicy.fractional.L2::evict_last.b64 pol, 1.0; ld.global.L2::cache_hint.v4.b32 {$0, $1, $2, $3}, [g], pol; }"
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c32_i64
 // CHECK: nvvm.inline_ptx "{ .reg .b64 g; cvta.to.global.u64 g, $0; prefetch.global.L2::evict_last [g]; }"
@@ -316,7 +316,7 @@ func.func @lagged(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: %[[WARP:.*]] = arith.divui %[[TID]], %c32
 // CHECK: scf.for %{{.*}} = %block_id_x to %{{.*}} step %grid_dim_x
-// CHECK: nvvm.inline_ptx "atom.relaxed.gpu.add.u64 $0, [$1], $2;"
+// CHECK: nvvm.inline_ptx "{ .reg .b64 g; cvta.to.global.u64 g, $1; atom.relaxed.gpu.global.add.u64 $0, [g], $2; }"
 // CHECK: memref.store %{{.*}}, %[[SLOTS]][%c0]
 // CHECK: gpu.barrier
 // CHECK-NEXT: scf.while (%[[J:.*]] = %c0)
@@ -324,7 +324,7 @@ func.func @lagged(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: %[[DRAWER:.*]] = arith.cmpi eq, %[[WARP]], %c1 : index
 // CHECK-NEXT: scf.if %[[DRAWER]]
 // CHECK-NEXT: arith.remui %{{.*}}, %c2 : index
-// CHECK: nvvm.inline_ptx "atom.relaxed.gpu.add.u64 $0, [$1], $2;"
+// CHECK: nvvm.inline_ptx "{ .reg .b64 g; cvta.to.global.u64 g, $1; atom.relaxed.gpu.global.add.u64 $0, [g], $2; }"
 // CHECK: memref.store %{{.*}}, %[[SLOTS]][
 // CHECK: createpolicy.fractional.L2::evict_first
 // CHECK: gpu.barrier

@@ -24,6 +24,14 @@ from check_grid import DTYPES, VARIANTS, cases  # noqa: E402
 # (bench/results/lagged-complete-warp).
 MAX_TARGET_SPILL = 96
 
+# Kernels without an occupancy target that ptxas (CUDA 13.0) spills a few
+# bytes of anyway, each held to its bytes: sm_80's lagged f32 scan (128
+# registers) since tcuc 0.6.20's ticket atomic on a global address; with the
+# generic atomic, whose extra code paths changed ptxas's allocation, it
+# spilled none. Not measured (no A100 lent); on sm_90 the global atomic
+# spills less everywhere (LookbackOps.cpp, LowerTicket).
+KNOWN_SPILL = {("sm_80", "scan", "lagged", "f32"): 8}
+
 MMA_TYPE = {"f16": "f16", "bf16": "bf16", "f32": "bf16", "i8": "f16"}
 
 
@@ -65,7 +73,8 @@ def check(tcuc, ptxas, arch, op, variant, dtype, segment, exclusive, tmp):
             entry = re.search(rf"\.entry {re.escape(name)}\((.*?)\{{", ptx,
                               re.S)
             targeted = entry and ".minnctapersm" in entry.group(1)
-            limit = MAX_TARGET_SPILL if targeted else 0
+            limit = MAX_TARGET_SPILL if targeted else KNOWN_SPILL.get(
+                (arch, op, variant, dtype), 0)
             if any(int(x) > limit for x in local):
                 return f"local memory used by {name}: {local}"
     return None

@@ -632,7 +632,11 @@ static bool laggedSharesItems(const Collective &c) {
 /// 414-417). ptxas (CUDA 13.0, sm_90) takes 10-16 more registers for the
 /// walking kernel (uncapped 62 -> 72 for f16->f32, 75 -> 91 for f16->f16),
 /// which at the 64-register target spills 24-44 bytes where f16->f32
-/// spilled none. So: f16 -> f16 and 8-bit integer input (bf16 -> bf16, f32
+/// spilled none. Those spills were the generic-address ticket atomic's
+/// (LowerTicket); with the global one (tcuc 0.6.20) f16->f32 walking spills
+/// none and still measured -6% (414-420 against 442-444, H100, 2026-11-26,
+/// bench/results/global-atomics), so the spills were not what it lost to.
+/// So: f16 -> f16 and 8-bit integer input (bf16 -> bf16, f32
 /// and bf16 -> f32 were not timed and keep the one-ticket blocks), in blocks
 /// of at least 2 warps (warp 1 draws; one warp has nothing to overlap the
 /// draw with).
