@@ -110,6 +110,19 @@ private:
 
 } // namespace
 
+/// The warps of the block `op` meets at a barrier when it is one of the
+/// block ops (tcu.block_prefix, tcu.block_lookback,
+/// tcu.block_lagged_lookback); nothing otherwise.
+static std::optional<int64_t> blockOpWarps(Operation *op) {
+  if (auto block = dyn_cast<BlockPrefixOp>(op))
+    return block.getWarps();
+  if (auto block = dyn_cast<BlockLookbackOp>(op))
+    return block.getWarps();
+  if (auto block = dyn_cast<BlockLaggedLookbackOp>(op))
+    return block.getWarps();
+  return std::nullopt;
+}
+
 LogicalResult Outliner::addScratch(memref::AllocOp alloc) {
   MemRefType type = alloc.getType();
   if (type.getRank() != 1 || alloc.getDynamicSizes().size() != 1)
@@ -289,7 +302,7 @@ LogicalResult Outliner::outline(scf::ParallelOp loop, int index) {
     // tcu.block_lookback) needs every warp of the block in it exactly once.
     bool meets = false;
     phase.walk([&](Operation *op) {
-      if (isa<BlockPrefixOp, BlockLookbackOp, BlockLaggedLookbackOp>(op))
+      if (blockOpWarps(op))
         meets = true;
     });
     if (meets && !isConstantIntValue(phase.getUpperBound()[0], warpsPerBlock))
@@ -375,16 +388,11 @@ LogicalResult Outliner::run() {
   for (Operation &op : func.getBody().front())
     if (auto loop = dyn_cast<scf::ParallelOp>(op))
       loop.getBody()->walk([&](Operation *inner) {
-        std::optional<int64_t> w;
-        if (auto phase = dyn_cast<scf::ParallelOp>(inner))
-          w = getConstantIntValue(phase.getUpperBound()[0]);
-        else if (auto block = dyn_cast<BlockPrefixOp>(inner))
-          w = block.getWarps();
-        else if (auto block = dyn_cast<BlockLookbackOp>(inner))
-          w = block.getWarps();
-        else if (auto block = dyn_cast<BlockLaggedLookbackOp>(inner))
-          w = block.getWarps();
-        else
+        auto phase = dyn_cast<scf::ParallelOp>(inner);
+        std::optional<int64_t> w =
+            phase ? getConstantIntValue(phase.getUpperBound()[0])
+                  : blockOpWarps(inner);
+        if (!phase && !w)
           return;
         blockItemLoops.insert(loop);
         if (w)
