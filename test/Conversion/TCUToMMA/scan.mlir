@@ -262,9 +262,11 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: scf.parallel (%{{.*}}) = (%c0) to (%[[GRID]]) step (%c1)
 // CHECK: %[[TOTALS:.*]] = memref.alloc() : memref<9xf32>
 // With f32 output, warp 0 draws the ticket and finds the items' fields
-// once for the block (segment t / PER and chunk t % PER of each item) and
-// shares them: the ticket, the reduced and scanned items' base, end, word
-// and first word, the completed item's word and first word.
+// once for the block (segment t / 64 and chunk t % 64 of each item: the
+// constant chunks of a whole segment, not PER, which equals it wherever
+// there are two segments) and shares them: the ticket, the reduced and
+// scanned items' base, end, word and first word, the completed item's
+// word and first word.
 // CHECK: %[[SHARED:.*]] = memref.alloc() : memref<11xi64>
 // CHECK: scf.parallel (%[[W0:.*]]) = (%c0) to (%c4) step (%c1)
 // CHECK: %[[IS0:.*]] = arith.cmpi eq, %[[W0]], %c0
@@ -272,11 +274,13 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: %[[T0:.*]] = tcu.ticket %[[STATE]][%c0]
 // CHECK: memref.store %{{.*}}, %[[SHARED]][%c0]
 // CHECK: arith.subi %[[T0]], %[[E]]
-// CHECK: arith.divui %{{.*}}, %[[PER]]
+// CHECK-NOT: arith.divui %{{.*}}, %[[PER]]
+// CHECK: arith.divui %{{.*}}, %c64
 // CHECK: arith.select %{{.*}}, %[[T0]], %c0
-// CHECK: arith.divui %{{.*}}, %[[PER]]
+// CHECK: arith.divui %{{.*}}, %c64
 // CHECK: arith.subi %[[T0]], %[[LAG]]
-// CHECK: arith.divui %{{.*}}, %[[PER]]
+// CHECK: arith.divui %{{.*}}, %c64
+// CHECK-NOT: arith.divui %{{.*}}, %[[PER]]
 // CHECK: memref.store %{{.*}}, %[[SHARED]][%c10]
 // CHECK: }
 // CHECK: scf.reduce

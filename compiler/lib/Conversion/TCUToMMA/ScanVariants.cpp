@@ -497,6 +497,8 @@ struct ChainChunk {
 };
 } // namespace
 
+/// The chunk `item` of a chain whose segments have `perSegment` chunks each
+/// (laggedItemDivisor: possibly the constant chunks of a whole segment).
 static ChainChunk chainChunk(TileBuilder &tb, const Collective &c, Value item,
                              Value perSegment, int64_t chunkLength) {
   OpBuilder &b = tb.builder();
@@ -622,6 +624,29 @@ static bool laggedSharesItems(const Collective &c) {
          cast<MemRefType>(c.output.getType()).getElementType().isF32();
 }
 
+/// What a lagged scan divides its items by to split them into segment and
+/// chunk: the chunks of a whole segment, ceil(S / chunkLength), a constant
+/// (a multiply and shifts), where the items' fields are shared
+/// (laggedSharesItems: found by warp 0 alone while the block waits for it);
+/// else `perSegment`, min(that, ceil(n / chunkLength)), a runtime value (a
+/// 64-bit division routine). Exact either way: the two differ only when
+/// n < S, where there is one segment and every item is below both. Measured
+/// on the H100 (2026-11-26, bench/results/constant-division-0.6.20, f16->f32
+/// lagged:2:4, 4 runs each alternating): 442.3-444.0 -> 448.4-450.6 G
+/// elements/s (+1.4%), ptxas -v at 64 registers 0 bytes of spills either
+/// way. Where every warp finds the fields (f16->f16, i8) ptxas spills more
+/// with the constant (24 bytes instead of 4, 56 instead of 16), and 0.6.16's
+/// kernels measured 10-15% slower with it
+/// (bench/results/fewer-instructions): they keep the runtime divisor.
+/// (bf16->f32 shares its fields too: the same 16 bytes of spills either way;
+/// not timed.)
+static Value laggedItemDivisor(TileBuilder &tb, const Collective &c,
+                               Value perSegment, int64_t chunkLength) {
+  if (!laggedSharesItems(c))
+    return perSegment;
+  return tb.idx((c.segmentSize + chunkLength - 1) / chunkLength);
+}
+
 /// Whether a lagged block walks tickets until they run out, each drawn
 /// during the ticket before it (one warp issues the atomic right after its
 /// loads), instead of drawing one ticket at its start and waiting for it
@@ -727,10 +752,11 @@ static void scanLagged(TileBuilder &tb, const Collective &c) {
     };
     // A block without a chunk to reduce (to scan) takes chunk 0 with no
     // elements: its loads select nothing.
+    Value divisor = laggedItemDivisor(tb, c, perSegment, chunkLength);
     auto chunkOr0 = [&](Value has, Value item) {
       ChainChunk chunk = chainChunk(
-          tb, c, arith::SelectOp::create(b, loc, has, item, tb.idx(0)),
-          perSegment, chunkLength);
+          tb, c, arith::SelectOp::create(b, loc, has, item, tb.idx(0)), divisor,
+          chunkLength);
       chunk.end = arith::SelectOp::create(b, loc, has, chunk.end, chunk.base);
       return chunk;
     };
