@@ -304,15 +304,15 @@ func.func @lagged(%in: memref<?xf16>, %out: memref<?xf32>) {
 
 // Lagged scan with 8-bit input (and f16 -> f16): its blocks walk tickets.
 // At most 8192 warps, 2048 blocks of 4 (the item count ends in `2048
-// mins`); two ticket
-// slots in workgroup memory. Warp 0 draws a block's first ticket into slot
+// mins`); two slots of a ticket and its 10 fields (22 words)
+// in workgroup memory. Warp 0 draws a block's first ticket into slot
 // 0 before the loop and the block meets at a barrier; each iteration of the
 // scf.while then reads its ticket, and after the reduced chunk's loads and
 // L2 prefetch warp 1 draws the next ticket into slot (j + 1) % 2 before it
 // loads the scanned chunk; the iteration ends at the block's barrier.
 // CHECK-LABEL: gpu.module @lagged_walking_kernels
 // CHECK-SAME: 2048 mins 4 mul"]
-// CHECK: gpu.func @lagged_walking_k1({{.*}}) workgroup(%{{.*}} : memref<9xi32, #gpu.address_space<workgroup>>, %[[SLOTS:.*]] : memref<2xi64, #gpu.address_space<workgroup>>)
+// CHECK: gpu.func @lagged_walking_k1({{.*}}) workgroup(%{{.*}} : memref<9xi32, #gpu.address_space<workgroup>>, %[[SLOTS:.*]] : memref<22xi64, #gpu.address_space<workgroup>>)
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: %[[WARP:.*]] = arith.divui %[[TID]], %c32
 // CHECK: scf.for %{{.*}} = %block_id_x to %{{.*}} step %grid_dim_x
@@ -345,7 +345,7 @@ func.func @lagged_walking(%in: memref<?xi8>, %out: memref<?xi32>) {
 // GPU. One ticket a block: no second warp to walk with.
 // CHECK-LABEL: gpu.module @lagged_one_warp_kernels attributes {tcuc.block = 32 : i64
 // CHECK-SAME: 1 mul"]
-// CHECK: gpu.func @lagged_one_warp_k1({{.*}}) workgroup(%{{.*}} : memref<3xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<1xi64, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 32, 1, 1>
+// CHECK: gpu.func @lagged_one_warp_k1({{.*}}) workgroup(%{{.*}} : memref<3xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<11xi64, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 32, 1, 1>
 // CHECK: scf.for %{{.*}} = %block_id_x to %{{.*}} step %grid_dim_x
 // CHECK-NOT: subview
 // CHECK: gpu.barrier

@@ -343,34 +343,40 @@ func.func @lagged_four_tiles(%in: memref<?xf16>, %out: memref<?xf32>) {
 // is 8 MB (4096 chunks of 2 KB). Its blocks walk tickets (at most 8192
 // warps, 2048 blocks of 4): warp 0 draws the first into slot 0 of two, then each ticket j
 // read from slot j % 2 runs while it is below the tickets' count, and warp
-// 1 draws the next into slot (j + 1) % 2 right after its loads. Only the
-// ticket is shared (the items' fields measured slower shared there): every
-// warp divides.
+// 1 draws the next into slot (j + 1) % 2 right after its loads. Each slot
+// holds the ticket and its items' 10 fields (shared since tcuc 0.6.22, found
+// by the drawing warp with divisions by the constant 64 chunks a segment):
+// slot j starts at 11 (j % 2), and no warp divides after reading it.
 // CHECK-LABEL: func @lagged_f16_out
 // CHECK: %[[LAG:.*]] = arith.minsi %{{.*}}, %c4096
 // CHECK: %[[TICKETS:.*]] = arith.addi %{{.*}}, %[[LAG]]
 // CHECK: %[[BLOCKS:.*]] = arith.minsi %[[TICKETS]], %c2048
 // CHECK: scf.parallel (%{{.*}}) = (%c0) to (%[[BLOCKS]])
-// CHECK: %[[SLOTS:.*]] = memref.alloc() : memref<2xi64>
+// CHECK: %[[SLOTS:.*]] = memref.alloc() : memref<22xi64>
 // CHECK: tcu.ticket
 // CHECK-NEXT: arith.index_cast
 // CHECK-NEXT: memref.store %{{.*}}, %[[SLOTS]][%c0]
+// CHECK: arith.divui %{{.*}}, %c64
+// CHECK: memref.store %{{.*}}, %[[SLOTS]][%c10]
 // CHECK: scf.while (%[[J:.*]] = %c0)
 // CHECK: %[[AT:.*]] = arith.remui %[[J]], %c2
-// CHECK: %[[T:.*]] = memref.load %[[SLOTS]][%[[AT]]]
+// CHECK: %[[AT11:.*]] = arith.muli %[[AT]], %c11
+// CHECK: %[[T:.*]] = memref.load %[[SLOTS]][%[[AT11]]]
 // CHECK: %[[TI:.*]] = arith.index_cast %[[T]]
 // CHECK: %[[MORE:.*]] = arith.cmpi ult, %[[TI]], %[[TICKETS]]
 // CHECK: scf.condition(%[[MORE]]) %[[J]]
 // CHECK: ^bb0(%[[JJ:.*]]: index):
 // CHECK: %[[NEXT:.*]] = arith.addi %[[JJ]], %c1
-// CHECK: arith.divui
+// CHECK-NOT: arith.divui
 // CHECK: scf.parallel (%[[W:.*]]) = (%c0) to (%c4)
 // CHECK: tcu.load_tile
 // CHECK: %[[DRAWER:.*]] = arith.cmpi eq, %[[W]], %c1
 // CHECK: scf.if %[[DRAWER]]
 // CHECK: %[[NEXTAT:.*]] = arith.remui %[[NEXT]], %c2
+// CHECK: %[[NEXTAT11:.*]] = arith.muli %[[NEXTAT]], %c11
 // CHECK: tcu.ticket
-// CHECK: memref.store %{{.*}}, %[[SLOTS]][%[[NEXTAT]]]
+// CHECK: memref.store %{{.*}}, %[[SLOTS]][%[[NEXTAT11]]]
+// CHECK: arith.divui %{{.*}}, %c64
 // CHECK: tcu.block_lagged_lookback
 // CHECK: scf.yield %[[NEXT]]
 // CHECK: memref.dealloc %[[SLOTS]]

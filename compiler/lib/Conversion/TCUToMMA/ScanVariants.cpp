@@ -615,13 +615,20 @@ static int64_t laggedChunks(const Collective &c, int64_t chunkLength,
 /// 0.79-0.80 ms at 2^28); f16->f16 -2.3-3.1% and i8->i32 -0.8-1.6%, so
 /// those keep the old form. (ptxas -v
 /// at 64 registers, spill stores: f16->f32 8 -> 0 bytes, f16->f16 8 -> 16,
-/// i8->i32 16 -> 8, bf16->f32 50 -> 20.) So: for 16-bit float input with
-/// f32 output only (f32 -> f32, 121 -> 127 registers with it, was not
-/// timed against the old form).
+/// i8->i32 16 -> 8, bf16->f32 50 -> 20.) Since tcuc 0.6.22 for f16->f16
+/// and 8-bit input too: sharing now also divides by a constant
+/// (laggedItemDivisor), and with it their walking blocks (warp 1 finds the
+/// next ticket's fields) measured f16->f16 +4% (537-543 -> 560-564 G
+/// elements/s) and i8->i32 +5.5% (398-399 -> 419-422) (H100, 2026-11-26,
+/// bench/results/shared-constant-0.6.21; ptxas -v at 64 registers: 0 bytes
+/// of spills instead of 4, 12 instead of 16). So: f16 and 8-bit input, and
+/// bf16 with f32 output (f32 -> f32, 121 -> 127 registers with it, and
+/// bf16 -> bf16, 32 bytes of spills with it, were not timed).
 static bool laggedSharesItems(const Collective &c) {
   Type in = inputElementType(c.input);
-  return (in.isF16() || in.isBF16()) &&
-         cast<MemRefType>(c.output.getType()).getElementType().isF32();
+  return in.isF16() || in.isInteger(8) ||
+         (in.isBF16() &&
+          cast<MemRefType>(c.output.getType()).getElementType().isF32());
 }
 
 /// What a lagged scan divides its items by to split them into segment and
