@@ -14,17 +14,11 @@ cache="$(cd "$1" && pwd)"
 out="${2:-$root/bench/results}"
 shift $(( $# >= 2 ? 2 : 1 ))
 build="${TCUC_BENCH_BUILD_DIR:-/tmp/tcuc-bench-build}"
-mkdir -p "$build" "$out"
+mkdir -p "$out"
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem \
   --format=csv,noheader || true
-cmake -S "$root" -B "$build/rt" -G Ninja -DTCUC_ENABLE_COMPILER=OFF \
-  -DTCUC_ENABLE_TESTS=OFF -DCMAKE_BUILD_TYPE=Release >"$build/cmake.log" 2>&1 &&
-  cmake --build "$build/rt" --target tcuc_runtime tcuc-jit-latency \
-    >>"$build/cmake.log" 2>&1 ||
-  { cat "$build/cmake.log"; exit 2; }
-nvcc -O3 -arch=sm_90 -shared -Xcompiler -fPIC \
-  -o "$build/libcub_baselines.so" "$root/bench/baselines/cub_baselines.cu"
+"$root/bench/gpu_build.sh"
 nvcc --version | tail -1 >"$out/versions.txt"
 
 # JIT latency: module load from the cache and memory-cache hits (the
