@@ -45,4 +45,5 @@ exec "${PYTHON:-python3}" bench/bench.py report \
   $R/defaults-0.6.20/scans \
   $R/defaults-0.6.21/f16-f32 \
   $R/defaults-0.6.22/scans \
+  $R/defaults-0.6.23/scans \
   --out "${1:-$R}"

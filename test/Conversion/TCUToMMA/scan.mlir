@@ -98,6 +98,9 @@ func.func @seg16n(%in: memref<?xi8>, %out: memref<?xi32>) {
 // CHECK: %[[ALL:.*]] = arith.addf
 // CHECK: scf.yield
 // CHECK: memref.dealloc %[[TOTALS]]
+// The block scan's tiles are tested one by one (tile runs measured slower).
+// CHECK-NOT: tcuc.tile_runs
+// CHECK: return
 func.func @block(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 5000 {variant = #tcu.variant<block>} : memref<?xf16> -> memref<?xf32>
   return
@@ -320,8 +323,9 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: %[[BEFORE:.*]], %[[CHUNK:.*]] = tcu.block_lagged_lookback %{{.*}}, %{{.*}}, %[[TOTALS]][%c0], %[[W]] of 4, %[[STATE]] publish[%[[RWORD]]] first %{{.*}} if %[[REDUCES]], complete[%[[CWORD]]] first %{{.*}} if %[[COMPLETES]], prefix[%[[SWORD]]] first %{{.*}} if %[[SCANS]] : memref<9xf32>, memref<?xi64>, f32
 // CHECK: arith.addf %[[CHUNK]], %[[BEFORE]]
 // CHECK: tcu.store_tile %{{.*}}, %arg1[%[[SAT]]] stride %c16 line %c16 limit %[[SEND]] cache <streaming>
-// At 2 tiles a warp or fewer the blocks ask for 32 warps an SM (8 of 4).
-// CHECK: } {tcuc.min_blocks_per_sm = 8 : i64}
+// At 2 tiles a warp or fewer the blocks ask for 32 warps an SM (8 of 4);
+// their tile accesses may go in runs (tcuc.tile_runs).
+// CHECK: } {tcuc.min_blocks_per_sm = 8 : i64, tcuc.tile_runs}
 // CHECK-NEXT: memref.dealloc %[[STATE]]
 func.func @lagged(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, tiles_per_warp = 1, warps_per_block = 4} : memref<?xf16> -> memref<?xf32>
@@ -332,6 +336,7 @@ func.func @lagged(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK-LABEL: func @lagged_four_tiles
 // CHECK: tcu.block_lagged_lookback
 // CHECK-NOT: tcuc.min_blocks_per_sm
+// CHECK: } {tcuc.tile_runs}
 // CHECK: return
 func.func @lagged_four_tiles(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 8} : memref<?xf16> -> memref<?xf32>

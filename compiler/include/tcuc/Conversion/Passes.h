@@ -61,6 +61,13 @@ constexpr llvm::StringLiteral kPlanDependentLaunchAttr =
 /// 65536 / (blocks x threads a block).
 constexpr llvm::StringLiteral kMinBlocksPerSMAttr = "tcuc.min_blocks_per_sm";
 
+/// On an scf.parallel of the mma form (a unit attribute): its tile loads
+/// and stores may be lowered in runs (convert-tcu-mma-to-gpu: consecutive
+/// tiles of a warp share one whole-run test, one address and one L2
+/// policy). Set by the variants where that measured faster; the outlining
+/// carries it to the kernel.
+constexpr llvm::StringLiteral kTileRunsAttr = "tcuc.tile_runs";
+
 /// Patterns that rewrite the mma form inside GPU kernels into per-lane
 /// fragments and mma.sync (tiles converted by `types`). Here every product
 /// with a 0/1 matrix checks its own data for NaN/Inf; the

@@ -188,6 +188,8 @@ LogicalResult Outliner::outline(scf::ParallelOp loop, int index) {
     kernel->setAttr(
         NVVM::NVVMDialect::getMinctasmAttrName(),
         IntegerAttr::get(IntegerType::get(ctx, 32), blocks.getInt()));
+  if (loop->hasAttr(kTileRunsAttr))
+    kernel->setAttr(kTileRunsAttr, UnitAttr::get(ctx));
   kernels.push_back(FlatSymbolRefAttr::get(ctx, name));
   int64_t warpsPerBlock = blockSize / 32;
   std::string count;

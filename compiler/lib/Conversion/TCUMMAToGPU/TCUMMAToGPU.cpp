@@ -354,87 +354,273 @@ Value isWholeTile(OpBuilder &b, Location loc, Value buffer, Value base,
   return arith::AndIOp::create(b, loc, ok, cmp(b, loc, P::eq, parity, c(0)));
 }
 
+/// `v` as a sum of index terms and a constant, through arith.addi and
+/// index constants (a few levels deep): tile bases `run + i * 256` built
+/// in different association still compare equal up to the constant.
+void addendsOf(Value v, SmallVectorImpl<Value> &terms, int64_t &constant,
+               int depth = 4) {
+  if (std::optional<int64_t> c = getConstantIntValue(v)) {
+    constant += *c;
+    return;
+  }
+  if (auto add = v.getDefiningOp<arith::AddIOp>(); add && depth > 0) {
+    addendsOf(add.getLhs(), terms, constant, depth - 1);
+    addendsOf(add.getRhs(), terms, constant, depth - 1);
+    return;
+  }
+  terms.push_back(v);
+}
+
+/// b - a where the two differ by a constant (addendsOf), else none.
+std::optional<int64_t> constantDifference(Value a, Value b) {
+  SmallVector<Value> ta, tb;
+  int64_t ca = 0, cb = 0;
+  addendsOf(a, ta, ca);
+  addendsOf(b, tb, cb);
+  auto byPointer = [](Value x, Value y) {
+    return x.getAsOpaquePointer() < y.getAsOpaquePointer();
+  };
+  llvm::sort(ta, byPointer);
+  llvm::sort(tb, byPointer);
+  if (ta != tb)
+    return std::nullopt;
+  return cb - ca;
+}
+
+/// Runs of tile accesses that one whole-run test can serve: loads (or
+/// stores) of one block with the same buffer, layout, stride, line length,
+/// limit, order and hint, whose bases lie a constant multiple of the vector
+/// width above the first's, with only side-effect-free operations between
+/// them, in kernels whose items allow it (kTileRunsAttr: the lagged scan's
+/// reduced, scanned and stored runs of k tiles a warp; the block scans
+/// measured slower with runs, bench/results/tile-runs). Such a run tests
+/// its bounds and alignment, and makes its policy and 64-bit address, once
+/// instead of once a tile. A load run is lowered at its first load (the
+/// later loads move up to it), a store run at its last store (the earlier
+/// stores move down to it; their values are all computed by then).
+struct TileRuns {
+  /// A run's members after its first, with their offsets (elements past
+  /// the first's base), keyed by the first load.
+  DenseMap<Operation *, SmallVector<std::pair<LoadTileOp, int64_t>>> loads;
+  /// A run's members, the first included (offset 0), keyed by the last
+  /// store; `movedStores` holds every member but the last.
+  DenseMap<Operation *, SmallVector<std::pair<StoreTileOp, int64_t>>> stores;
+  DenseSet<Operation *> movedStores;
+
+  static bool sameKind(LoadTileOp a, LoadTileOp b) {
+    return a.getSource() == b.getSource() && a.getLayout() == b.getLayout() &&
+           a.getStride() == b.getStride() &&
+           a.getLineLength() == b.getLineLength() &&
+           a.getLimit() == b.getLimit() && a.getOrder() == b.getOrder() &&
+           a.getCache() == b.getCache();
+  }
+  static bool sameKind(StoreTileOp a, StoreTileOp b) {
+    return a.getDest() == b.getDest() && a.getStride() == b.getStride() &&
+           a.getLineLength() == b.getLineLength() &&
+           a.getLimit() == b.getLimit() && a.getCache() == b.getCache();
+  }
+
+  /// The runs of the kernels in `root` that allow them (kTileRunsAttr).
+  explicit TileRuns(Operation *root) {
+    root->walk([&](gpu::GPUFuncOp kernel) {
+      if (kernel->hasAttr(kTileRunsAttr))
+        kernel.walk([&](Block *block) { addRuns(block); });
+    });
+  }
+
+  void addRuns(Block *block) {
+    SmallVector<std::pair<LoadTileOp, int64_t>> loadRun;
+    SmallVector<std::pair<StoreTileOp, int64_t>> storeRun;
+    auto closeLoads = [&] {
+      if (loadRun.size() > 1)
+        loads[loadRun.front().first] =
+            SmallVector<std::pair<LoadTileOp, int64_t>>(
+                llvm::drop_begin(loadRun));
+      loadRun.clear();
+    };
+    auto closeStores = [&] {
+      if (storeRun.size() > 1) {
+        stores[storeRun.back().first] = storeRun;
+        for (auto &member : llvm::drop_end(storeRun))
+          movedStores.insert(member.first);
+      }
+      storeRun.clear();
+    };
+    // Adds `op` to `run` if it continues it, else starts a new run.
+    auto extend = [](auto &run, auto op, int64_t width, auto close) {
+      if (!run.empty() && sameKind(run.front().first, op)) {
+        std::optional<int64_t> d =
+            constantDifference(run.front().first.getBase(), op.getBase());
+        if (d && *d > run.back().second && *d % width == 0) {
+          run.push_back({op, *d});
+          return;
+        }
+      }
+      close();
+      run.push_back({op, 0});
+    };
+    for (Operation &op : *block) {
+      if (auto load = dyn_cast<LoadTileOp>(&op)) {
+        closeStores();
+        extend(loadRun, load,
+               slotGroups(load.getLayout(), load.getOrder()).front().size(),
+               closeLoads);
+        continue;
+      }
+      if (auto store = dyn_cast<StoreTileOp>(&op)) {
+        closeLoads();
+        extend(storeRun, store,
+               slotGroups(TileLayout::Rows, ElementOrder::Fixed).front().size(),
+               closeStores);
+        continue;
+      }
+      // The warp barrier the outlining puts after each store orders it
+      // before later reads by the warp's other lanes: a run's stores
+      // keep that order at its last one, its loads read after it.
+      if (isa<NVVM::SyncWarpOp>(op))
+        continue;
+      if (op.getNumRegions() || !isMemoryEffectFree(&op)) {
+        closeLoads();
+        closeStores();
+      }
+    }
+    closeLoads();
+    closeStores();
+  }
+};
+
 struct LowerLoadTile : OpConversionPattern<LoadTileOp> {
-  using OpConversionPattern::OpConversionPattern;
+  LowerLoadTile(const TypeConverter &types, MLIRContext *ctx,
+                const TileRuns *runs)
+      : OpConversionPattern(types, ctx), runs(runs) {}
+
   LogicalResult
   matchAndRewrite(LoadTileOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     LanePosition lane = getLanePosition(rewriter, loc);
     Value src = adaptor.getSource();
+    Type fragment = fragmentType(op.getType().getElementType());
+    // The tiles loaded here: this one, or a run's (TileRuns), whose later
+    // tiles move up to it.
+    ArrayRef<std::pair<LoadTileOp, int64_t>> run;
+    if (runs)
+      if (auto it = runs->loads.find(op); it != runs->loads.end())
+        run = it->second;
+    SmallVector<int64_t> offsets{0};
+    for (auto &member : run)
+      offsets.push_back(member.second);
+    Value base = adaptor.getBase(), stride = adaptor.getStride(),
+          lineLength = adaptor.getLineLength(), limit = adaptor.getLimit();
+    auto baseOf = [&](OpBuilder &b, int64_t offset) -> Value {
+      return offset ? arith::AddIOp::create(b, loc, base,
+                                            constIndex(b, loc, offset))
+                          .getResult()
+                    : base;
+    };
+    // Whole tiles (all but the ragged ends; a run when its first and last
+    // tiles are: the bases between are in range and, being multiples of
+    // the width apart, aligned alike) load without masks, each group of
+    // consecutive elements as one vector access from the first tile's lane
+    // address (one PTX block where hinted; the L2 hint goes on these
+    // accesses only); the rest masks each element.
     Type elt = cast<MemRefType>(src.getType()).getElementType();
     ElementOrder order = op.getOrder();
-    auto address = [&](OpBuilder &b, int s) {
-      return slotAddress(b, loc, lane, s, op.getLayout(), adaptor.getBase(),
-                         adaptor.getStride(), adaptor.getLineLength(),
-                         adaptor.getLimit(), order);
-    };
-    // Whole tiles (all but the ragged ends) load without masks, each group
-    // of consecutive elements as one vector access; the rest masks each
-    // element.
     auto groups = slotGroups(op.getLayout(), order);
     int64_t width = groups.front().size();
     Value whole =
-        isWholeTile(rewriter, loc, src, adaptor.getBase(), adaptor.getStride(),
-                    adaptor.getLineLength(), adaptor.getLimit(), width);
-    // The L2 hint goes on the whole tiles' vector accesses.
+        isWholeTile(rewriter, loc, src, base, stride, lineLength, limit, width);
+    if (!run.empty())
+      whole = arith::AndIOp::create(
+          rewriter, loc, whole,
+          isWholeTile(rewriter, loc, src, baseOf(rewriter, offsets.back()),
+                      stride, lineLength, limit, width));
     bool hinted = canHint(op.getCache(), width * getElementBytes(elt));
+    std::optional<SmallVector<int64_t>> tileOffsets =
+        groupOffsets(groups, op.getLayout(), order, stride);
+    size_t count = offsets.size() * kSlots;
     auto ifOp = scf::IfOp::create(
         rewriter, loc, whole,
         [&](OpBuilder &b, Location l) {
-          SmallVector<Value> slots(kSlots);
+          SmallVector<Value> slots(count);
           auto type = VectorType::get({width}, elt);
-          auto place = [&](ArrayRef<int> group, Value vec) {
+          auto place = [&](size_t tile, ArrayRef<int> group, Value vec) {
             for (auto [k, s] : llvm::enumerate(group))
-              slots[s] = vector::ExtractOp::create(b, l, vec, int64_t(k));
+              slots[tile * kSlots + s] =
+                  vector::ExtractOp::create(b, l, vec, int64_t(k));
           };
-          if (hinted) {
-            if (std::optional<SmallVector<int64_t>> offsets = groupOffsets(
-                    groups, op.getLayout(), order, adaptor.getStride())) {
-              SmallVector<Value> vectors = hintedLoads(
-                  b, l, op.getCache(), type, src,
-                  address(b, groups.front().front()).addr, *offsets);
-              for (auto [group, vec] : llvm::zip(groups, vectors))
-                place(group, vec);
-              scf::YieldOp::create(b, l, slots);
-              return;
-            }
+          if (hinted && tileOffsets) {
+            Value first =
+                slotAddress(b, l, lane, groups.front().front(), op.getLayout(),
+                            base, stride, lineLength, limit, order)
+                    .addr;
+            SmallVector<int64_t> all;
+            for (int64_t offset : offsets)
+              for (int64_t g : *tileOffsets)
+                all.push_back(offset + g);
+            SmallVector<Value> vectors =
+                hintedLoads(b, l, op.getCache(), type, src, first, all);
+            for (size_t tile = 0; tile < offsets.size(); ++tile)
+              for (auto [g, group] : llvm::enumerate(groups))
+                place(tile, group, vectors[tile * groups.size() + g]);
+            scf::YieldOp::create(b, l, slots);
+            return;
           }
-          for (ArrayRef<int> group : groups) {
-            Value addr = address(b, group.front()).addr;
-            if (width == 1) {
-              slots[group.front()] = memref::LoadOp::create(b, l, src, addr);
-              continue;
+          for (auto [tile, offset] : llvm::enumerate(offsets))
+            for (ArrayRef<int> group : groups) {
+              Value addr = slotAddress(b, l, lane, group.front(),
+                                       op.getLayout(), baseOf(b, offset),
+                                       stride, lineLength, limit, order)
+                               .addr;
+              if (width == 1) {
+                slots[tile * kSlots + group.front()] =
+                    memref::LoadOp::create(b, l, src, addr);
+                continue;
+              }
+              place(tile, group,
+                    hinted
+                        ? hintedLoads(b, l, op.getCache(), type, src, addr, {0})
+                              .front()
+                        : vector::LoadOp::create(
+                              b, l, type, src, ValueRange{addr},
+                              /*nontemporal=*/false,
+                              llvm::MaybeAlign(width *
+                                               elt.getIntOrFloatBitWidth() / 8))
+                              .getResult());
             }
-            place(group,
-                  hinted
-                      ? hintedLoads(b, l, op.getCache(), type, src, addr, {0})
-                            .front()
-                      : vector::LoadOp::create(
-                            b, l, type, src, ValueRange{addr},
-                            /*nontemporal=*/false,
-                            llvm::MaybeAlign(width *
-                                             elt.getIntOrFloatBitWidth() / 8))
-                            .getResult());
-          }
           scf::YieldOp::create(b, l, slots);
         },
         [&](OpBuilder &b, Location l) {
           SmallVector<Value> slots;
-          for (int s = 0; s < kSlots; ++s) {
-            SlotAddress a = address(b, s);
-            slots.push_back(maskedLoad(b, l, a.valid, src, a.addr));
-          }
+          for (int64_t offset : offsets)
+            for (int s = 0; s < kSlots; ++s) {
+              SlotAddress a =
+                  slotAddress(b, l, lane, s, op.getLayout(), baseOf(b, offset),
+                              stride, lineLength, limit, order);
+              slots.push_back(maskedLoad(b, l, a.valid, src, a.addr));
+            }
           scf::YieldOp::create(b, l, slots);
         });
-    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
-        op, fragmentType(op.getType().getElementType()), ifOp.getResults());
+    auto tile = [&](size_t i) -> Value {
+      return vector::FromElementsOp::create(
+          rewriter, loc, fragment,
+          ValueRange(ifOp.getResults()).slice(i * kSlots, kSlots));
+    };
+    for (auto [i, member] : llvm::enumerate(run))
+      rewriter.replaceOp(member.first, tile(i + 1));
+    rewriter.replaceOp(op, tile(0));
     return success();
   }
+
+private:
+  const TileRuns *runs;
 };
 
 struct LowerStoreTile : OpConversionPattern<StoreTileOp> {
-  using OpConversionPattern::OpConversionPattern;
+  LowerStoreTile(const TypeConverter &types, MLIRContext *ctx,
+                 const TileRuns *runs)
+      : OpConversionPattern(types, ctx), runs(runs) {}
+
   LogicalResult
   matchAndRewrite(StoreTileOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -442,68 +628,114 @@ struct LowerStoreTile : OpConversionPattern<StoreTileOp> {
     LanePosition lane = getLanePosition(rewriter, loc);
     Value dest = adaptor.getDest();
     Type destElt = cast<MemRefType>(dest.getType()).getElementType();
-    auto address = [&](OpBuilder &b, int s) {
-      return slotAddress(b, loc, lane, s, TileLayout::Rows, adaptor.getBase(),
-                         adaptor.getStride(), adaptor.getLineLength(),
-                         adaptor.getLimit());
+    // The tiles stored here: this one, or a run's (TileRuns) from its
+    // first store's base, lowered at its last store.
+    Value base = adaptor.getBase();
+    SmallVector<std::pair<Value, int64_t>> tiles{{adaptor.getTile(), 0}};
+    SmallVector<Operation *> moved;
+    if (runs)
+      if (auto it = runs->stores.find(op); it != runs->stores.end()) {
+        StoreTileOp first = it->second.front().first;
+        base = rewriter.getRemappedValue(first.getBase());
+        tiles.clear();
+        for (auto [member, offset] : it->second) {
+          StoreTileOp store = member;
+          tiles.push_back({store == op
+                               ? adaptor.getTile()
+                               : rewriter.getRemappedValue(store.getTile()),
+                           offset});
+          if (store != op)
+            moved.push_back(store);
+        }
+      }
+    Value stride = adaptor.getStride(), lineLength = adaptor.getLineLength(),
+          limit = adaptor.getLimit();
+    auto baseOf = [&](OpBuilder &b, int64_t offset) -> Value {
+      return offset ? arith::AddIOp::create(b, loc, base,
+                                            constIndex(b, loc, offset))
+                          .getResult()
+                    : base;
     };
-    auto slot = [&](OpBuilder &b, int s) {
-      return vector::ExtractOp::create(b, loc, adaptor.getTile(),
-                                       ArrayRef<int64_t>{s});
+    auto address = [&](OpBuilder &b, int s, int64_t offset) {
+      return slotAddress(b, loc, lane, s, TileLayout::Rows, baseOf(b, offset),
+                         stride, lineLength, limit);
     };
-    // As for loads: whole tiles store each group of consecutive elements
-    // as one vector, unmasked; the rest per element.
+    auto slot = [&](OpBuilder &b, Value tile, int s) {
+      return vector::ExtractOp::create(b, loc, tile, ArrayRef<int64_t>{s});
+    };
+    // As for loads: whole tiles (whole runs: their first and last tiles
+    // are) store each group of consecutive elements as one vector,
+    // unmasked; the rest per element.
     auto groups = slotGroups(TileLayout::Rows, ElementOrder::Fixed);
     int64_t width = groups.front().size();
-    Value whole =
-        isWholeTile(rewriter, loc, dest, adaptor.getBase(), adaptor.getStride(),
-                    adaptor.getLineLength(), adaptor.getLimit(), width);
+    Value whole = isWholeTile(rewriter, loc, dest, base, stride, lineLength,
+                              limit, width);
+    if (tiles.size() > 1)
+      whole = arith::AndIOp::create(
+          rewriter, loc, whole,
+          isWholeTile(rewriter, loc, dest,
+                      baseOf(rewriter, tiles.back().second), stride, lineLength,
+                      limit, width));
     scf::IfOp::create(
         rewriter, loc, whole,
         [&](OpBuilder &b, Location l) {
           bool hinted =
               canHint(op.getCache(), width * getElementBytes(destElt));
           SmallVector<Value> vectors;
-          for (ArrayRef<int> group : groups) {
-            SmallVector<Value> elements;
-            for (int s : group)
-              elements.push_back(toElement(b, l, slot(b, s), destElt));
-            vectors.push_back(vector::FromElementsOp::create(
-                b, l, VectorType::get({width}, destElt), elements));
-          }
+          for (auto &tile : tiles)
+            for (ArrayRef<int> group : groups) {
+              SmallVector<Value> elements;
+              for (int s : group)
+                elements.push_back(
+                    toElement(b, l, slot(b, tile.first, s), destElt));
+              vectors.push_back(vector::FromElementsOp::create(
+                  b, l, VectorType::get({width}, destElt), elements));
+            }
           std::optional<SmallVector<int64_t>> offsets =
               hinted ? groupOffsets(groups, TileLayout::Rows,
-                                    ElementOrder::Fixed, adaptor.getStride())
+                                    ElementOrder::Fixed, stride)
                      : std::nullopt;
           if (offsets) {
+            SmallVector<int64_t> all;
+            for (auto &tile : tiles)
+              for (int64_t g : *offsets)
+                all.push_back(tile.second + g);
             hintedStores(b, l, op.getCache(), vectors, dest,
-                         address(b, groups.front().front()).addr, *offsets);
+                         address(b, groups.front().front(), 0).addr, all);
             scf::YieldOp::create(b, l);
             return;
           }
-          for (auto [group, vec] : llvm::zip(groups, vectors)) {
-            Value addr = address(b, group.front()).addr;
-            if (hinted)
-              hintedStores(b, l, op.getCache(), vec, dest, addr, {0});
-            else
-              vector::StoreOp::create(
-                  b, l, vec, dest, ValueRange{addr},
-                  /*nontemporal=*/false,
-                  llvm::MaybeAlign(width * destElt.getIntOrFloatBitWidth() /
-                                   8));
-          }
+          for (auto [t, tile] : llvm::enumerate(tiles))
+            for (auto [g, group] : llvm::enumerate(groups)) {
+              Value vec = vectors[t * groups.size() + g];
+              Value addr = address(b, group.front(), tile.second).addr;
+              if (hinted)
+                hintedStores(b, l, op.getCache(), vec, dest, addr, {0});
+              else
+                vector::StoreOp::create(
+                    b, l, vec, dest, ValueRange{addr},
+                    /*nontemporal=*/false,
+                    llvm::MaybeAlign(width * destElt.getIntOrFloatBitWidth() /
+                                     8));
+            }
           scf::YieldOp::create(b, l);
         },
         [&](OpBuilder &b, Location l) {
-          for (int s = 0; s < kSlots; ++s) {
-            SlotAddress a = address(b, s);
-            maskedStore(b, l, a.valid, slot(b, s), dest, a.addr);
-          }
+          for (auto &tile : tiles)
+            for (int s = 0; s < kSlots; ++s) {
+              SlotAddress a = address(b, s, tile.second);
+              maskedStore(b, l, a.valid, slot(b, tile.first, s), dest, a.addr);
+            }
           scf::YieldOp::create(b, l);
         });
+    for (Operation *store : moved)
+      rewriter.eraseOp(store);
     rewriter.eraseOp(op);
     return success();
   }
+
+private:
+  const TileRuns *runs;
 };
 
 struct LowerStoreRow : OpConversionPattern<StoreRowOp> {
@@ -715,7 +947,7 @@ struct LowerElementwise : ConversionPattern {
 };
 
 void populatePatterns(TypeConverter &types, RewritePatternSet &patterns,
-                      FiniteChecks *checks);
+                      FiniteChecks *checks, const TileRuns *runs);
 
 struct ConvertTCUMMAToGPUPass
     : tcu::impl::ConvertTCUMMAToGPUBase<ConvertTCUMMAToGPUPass> {
@@ -753,7 +985,11 @@ struct ConvertTCUMMAToGPUPass
         [&](Operation *op) { return types.isLegal(op); });
     RewritePatternSet patterns(ctx);
     FiniteChecks checks;
-    populatePatterns(types, patterns, &checks);
+    TileRuns runs(module);
+    // A run's earlier stores are lowered (and erased) by its last one.
+    target.addDynamicallyLegalOp<StoreTileOp>(
+        [&](StoreTileOp op) { return runs.movedStores.contains(op); });
+    populatePatterns(types, patterns, &checks, &runs);
     scf::populateSCFStructuralTypeConversionsAndLegality(types, patterns,
                                                          target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
@@ -765,10 +1001,11 @@ struct ConvertTCUMMAToGPUPass
 /// The patterns, with `checks` shared by the products of one conversion
 /// (null: each product checks its own data).
 void populatePatterns(TypeConverter &types, RewritePatternSet &patterns,
-                      FiniteChecks *checks) {
-  patterns.add<LowerLoadTile, LowerStoreTile, LowerStoreRow, LowerMatrix,
-               LowerSplit, LowerBlockPrefix, LowerElementwise>(
-      types, patterns.getContext());
+                      FiniteChecks *checks, const TileRuns *runs) {
+  patterns.add<LowerLoadTile, LowerStoreTile>(types, patterns.getContext(),
+                                              runs);
+  patterns.add<LowerStoreRow, LowerMatrix, LowerSplit, LowerBlockPrefix,
+               LowerElementwise>(types, patterns.getContext());
   patterns.add<LowerMMA>(types, patterns.getContext(), checks);
   populateFragmentPatterns(types, patterns);
   populateLookbackPatterns(types, patterns);
@@ -778,7 +1015,7 @@ void populatePatterns(TypeConverter &types, RewritePatternSet &patterns,
 
 void mlir::tcu::populateTCUMMAToGPUPatterns(TypeConverter &types,
                                             RewritePatternSet &patterns) {
-  populatePatterns(types, patterns, /*checks=*/nullptr);
+  populatePatterns(types, patterns, /*checks=*/nullptr, /*runs=*/nullptr);
 }
 
 bool gpu_lowering::isTile(Type t) {

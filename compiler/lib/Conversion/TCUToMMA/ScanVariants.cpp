@@ -924,6 +924,15 @@ static void scanLagged(TileBuilder &tb, const Collective &c) {
   // f32 input would spill 250-390 bytes (not measured): no target.
   if (k <= 2 && !elt.isF32())
     blocks->setAttr(kMinBlocksPerSMAttr, b.getI64IntegerAttr(32 / warps));
+  // A warp's runs of reduced, scanned and stored tiles, each tested and
+  // addressed once (kTileRunsAttr). Measured on the H100 (2026-11-26,
+  // bench/results/tile-runs, lagged:2:4, 3 rounds alternating, G
+  // elements/s): f16->f32 449-452 -> 459-463 (+2.4%), f16->f16 558-574 ->
+  // 572-598 (+2.5-4%), i8->i32 418-428 -> 424-439 (+2.5%). The block scans
+  // (block:4:16 f16, block:4:8 i8 at 65536-2^20) measured slower with them:
+  // loads alone -0.5-2%, stores alone -7% (f16->f16) and -12% (i8->i32),
+  // f16->f32 level: they keep one test a tile.
+  blocks->setAttr(kTileRunsAttr, b.getUnitAttr());
   memref::DeallocOp::create(b, loc, state);
 }
 

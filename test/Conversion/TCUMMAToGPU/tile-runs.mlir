@@ -1,0 +1,132 @@
+// RUN: tcuc-opt %s --convert-tcu-mma-to-gpu --canonicalize | FileCheck %s
+
+// Runs of tile accesses (TileRuns in TCUMMAToGPU.cpp), in kernels whose
+// items carry tcuc.tile_runs (the lagged scan's).
+
+// A warp's run of two tile loads 256 elements apart (the lagged scan's
+// reduced run): one test of the whole run (both tiles' bounds and
+// alignment, one scf.if for the 16 slots) and one PTX block with one
+// policy and one address for both tiles' 16-byte loads.
+// CHECK-LABEL: gpu.func @run_k0
+// CHECK: scf.if %{{.*}} -> (f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16)
+// CHECK: nvvm.inline_ptx "{ .reg .b64 g, pol; cvta.to.global.u64 g, $8; createpolicy.fractional.L2::evict_last.b64 pol, 1.0; ld.global.L2::cache_hint.v4.b32 {$0, $1, $2, $3}, [g], pol; ld.global.L2::cache_hint.v4.b32 {$4, $5, $6, $7}, [g+512], pol; }"
+// CHECK-NOT: nvvm.inline_ptx "{ .reg .b64 g, pol;
+// CHECK: nvvm.mma.sync
+func.func @run(%in: memref<?xf16>, %out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c256 = arith.constant 256 : index
+  %c512 = arith.constant 512 : index
+  %c64 = arith.constant 64 : index
+  %n = memref.dim %in, %c0 : memref<?xf16>
+  %zero = arith.constant dense<0.0> : vector<16x16xf32>
+  scf.parallel (%w) = (%c0) to (%c64) step (%c1) {
+    %base = arith.muli %w, %c512 : index
+    %a = tcu.load_tile <rows> %in[%base] stride %c16 line %c16 limit %n order <tile> cache <evict_last> : memref<?xf16> -> vector<16x16xf16>
+    %next = arith.addi %base, %c256 : index
+    %b = tcu.load_tile <rows> %in[%next] stride %c16 line %c16 limit %n order <tile> cache <evict_last> : memref<?xf16> -> vector<16x16xf16>
+    %ones = tcu.matrix <Ones> : vector<16x16xf16>
+    %p = tcu.mma %a, %ones, %zero : vector<16x16xf16>, vector<16x16xf16> into vector<16x16xf32>
+    %q = tcu.mma %b, %ones, %p : vector<16x16xf16>, vector<16x16xf16> into vector<16x16xf32>
+    tcu.store_tile %q, %out[%base] stride %c16 line %c16 limit %n : vector<16x16xf32> -> memref<?xf32>
+    scf.reduce
+  } {tcuc.tile_runs}
+  return
+}
+
+// Not a run: a store between the loads (the second cannot move above it),
+// and bases whose difference is not a constant: each load tests and loads
+// its own tile.
+// CHECK-LABEL: gpu.func @not_runs_k0
+// CHECK-COUNT-3: ld.global.L2::cache_hint.v4.b32 {$0, $1, $2, $3}, [g], pol; }"
+// CHECK-NOT: [g+512]
+func.func @not_runs(%in: memref<?xf16>, %out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c256 = arith.constant 256 : index
+  %c512 = arith.constant 512 : index
+  %c64 = arith.constant 64 : index
+  %n = memref.dim %in, %c0 : memref<?xf16>
+  %k = memref.dim %out, %c0 : memref<?xf32>
+  %zero = arith.constant dense<0.0> : vector<16x16xf32>
+  scf.parallel (%w) = (%c0) to (%c64) step (%c1) {
+    %base = arith.muli %w, %c512 : index
+    %a = tcu.load_tile <rows> %in[%base] stride %c16 line %c16 limit %n order <tile> cache <evict_last> : memref<?xf16> -> vector<16x16xf16>
+    tcu.store_tile %zero, %out[%base] stride %c16 line %c16 limit %n : vector<16x16xf32> -> memref<?xf32>
+    %next = arith.addi %base, %c256 : index
+    %b = tcu.load_tile <rows> %in[%next] stride %c16 line %c16 limit %n order <tile> cache <evict_last> : memref<?xf16> -> vector<16x16xf16>
+    %other = arith.addi %base, %k : index
+    %c = tcu.load_tile <rows> %in[%other] stride %c16 line %c16 limit %n order <tile> cache <evict_last> : memref<?xf16> -> vector<16x16xf16>
+    %ones = tcu.matrix <Ones> : vector<16x16xf16>
+    %p = tcu.mma %a, %ones, %zero : vector<16x16xf16>, vector<16x16xf16> into vector<16x16xf32>
+    %q = tcu.mma %b, %ones, %p : vector<16x16xf16>, vector<16x16xf16> into vector<16x16xf32>
+    %r = tcu.mma %c, %ones, %q : vector<16x16xf16>, vector<16x16xf16> into vector<16x16xf32>
+    tcu.store_tile %r, %out[%base] stride %c16 line %c16 limit %n : vector<16x16xf32> -> memref<?xf32>
+    scf.reduce
+  } {tcuc.tile_runs}
+  return
+}
+
+// A run of two tile stores 256 elements apart (the lagged scan's output):
+// lowered at the second (the first moves down past the pure arithmetic
+// and the warp barrier after it), one whole-run test, one PTX block with
+// both tiles' stores from one address; the masked path stores 16 slots.
+// CHECK-LABEL: gpu.func @store_run_k0
+// CHECK-COUNT-1: st.global.cs.v2.b32 [g], {$1, $2}; st.global.cs.v2.b32 [g+512], {$3, $4}; st.global.cs.v2.b32 [g+32], {$5, $6}; st.global.cs.v2.b32 [g+544], {$7, $8}; st.global.cs.v2.b32 [g+1024], {$9, $10}; st.global.cs.v2.b32 [g+1536], {$11, $12}; st.global.cs.v2.b32 [g+1056], {$13, $14}; st.global.cs.v2.b32 [g+1568], {$15, $16}; }"
+// CHECK-NOT: st.global.cs
+// CHECK-COUNT-16: memref.store
+// CHECK-NOT: memref.store
+// CHECK: gpu.return
+func.func @store_run(%in: memref<?xf16>, %out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c256 = arith.constant 256 : index
+  %c512 = arith.constant 512 : index
+  %c64 = arith.constant 64 : index
+  %n = memref.dim %in, %c0 : memref<?xf16>
+  %zero = arith.constant dense<0.0> : vector<16x16xf32>
+  scf.parallel (%w) = (%c0) to (%c64) step (%c1) {
+    %base = arith.muli %w, %c512 : index
+    %a = tcu.load_tile <rows> %in[%base] stride %c16 line %c16 limit %n : memref<?xf16> -> vector<16x16xf16>
+    %ones = tcu.matrix <Ones> : vector<16x16xf16>
+    %p = tcu.mma %a, %ones, %zero : vector<16x16xf16>, vector<16x16xf16> into vector<16x16xf32>
+    tcu.store_tile %p, %out[%base] stride %c16 line %c16 limit %n cache <streaming> : vector<16x16xf32> -> memref<?xf32>
+    %q = arith.addf %p, %p : vector<16x16xf32>
+    %next = arith.addi %base, %c256 : index
+    tcu.store_tile %q, %out[%next] stride %c16 line %c16 limit %n cache <streaming> : vector<16x16xf32> -> memref<?xf32>
+    scf.reduce
+  } {tcuc.tile_runs}
+  return
+}
+
+// Without tcuc.tile_runs (the block scans': slower with runs) each tile
+// tests and stores alone.
+// CHECK-LABEL: gpu.func @no_runs_k0
+// CHECK-COUNT-2: st.global.cs.v2.b32 [g], {$1, $2}; st.global.cs.v2.b32 [g+512], {$3, $4}; st.global.cs.v2.b32 [g+32], {$5, $6}; st.global.cs.v2.b32 [g+544], {$7, $8}; }"
+// CHECK-NOT: [g+1024]
+// CHECK: gpu.return
+func.func @no_runs(%in: memref<?xf16>, %out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c256 = arith.constant 256 : index
+  %c512 = arith.constant 512 : index
+  %c64 = arith.constant 64 : index
+  %n = memref.dim %in, %c0 : memref<?xf16>
+  %zero = arith.constant dense<0.0> : vector<16x16xf32>
+  scf.parallel (%w) = (%c0) to (%c64) step (%c1) {
+    %base = arith.muli %w, %c512 : index
+    %a = tcu.load_tile <rows> %in[%base] stride %c16 line %c16 limit %n : memref<?xf16> -> vector<16x16xf16>
+    %ones = tcu.matrix <Ones> : vector<16x16xf16>
+    %p = tcu.mma %a, %ones, %zero : vector<16x16xf16>, vector<16x16xf16> into vector<16x16xf32>
+    tcu.store_tile %p, %out[%base] stride %c16 line %c16 limit %n cache <streaming> : vector<16x16xf32> -> memref<?xf32>
+    %q = arith.addf %p, %p : vector<16x16xf32>
+    %next = arith.addi %base, %c256 : index
+    tcu.store_tile %q, %out[%next] stride %c16 line %c16 limit %n cache <streaming> : vector<16x16xf32> -> memref<?xf32>
+    scf.reduce
+  }
+  return
+}
