@@ -133,6 +133,18 @@ def variants(op, seg, n=DEFAULT_N):
     return out
 
 
+def strategies(op, seg, n, only):
+    """The strategies timed for (op, segment): the sweep's (variants) that
+    pass --only, then any full strategy --only names that the sweep does
+    not try (e.g. lagged:3:4), so one-off shapes can be timed too."""
+    swept_ = [v for v in variants(op, seg, n) if selected(v, only)]
+    names = REDUCE_VARIANTS if op == "reduce" else SCAN_VARIANTS
+    extra = [v for v in (only or [])
+             if v.count(":") >= 1 and v.split(":")[0] in names
+             and all(p.isdigit() for p in v.split(":")[1:]) and v not in swept_]
+    return swept_ + extra
+
+
 def selected(v, only):
     """Whether strategy `v` passes the --only filter (variant names,
     name:tiles or name:tiles:warps; "default" for the compiler's choice)."""
@@ -158,9 +170,7 @@ def fill(args):
         for seg in segments(args.n):
             if not swept(args, opname, seg, args.n):
                 continue
-            for v in variants(op, seg, args.n):
-                if not selected(v, args.only):
-                    continue
+            for v in strategies(op, seg, args.n, args.only):
                 cmd = [args.tcuc, "compile", "--op", op, "--segment", str(seg),
                        "--dtype", din, "--out-dtype", dout, "--arch", args.arch,
                        "--cache-dir", args.cache_dir, "-o", os.devnull]
@@ -358,9 +368,7 @@ def run(args):
                     f"{gbs:7.0f} GB/s {gbs / ceiling:6.1%}  err {err:.1e}")
 
             # tcuc: every variant; "" is the default (the cost model's pick).
-            for v in variants(op, seg, n):
-                if not selected(v, args.only):
-                    continue
+            for v in strategies(op, seg, n, args.only):
                 scratch = ctypes.c_uint64(0)
                 kernels = ctypes.c_int(0)
                 if tcuc.tcuc_prepare(op.encode(), seg, din.encode(),
@@ -594,7 +602,9 @@ def sweep_filters(p):
                    help="only these segment sizes ('whole' for the array)")
     p.add_argument("--only", nargs="*",
                    help="only these tcuc strategies: variant names, name:tiles, "
-                        "name:tiles:warps (block), or 'default'")
+                        "name:tiles:warps (block, lookback, lagged), or "
+                        "'default'; a full strategy the sweep does not try "
+                        "(e.g. lagged:3:4) is timed too")
 
 
 def main():

@@ -46,4 +46,6 @@ exec "${PYTHON:-python3}" bench/bench.py report \
   $R/defaults-0.6.21/f16-f32 \
   $R/defaults-0.6.22/scans \
   $R/defaults-0.6.23/scans \
+  $R/tile-runs/sweep \
+  $R/defaults-0.6.23/scans-4tiles \
   --out "${1:-$R}"

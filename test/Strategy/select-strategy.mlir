@@ -66,19 +66,19 @@ func.func @scans(%h: memref<?xf16>, %f: memref<?xf32>, %bh: memref<?xbf16>,
   tcu.segmented_scan <add> inclusive %h into %f segment_size 1048576 : memref<?xf16> -> memref<?xf32>
   // CHECK: segment_size 1048576 {tiles_per_warp = 4 : i64, variant = #tcu.variant<block>, warps_per_block = 8 : i64}
   tcu.segmented_scan <add> inclusive %c into %i segment_size 1048576 : memref<?xi8> -> memref<?xi32>
-  // From 2^22 on, f16->f32 and f16->f16 take the lagged single pass at 2
-  // tiles (run 21: 0.88 / 0.68 of the copy ceiling against the grid's
-  // 0.70-0.72 / 0.61-0.64), i8->i32 the grid; larger than every row, the
-  // largest row's choice.
-  // CHECK: segment_size 4194304 {tiles_per_warp = 2 : i64, variant = #tcu.variant<lagged>, warps_per_block = 4 : i64}
+  // From 2^22 on, f16->f32 and f16->f16 take the lagged single pass at 4
+  // tiles (tcuc 0.6.23 with tile runs, bench/results/tile-runs/sweep: 0.95
+  // / 0.83 of the copy ceiling against 0.93 / 0.77 at 2 tiles), i8->i32 the
+  // grid; larger than every row, the largest row's choice.
+  // CHECK: segment_size 4194304 {tiles_per_warp = 4 : i64, variant = #tcu.variant<lagged>, warps_per_block = 4 : i64}
   tcu.segmented_scan <add> inclusive %h into %f segment_size 4194304 : memref<?xf16> -> memref<?xf32>
-  // CHECK: segment_size 1099511627776 {tiles_per_warp = 2 : i64, variant = #tcu.variant<lagged>, warps_per_block = 4 : i64}
+  // CHECK: segment_size 1099511627776 {tiles_per_warp = 4 : i64, variant = #tcu.variant<lagged>, warps_per_block = 4 : i64}
   tcu.segmented_scan <add> inclusive %h into %f segment_size 1099511627776 : memref<?xf16> -> memref<?xf32>
-  // CHECK: segment_size 4194304 {tiles_per_warp = 2 : i64, variant = #tcu.variant<lagged>, warps_per_block = 4 : i64}
+  // CHECK: segment_size 4194304 {tiles_per_warp = 4 : i64, variant = #tcu.variant<lagged>, warps_per_block = 4 : i64}
   tcu.segmented_scan <add> inclusive %h into %h segment_size 4194304 : memref<?xf16> -> memref<?xf16>
-  // CHECK: segment_size 16777216 {tiles_per_warp = 2 : i64, variant = #tcu.variant<lagged>, warps_per_block = 4 : i64}
+  // CHECK: segment_size 16777216 {tiles_per_warp = 4 : i64, variant = #tcu.variant<lagged>, warps_per_block = 4 : i64}
   tcu.segmented_scan <add> inclusive %h into %h segment_size 16777216 : memref<?xf16> -> memref<?xf16>
-  // CHECK: segment_size 1099511627776 {tiles_per_warp = 2 : i64, variant = #tcu.variant<lagged>, warps_per_block = 4 : i64}
+  // CHECK: segment_size 1099511627776 {tiles_per_warp = 4 : i64, variant = #tcu.variant<lagged>, warps_per_block = 4 : i64}
   tcu.segmented_scan <add> inclusive %h into %h segment_size 1099511627776 : memref<?xf16> -> memref<?xf16>
   // CHECK: segment_size 4194304 {tiles_per_warp = 1 : i64, variant = #tcu.variant<grid>}
   tcu.segmented_scan <add> inclusive %c into %i segment_size 4194304 : memref<?xi8> -> memref<?xi32>

@@ -920,7 +920,11 @@ static void scanLagged(TileBuilder &tb, const Collective &c) {
   // 64 (8 blocks, 8 bytes of spills) 0.863; f16->f16 0.597 -> 0.636 and
   // i8->i32 0.559 -> 0.624 the same way; bf16->f32 (80 registers without,
   // 68 bytes of spills with) the same either way (0.905 / 0.903 ms at
-  // 2^28). At 4 tiles 64 registers spill 200-250 bytes and lose a third;
+  // 2^28). At 4 tiles 64 registers spill 200-250 bytes and lose a third,
+  // and 6 blocks an SM (80 registers, 44 bytes of spills with the tile
+  // runs) measured 6-7% slower for f16 input than ptxas's own 96
+  // registers (5 blocks), the f16 shape from 2^22 since tcuc 0.6.24
+  // (bench/results/tile-runs);
   // f32 input would spill 250-390 bytes (not measured): no target.
   if (k <= 2 && !elt.isF32())
     blocks->setAttr(kMinBlocksPerSMAttr, b.getI64IntegerAttr(32 / warps));
