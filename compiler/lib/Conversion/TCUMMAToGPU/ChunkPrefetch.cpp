@@ -107,8 +107,9 @@ void gpu_lowering::prefetchChunkLoads(scf::ForOp loop) {
                                        loop.getUpperBound());
     Value none = arith::ConstantIndexOp::create(b, loc, 0);
     SmallVector<Value> tiles;
-    // One select a limit, so that loads which shared a limit still do
-    // (and still form a run for one whole-run test: TileLoadRuns).
+    // One select a limit, so that loads which shared a limit still do:
+    // TileRuns (TCUMMAToGPU.cpp) groups loads by their limit value, in
+    // kernels that take runs (the block scans, which prefetch, do not yet).
     DenseMap<Value, Value> limits;
     for (LoadTileOp load : loads) {
       Value &limit = limits[load.getLimit()];

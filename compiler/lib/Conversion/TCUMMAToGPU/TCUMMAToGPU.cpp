@@ -354,6 +354,30 @@ Value isWholeTile(OpBuilder &b, Location loc, Value buffer, Value base,
   return arith::AndIOp::create(b, loc, ok, cmp(b, loc, P::eq, parity, c(0)));
 }
 
+/// `base + offset` (`base` itself for offset 0).
+Value offsetBase(OpBuilder &b, Location loc, Value base, int64_t offset) {
+  return offset
+             ? arith::AddIOp::create(b, loc, base, constIndex(b, loc, offset))
+                   .getResult()
+             : base;
+}
+
+/// isWholeTile for a run of tiles at `base` + offsets from 0 to `last`
+/// (multiples of `width`): its first and last tiles are whole, so every
+/// tile between is in bounds and aligned alike. One tile when `last` is 0.
+Value isWholeRun(OpBuilder &b, Location loc, Value buffer, Value base,
+                 int64_t last, Value stride, Value lineLength, Value limit,
+                 int64_t width) {
+  Value whole =
+      isWholeTile(b, loc, buffer, base, stride, lineLength, limit, width);
+  if (!last)
+    return whole;
+  return arith::AndIOp::create(b, loc, whole,
+                               isWholeTile(b, loc, buffer,
+                                           offsetBase(b, loc, base, last),
+                                           stride, lineLength, limit, width));
+}
+
 /// `v` as a sum of index terms and a constant, through arith.addi and
 /// index constants (a few levels deep): tile bases `run + i * 256` built
 /// in different association still compare equal up to the constant.
@@ -512,12 +536,6 @@ struct LowerLoadTile : OpConversionPattern<LoadTileOp> {
       offsets.push_back(member.second);
     Value base = adaptor.getBase(), stride = adaptor.getStride(),
           lineLength = adaptor.getLineLength(), limit = adaptor.getLimit();
-    auto baseOf = [&](OpBuilder &b, int64_t offset) -> Value {
-      return offset ? arith::AddIOp::create(b, loc, base,
-                                            constIndex(b, loc, offset))
-                          .getResult()
-                    : base;
-    };
     // Whole tiles (all but the ragged ends; a run when its first and last
     // tiles are: the bases between are in range and, being multiples of
     // the width apart, aligned alike) load without masks, each group of
@@ -528,13 +546,8 @@ struct LowerLoadTile : OpConversionPattern<LoadTileOp> {
     ElementOrder order = op.getOrder();
     auto groups = slotGroups(op.getLayout(), order);
     int64_t width = groups.front().size();
-    Value whole =
-        isWholeTile(rewriter, loc, src, base, stride, lineLength, limit, width);
-    if (!run.empty())
-      whole = arith::AndIOp::create(
-          rewriter, loc, whole,
-          isWholeTile(rewriter, loc, src, baseOf(rewriter, offsets.back()),
-                      stride, lineLength, limit, width));
+    Value whole = isWholeRun(rewriter, loc, src, base, offsets.back(), stride,
+                             lineLength, limit, width);
     bool hinted = canHint(op.getCache(), width * getElementBytes(elt));
     std::optional<SmallVector<int64_t>> tileOffsets =
         groupOffsets(groups, op.getLayout(), order, stride);
@@ -568,10 +581,11 @@ struct LowerLoadTile : OpConversionPattern<LoadTileOp> {
           }
           for (auto [tile, offset] : llvm::enumerate(offsets))
             for (ArrayRef<int> group : groups) {
-              Value addr = slotAddress(b, l, lane, group.front(),
-                                       op.getLayout(), baseOf(b, offset),
-                                       stride, lineLength, limit, order)
-                               .addr;
+              Value addr =
+                  slotAddress(b, l, lane, group.front(), op.getLayout(),
+                              offsetBase(b, l, base, offset), stride,
+                              lineLength, limit, order)
+                      .addr;
               if (width == 1) {
                 slots[tile * kSlots + group.front()] =
                     memref::LoadOp::create(b, l, src, addr);
@@ -594,9 +608,9 @@ struct LowerLoadTile : OpConversionPattern<LoadTileOp> {
           SmallVector<Value> slots;
           for (int64_t offset : offsets)
             for (int s = 0; s < kSlots; ++s) {
-              SlotAddress a =
-                  slotAddress(b, l, lane, s, op.getLayout(), baseOf(b, offset),
-                              stride, lineLength, limit, order);
+              SlotAddress a = slotAddress(b, l, lane, s, op.getLayout(),
+                                          offsetBase(b, l, base, offset),
+                                          stride, lineLength, limit, order);
               slots.push_back(maskedLoad(b, l, a.valid, src, a.addr));
             }
           scf::YieldOp::create(b, l, slots);
@@ -650,15 +664,10 @@ struct LowerStoreTile : OpConversionPattern<StoreTileOp> {
       }
     Value stride = adaptor.getStride(), lineLength = adaptor.getLineLength(),
           limit = adaptor.getLimit();
-    auto baseOf = [&](OpBuilder &b, int64_t offset) -> Value {
-      return offset ? arith::AddIOp::create(b, loc, base,
-                                            constIndex(b, loc, offset))
-                          .getResult()
-                    : base;
-    };
     auto address = [&](OpBuilder &b, int s, int64_t offset) {
-      return slotAddress(b, loc, lane, s, TileLayout::Rows, baseOf(b, offset),
-                         stride, lineLength, limit);
+      return slotAddress(b, loc, lane, s, TileLayout::Rows,
+                         offsetBase(b, loc, base, offset), stride, lineLength,
+                         limit);
     };
     auto slot = [&](OpBuilder &b, Value tile, int s) {
       return vector::ExtractOp::create(b, loc, tile, ArrayRef<int64_t>{s});
@@ -668,14 +677,8 @@ struct LowerStoreTile : OpConversionPattern<StoreTileOp> {
     // unmasked; the rest per element.
     auto groups = slotGroups(TileLayout::Rows, ElementOrder::Fixed);
     int64_t width = groups.front().size();
-    Value whole = isWholeTile(rewriter, loc, dest, base, stride, lineLength,
-                              limit, width);
-    if (tiles.size() > 1)
-      whole = arith::AndIOp::create(
-          rewriter, loc, whole,
-          isWholeTile(rewriter, loc, dest,
-                      baseOf(rewriter, tiles.back().second), stride, lineLength,
-                      limit, width));
+    Value whole = isWholeRun(rewriter, loc, dest, base, tiles.back().second,
+                             stride, lineLength, limit, width);
     scf::IfOp::create(
         rewriter, loc, whole,
         [&](OpBuilder &b, Location l) {
