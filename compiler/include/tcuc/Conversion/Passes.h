@@ -72,7 +72,9 @@ constexpr llvm::StringLiteral kTileRunsAttr = "tcuc.tile_runs";
 /// fragments and mma.sync (tiles converted by `types`). Here every product
 /// with a 0/1 matrix checks its own data for NaN/Inf; the
 /// convert-tcu-mma-to-gpu pass also shares one check between the products
-/// of a tile (a cache that lives for one conversion).
+/// of a tile (a cache that lives for one conversion), and lowers the tile
+/// runs of kernels with kTileRunsAttr; these patterns lower each tile
+/// access alone.
 void populateTCUMMAToGPUPatterns(TypeConverter &types,
                                  RewritePatternSet &patterns);
 
