@@ -520,6 +520,11 @@ constexpr int64_t kLaggedRounds = 1;
 /// against 0.863 overlapped (H100, 2026-11-25,
 /// bench/results/lagged-complete-warp; at 64 registers, see
 /// kMinBlocksPerSMAttr in ScanVariants.cpp's scanLagged).
+/// The words are read here, after the scan, not at the ticket's start
+/// (where their operands are known): reading them early, to overlap the
+/// round trip with the scan, made every warp build their addresses and
+/// measured 5-14% slower for the f16 scans at 4 tiles (+9% instructions;
+/// H100, 2026-11-26, bench/results/lagged-f16-0.6.24).
 struct LowerBlockLaggedLookback : OpConversionPattern<BlockLaggedLookbackOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
