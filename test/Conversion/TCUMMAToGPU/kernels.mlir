@@ -36,11 +36,16 @@ func.func @seg16(%in: memref<?xf16>, %out: memref<?xf32>) {
 }
 
 // Block level: the per-segment partials become this warp's slice of a
-// workgroup buffer (4 warps x 256 f32); f32 data is split into bf16 parts.
+// workgroup buffer (4 warps x 256 f32); f32 data is split into bf16 parts,
+// whose register pairs are the mma's i32 operands as bitcasts (no shifts).
 // CHECK-LABEL: gpu.module @block_kernels
 // CHECK: gpu.func @block_k0(%{{.*}}: memref<?xf32>, %{{.*}}: memref<?xf32>) workgroup(%[[WG:.*]] : memref<1024xf32, #gpu.address_space<workgroup>>) kernel
 // CHECK: memref.subview %[[WG]][%{{.*}}] [256] [1]
 // CHECK: arith.truncf {{.*}} : vector<8xf32> to vector<8xbf16>
+// CHECK: %[[BPAIR:.*]] = vector.shuffle %{{.*}}, %{{.*}} [0, 1] : vector<8xbf16>, vector<8xbf16>
+// CHECK-NEXT: %[[BWORDS:.*]] = vector.bitcast %[[BPAIR]] : vector<2xbf16> to vector<1xi32>
+// CHECK-NEXT: vector.extract %[[BWORDS]][0] : i32 from vector<1xi32>
+// CHECK-NOT: arith.shli
 // CHECK: nvvm.mma.sync
 // CHECK-SAME: multiplicandAPtxType = #nvvm.mma_type<bf16>
 // CHECK-NOT: memref.alloc
@@ -70,7 +75,7 @@ func.func @block(%in: memref<?xf32>, %out: memref<?xf32>) {
 // CHECK-NOT: scf.for
 // CHECK: vector.load %{{.*}} : memref<?xf16>, vector<2xf16>
 // CHECK: %{{.*}}:2 = scf.for %{{.*}} = %c0 to %c5 step %c1 iter_args(%{{.*}} = %{{.*}}, %[[TILE:.*]] = %{{.*}}) -> (f32, vector<8xf16>)
-// CHECK: vector.extract %[[TILE]]
+// CHECK: vector.{{extract|shuffle}} %[[TILE]]
 // CHECK: vector.load %{{.*}} : memref<?xf16>, vector<2xf16>
 // CHECK: nvvm.mma.sync
 // CHECK: memref.store %{{.*}}, %[[WG]]
@@ -109,11 +114,20 @@ func.func @grid(%in: memref<?xi8>, %out: memref<?xi32>) {
 // An i8 tile transposed in registers travels as f16 through movmatrix; its
 // narrowing back to i8 (marked exact) and the mma's widening to f16 again
 // are both dropped: the mma takes the moved f16 fragment (the round trip
-// cost about 30 instructions a tile).
+// cost about 30 instructions a tile). Each moved register is a bitcast
+// pair of slots (no shifts, which ptxas kept as two PRMT a pair), and the
+// moved pairs 0, 2, 1, 3 concatenate into the transpose.
 // CHECK-LABEL: gpu.module @i8_transpose_kernels
 // CHECK: %[[WIDE:.*]] = arith.sitofp %{{.*}} : vector<8xi8> to vector<8xf16>
-// CHECK: nvvm.inline_ptx "movmatrix.sync.aligned.m8n8.trans.b16 $0, $1;"
-// CHECK: %[[MOVED:.*]] = vector.from_elements %{{.*}} : vector<8xf16>
+// CHECK: %[[PAIR:.*]] = vector.shuffle %[[WIDE]], %[[WIDE]] [0, 1] : vector<8xf16>, vector<8xf16>
+// CHECK-NEXT: %[[WORDS:.*]] = vector.bitcast %[[PAIR]] : vector<2xf16> to vector<1xi32>
+// CHECK-NEXT: %[[WORD:.*]] = vector.extract %[[WORDS]][0] : i32 from vector<1xi32>
+// CHECK-NEXT: %[[Q0:.*]] = nvvm.inline_ptx "movmatrix.sync.aligned.m8n8.trans.b16 $0, $1;" ro(%[[WORD]] : i32) -> i32
+// CHECK-NOT: arith.shli
+// CHECK: %[[Q0W:.*]] = vector.from_elements %[[Q0]] : vector<1xi32>
+// CHECK: %[[Q0P:.*]] = vector.bitcast %[[Q0W]] : vector<1xi32> to vector<2xf16>
+// CHECK: vector.shuffle %[[Q0P]], %{{.*}} [0, 1, 2, 3] : vector<2xf16>, vector<2xf16>
+// CHECK: %[[MOVED:.*]] = vector.shuffle %{{.*}}, %{{.*}} [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xf16>, vector<4xf16>
 // CHECK-NOT: arith.fptosi %[[MOVED]]
 // CHECK: vector.extract %[[MOVED]]
 // CHECK: nvvm.mma.sync
@@ -166,13 +180,17 @@ func.func @packed_columns(%in: memref<?xf16>, %out: memref<?xf32>) {
   return
 }
 
-// Scan256: R = A·U + (L·A)·Ones. Both products meet a 0/1 matrix with
+// Scan256: R = A·U + (L·A)·Ones. L·A's right operand is A transposed: each
+// register pair of A goes to movmatrix as one i32, a bitcast of the pair.
+// Both products meet a 0/1 matrix with
 // zeros, so a NaN or Inf in the tile takes the exact path; one check serves
 // both (the vote covers the tile in either layout): the lane's four f16
 // pairs times 0 chained through packed fmas, NaN exactly when an element is
 // not finite, then one vote.sync, whose result both products branch on.
 // CHECK-LABEL: gpu.module @scan256_kernels
-// CHECK: %[[P0:.*]] = vector.shuffle %[[A:.*]], %[[A]] [0, 1] : vector<8xf16>, vector<8xf16>
+// CHECK: %[[T0:.*]] = vector.shuffle %[[A:.*]], %[[A]] [0, 1] : vector<8xf16>, vector<8xf16>
+// CHECK-NEXT: vector.bitcast %[[T0]] : vector<2xf16> to vector<1xi32>
+// CHECK: %[[P0:.*]] = vector.shuffle %[[A]], %[[A]] [0, 1] : vector<8xf16>, vector<8xf16>
 // CHECK-NEXT: %[[M:.*]] = arith.mulf %[[P0]], %[[ZERO:.*]] : vector<2xf16>
 // CHECK-NEXT: %[[P1:.*]] = vector.shuffle %[[A]], %[[A]] [2, 3]
 // CHECK-NEXT: %[[F1:.*]] = llvm.intr.fma(%[[P1]], %[[ZERO]], %[[M]]) : (vector<2xf16>, vector<2xf16>, vector<2xf16>) -> vector<2xf16>

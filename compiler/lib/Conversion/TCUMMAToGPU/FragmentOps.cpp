@@ -144,38 +144,40 @@ struct LowerTileTranspose : OpConversionPattern<vector::TransposeOp> {
       frag =
           arith::SIToFPOp::create(rewriter, loc, fragmentType(moved16), frag);
     }
-    Type i16 = rewriter.getI16Type(), i32 = rewriter.getI32Type();
-    auto c32 = [&](int32_t v) -> Value {
-      return arith::ConstantOp::create(rewriter, loc,
-                                       rewriter.getI32IntegerAttr(v));
-    };
-    auto bits = [&](int64_t s) -> Value {
-      Value h = arith::BitcastOp::create(rewriter, loc, i16,
-                                         slotOf(rewriter, loc, frag, s));
-      return arith::ExtUIOp::create(rewriter, loc, i32, h);
-    };
+    // A pair of 16-bit slots is one 32-bit register: a bitcast of the
+    // slots' 2-vector, not halves shifted and or-ed (which ptxas, CUDA 13.0,
+    // kept as two PRMT a pair, 8 a tile: ncu, bench/results/
+    // lagged-f16-0.6.24).
+    Type i32 = rewriter.getI32Type();
+    auto pairType = VectorType::get({2}, moved16);
+    auto wordType = VectorType::get({1}, i32);
     SmallVector<Value> moved;
     for (int64_t q = 0; q < 4; ++q) {
-      Value pair = arith::OrIOp::create(
-          rewriter, loc, bits(2 * q),
-          arith::ShLIOp::create(rewriter, loc, bits(2 * q + 1), c32(16)));
+      Value pair = vector::ShuffleOp::create(
+          rewriter, loc, frag, frag, ArrayRef<int64_t>{2 * q, 2 * q + 1});
+      Value word = vector::ExtractOp::create(
+          rewriter, loc,
+          vector::BitCastOp::create(rewriter, loc, wordType, pair), int64_t(0));
       moved.push_back(
           NVVM::InlinePtxOp::create(
-              rewriter, loc, TypeRange{i32}, ValueRange{pair}, ValueRange{},
+              rewriter, loc, TypeRange{i32}, ValueRange{word}, ValueRange{},
               "movmatrix.sync.aligned.m8n8.trans.b16 $0, $1;", Value())
               .getResult(0));
     }
-    SmallVector<Value> slots;
-    for (int64_t q : {0, 2, 1, 3}) {
-      Value w = moved[q];
-      Value hi = arith::ShRUIOp::create(rewriter, loc, w, c32(16));
-      for (Value half : {w, hi}) {
-        Value h = arith::TruncIOp::create(rewriter, loc, i16, half);
-        slots.push_back(arith::BitcastOp::create(rewriter, loc, moved16, h));
-      }
-    }
-    Value result = vector::FromElementsOp::create(rewriter, loc,
-                                                  fragmentType(moved16), slots);
+    auto pairOf = [&](int64_t q) -> Value {
+      Value word = vector::FromElementsOp::create(rewriter, loc, wordType,
+                                                  ValueRange{moved[q]});
+      return vector::BitCastOp::create(rewriter, loc, pairType, word);
+    };
+    auto concat = [&](Value x, Value y) -> Value {
+      int64_t n = cast<VectorType>(x.getType()).getNumElements();
+      SmallVector<int64_t> mask(2 * n);
+      for (int64_t i = 0; i < 2 * n; ++i)
+        mask[i] = i;
+      return vector::ShuffleOp::create(rewriter, loc, x, y, mask);
+    };
+    Value result =
+        concat(concat(pairOf(0), pairOf(2)), concat(pairOf(1), pairOf(3)));
     if (narrow) {
       auto back =
           arith::FPToSIOp::create(rewriter, loc, fragmentType(elt), result);

@@ -120,22 +120,22 @@ Value gpu_lowering::buildMatrixFragment(OpBuilder &b, Location loc,
 static Value operandRegister(OpBuilder &b, Location loc, Value fragment,
                              int q) {
   auto type = cast<VectorType>(fragment.getType());
-  Value lo =
-      vector::ExtractOp::create(b, loc, fragment, ArrayRef<int64_t>{2 * q});
-  Value hi =
-      vector::ExtractOp::create(b, loc, fragment, ArrayRef<int64_t>{2 * q + 1});
-  if (type.getElementType().isF16())
+  if (type.getElementType().isF16()) {
+    Value lo =
+        vector::ExtractOp::create(b, loc, fragment, ArrayRef<int64_t>{2 * q});
+    Value hi = vector::ExtractOp::create(b, loc, fragment,
+                                         ArrayRef<int64_t>{2 * q + 1});
     return vector::FromElementsOp::create(
         b, loc, VectorType::get({2}, b.getF16Type()), ValueRange{lo, hi});
-  // bf16 pairs travel as one i32: low half = slot 2q.
-  auto word = [&](Value x) -> Value {
-    Value bits = arith::BitcastOp::create(b, loc, b.getI16Type(), x);
-    return arith::ExtUIOp::create(b, loc, b.getI32Type(), bits);
-  };
-  Value high = arith::ShLIOp::create(
-      b, loc, word(hi),
-      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(16)));
-  return arith::OrIOp::create(b, loc, word(lo), high);
+  }
+  Value pair = vector::ShuffleOp::create(b, loc, fragment, fragment,
+                                         ArrayRef<int64_t>{2 * q, 2 * q + 1});
+  // bf16 pairs travel as one i32 (low half = slot 2q): a bitcast of the
+  // pair, not halves shifted and or-ed, which ptxas (CUDA 13.0) kept as
+  // two PRMT a register (bench/results/lagged-f16-0.6.24).
+  Value word = vector::BitCastOp::create(
+      b, loc, VectorType::get({1}, b.getI32Type()), pair);
+  return vector::ExtractOp::create(b, loc, word, int64_t(0));
 }
 
 Value gpu_lowering::buildMMA(OpBuilder &b, Location loc, Value lhs, Value rhsT,
