@@ -49,4 +49,5 @@ exec "${PYTHON:-python3}" bench/bench.py report \
   $R/tile-runs/sweep \
   $R/defaults-0.6.23/scans-4tiles \
   $R/defaults-0.6.25/scans \
+  $R/defaults-0.6.26/scans \
   --out "${1:-$R}"

@@ -343,9 +343,9 @@ func.func @lagged_four_tiles(%in: memref<?xf16>, %out: memref<?xf32>) {
   return
 }
 
-// With f16 output the lagged scan prefetches nothing (ptxas gave that
-// kernel 91 registers instead of 63 with it: ScanVariants.cpp), and its lag
-// is 8 MB (4096 chunks of 2 KB). Its blocks walk tickets (at most 8192
+// With f16 output at fewer than 4 tiles a warp the lagged scan prefetches
+// nothing (ptxas gave that kernel 91 registers instead of 63 with it:
+// ScanVariants.cpp), and its lag is 8 MB (4096 chunks of 2 KB). Its blocks walk tickets (at most 8192
 // warps, 2048 blocks of 4): warp 0 draws the first into slot 0 of two, then each ticket j
 // read from slot j % 2 runs while it is below the tickets' count, and warp
 // 1 draws the next into slot (j + 1) % 2 right after its loads. Each slot
@@ -389,5 +389,21 @@ func.func @lagged_four_tiles(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: return
 func.func @lagged_f16_out(%in: memref<?xf16>, %out: memref<?xf16>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, tiles_per_warp = 1, warps_per_block = 4} : memref<?xf16> -> memref<?xf16>
+  return
+}
+
+// With f16 output at 4 tiles a warp (the default shape from 2^22) the
+// lagged scan prefetches 1 MB ahead (128 chunks of 8 KB: 524288 elements
+// past the warp's run of the reduced chunk, evict_last, after that chunk's
+// loads) and keeps the 8 MB lag (1024 chunks).
+// CHECK-LABEL: func @lagged_f16_out_four_tiles
+// CHECK: arith.minsi %{{.*}}, %c1024
+// CHECK: tcu.load_tile <rows> %arg0[%{{.*}}] {{.*}} cache <evict_last>
+// CHECK: %[[AHEAD:.*]] = arith.addi %{{.*}}, %c524288
+// CHECK: tcu.prefetch %arg0[%{{.*}}], %{{.*}} cache <evict_last>
+// CHECK: tcu.block_lagged_lookback
+// CHECK: return
+func.func @lagged_f16_out_four_tiles(%in: memref<?xf16>, %out: memref<?xf16>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 4} : memref<?xf16> -> memref<?xf16>
   return
 }

@@ -565,43 +565,55 @@ static void scanLookback(TileBuilder &tb, const Collective &c) {
   memref::DeallocOp::create(b, loc, state);
 }
 
-/// How many chunks ahead of the chunk it reduces a lagged block asks for
-/// the input to be brought into L2 (tcu.prefetch, evict_last): 2 MB of
-/// input, at least one chunk; 0 (no prefetch) but for f16 -> f32 and
-/// i8 -> i32. Measured on the H100 (2026-11-25,
+/// How many bytes of input ahead of the chunk it reduces a lagged block
+/// asks to be brought into L2 (tcu.prefetch, evict_last; at least one
+/// chunk): 2 MB for f16 -> f32 and i8 -> i32, 1 MB for f16 -> f16 at 4
+/// tiles a warp or more, else none. Measured on the H100 (2026-11-25,
 /// bench/results/lagged-prefetch, 2 tiles, 4 warps): f16->f32 0.790 ->
 /// 0.836 of the copy ceiling at 2^22 and whole (1 MB the same, 4 MB and a
 /// prefetch without evict_last 0.5% lower); i8->i32 +8% with both kernels
-/// held to 80 registers. Elsewhere ptxas (CUDA 13.0, sm_90) gives the
-/// kernel with the prefetch more registers, so fewer blocks an SM: f16
-/// output 91 instead of 63, and held to 64 or 72 it measured 1% and 5%
-/// slower; bf16 -> f32 96 instead of 80 and f32 146 instead of 128 (not
-/// measured). With tcuc 0.6.15's kernel (held to 64 registers,
-/// kMinBlocksPerSMAttr) f16 output with the prefetch measured the same as
-/// without (0.639 / 0.634 against 0.633 / 0.636 at 2^22 / whole,
-/// bench/results/run20-lagged-complete/f16-f16-prefetch), so it stays off.
-/// Which kernels gain belongs in the tuned table, as a strategy knob, once
-/// the sweeps measure it.
-static int64_t laggedPrefetchChunks(const Collective &c, int64_t chunkLength) {
+/// held to 80 registers. f16 -> f16 at lagged:4:4 (tcuc 0.6.25, 2026-11-26,
+/// bench/results/lagged-f16-0.6.24 run 7, three alternating rounds, G
+/// elements/s): 1 MB with the 8 MB lag 620.4-624.3 against 614.3-618.7
+/// without (+0.7-0.9% at 2^22, 2^24 and whole; +1.0% in tile-runs run 11),
+/// with a 10 MB lag 617.1-620.0, 2 MB with a 6 MB lag -4.5% (run 11). At 2
+/// tiles ptxas (CUDA 13.0, sm_90) gave the f16 -> f16 kernel with the
+/// prefetch more registers (91 instead of 63; held to 64 or 72 it measured
+/// 1% and 5% slower, and with tcuc 0.6.15's kernel held to 64 registers the
+/// same as without: 0.639 / 0.634 against 0.633 / 0.636 at 2^22 / whole,
+/// bench/results/run20-lagged-complete/f16-f16-prefetch); bf16 -> f32 96
+/// instead of 80 and f32 146 instead of 128 (not measured). Which kernels
+/// gain belongs in the tuned table, as a strategy knob, once the sweeps
+/// measure it.
+static int64_t laggedPrefetchBytes(const Collective &c) {
   Type in = inputElementType(c.input);
   Type out = cast<MemRefType>(c.output.getType()).getElementType();
-  if (!(in.isF16() && out.isF32()) && !(in.isInteger(8) && out.isInteger(32)))
-    return 0;
-  return chunksOfInput(c, chunkLength, int64_t(2) << 20);
+  if ((in.isF16() && out.isF32()) || (in.isInteger(8) && out.isInteger(32)))
+    return int64_t(2) << 20;
+  if (in.isF16() && out.isF16() && c.tilesPerWarp >= 4)
+    return int64_t(1) << 20;
+  return 0;
+}
+
+/// laggedPrefetchBytes in chunks (0: no prefetch).
+static int64_t laggedPrefetchChunks(const Collective &c, int64_t chunkLength) {
+  int64_t bytes = laggedPrefetchBytes(c);
+  return bytes ? chunksOfInput(c, chunkLength, bytes) : 0;
 }
 
 /// How far the lagged scan's scanning trails its reducing, in chunks: 8 MB
-/// of input (6 MB where it prefetches), at least one chunk. Measured with
+/// of input (6 MB with a 2 MB prefetch), at least one chunk. Measured with
 /// the hand-written prototype on the H100 (2026-11-24,
 /// bench/results/lagged-scan-prototype): 8-10 MB was best for all three
 /// operations; at 12 MB the scanned chunks' lines start to leave the 50 MB
 /// L2 before they are read again. With the prefetch (H100, 2026-11-25,
 /// bench/results/lagged-prefetch, f16->f32 at 2 tiles): 6 MB 0.844, 5 and
 /// 7 MB 0.839-0.843, 8 MB 0.831-0.833, 4 MB 0.774-0.780, 12 MB 0.73 (the
-/// prefetched lines take L2 room too).
-static int64_t laggedChunks(const Collective &c, int64_t chunkLength,
-                            bool prefetches) {
-  return chunksOfInput(c, chunkLength, int64_t(prefetches ? 6 : 8) << 20);
+/// prefetched lines take L2 room too). f16 -> f16's 1 MB prefetch keeps
+/// 8 MB (10 MB measured 0.3% slower, bench/results/lagged-f16-0.6.24).
+static int64_t laggedChunks(const Collective &c, int64_t chunkLength) {
+  bool prefetches2MB = laggedPrefetchBytes(c) >= (int64_t(2) << 20);
+  return chunksOfInput(c, chunkLength, int64_t(prefetches2MB ? 6 : 8) << 20);
 }
 
 /// Whether warp 0 of a lagged block finds where the ticket's three items
@@ -692,12 +704,12 @@ static constexpr int64_t kLaggedWalkingWarps = 8192;
 /// kLaggedWarps), over every segment in one ticket order. The block with
 /// ticket t does two things at once: it reduces chunk t (read from DRAM)
 /// and publishes the chunk's total, and it scans chunk t - D (D chunks =
-/// 8 MB of input, 6 MB with the prefetch, at most half the chunks), whose input
-/// it read D tickets ago (so it mostly comes from L2) and whose predecessors'
-/// totals were published about D tickets ago (so its look-back rarely waits).
-/// The look-back scan instead holds its chunk while it waits for its own
-/// prefix, and the grid scan reads the input twice from DRAM. Both loads
-/// are issued before either is used: each warp loads its run of chunk t
+/// 8 MB of input, 6 MB with a 2 MB prefetch, at most half the chunks), whose
+/// input it read D tickets ago (so it mostly comes from L2) and whose
+/// predecessors' totals were published about D tickets ago (so its look-back
+/// rarely waits). The look-back scan instead holds its chunk while it waits for
+/// its own prefix, and the grid scan reads the input twice from DRAM. Both
+/// loads are issued before either is used: each warp loads its run of chunk t
 /// and its run of chunk t - D, sums the first with Ones·A products and
 /// scans the second as the block scan does (scanWarpRun), and
 /// tcu.block_lagged_lookback exchanges both totals at one barrier,
@@ -725,8 +737,8 @@ static void scanLagged(TileBuilder &tb, const Collective &c) {
   int64_t ahead = laggedPrefetchChunks(c, chunkLength);
   // Half the chunks at most: a smaller input still overlaps its reads
   // and scans (and tests that path).
-  Value lag = tb.min(tb.idx(laggedChunks(c, chunkLength, ahead != 0)),
-                     tb.ceilDiv(items, 2));
+  Value lag =
+      tb.min(tb.idx(laggedChunks(c, chunkLength)), tb.ceilDiv(items, 2));
   // Item t - E's Fenwick word is completed by ticket t: E = D / 2 (at
   // least 1) leaves D - E tickets before the scan of an item reads the
   // words of the items before it.
