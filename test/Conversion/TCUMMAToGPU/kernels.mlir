@@ -63,7 +63,8 @@ func.func @block(%in: memref<?xf32>, %out: memref<?xf32>) {
 // tcu.block_prefix's barrier inside and one after it. The chunk loop is
 // pipelined: the first chunk's tiles load before it, and each iteration
 // loads the next chunk's tiles before it reaches the barrier, carrying them
-// (vector<8xf16> fragments) to the next iteration.
+// (vector<8xf16> fragments) to the next iteration, where the carried
+// tile's first use is its first register pair (for L·A's movmatrix).
 // CHECK-LABEL: gpu.module @block_scan_kernels
 // CHECK-SAME: tcuc.block = 128 : i64, tcuc.items = ["n 5000 divu n 5000 remu 0 ne add 4 mul"]
 // CHECK: gpu.func @block_scan_k0({{.*}}) workgroup(%[[WG:.*]] : memref<8xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
@@ -75,7 +76,7 @@ func.func @block(%in: memref<?xf32>, %out: memref<?xf32>) {
 // CHECK-NOT: scf.for
 // CHECK: vector.load %{{.*}} : memref<?xf16>, vector<2xf16>
 // CHECK: %{{.*}}:2 = scf.for %{{.*}} = %c0 to %c5 step %c1 iter_args(%{{.*}} = %{{.*}}, %[[TILE:.*]] = %{{.*}}) -> (f32, vector<8xf16>)
-// CHECK: vector.{{extract|shuffle}} %[[TILE]]
+// CHECK: vector.shuffle %[[TILE]], %[[TILE]] [0, 1] : vector<8xf16>, vector<8xf16>
 // CHECK: vector.load %{{.*}} : memref<?xf16>, vector<2xf16>
 // CHECK: nvvm.mma.sync
 // CHECK: memref.store %{{.*}}, %[[WG]]

@@ -107,15 +107,9 @@ void gpu_lowering::prefetchChunkLoads(scf::ForOp loop) {
                                        loop.getUpperBound());
     Value none = arith::ConstantIndexOp::create(b, loc, 0);
     SmallVector<Value> tiles;
-    // One select a limit, so that loads which shared a limit still do:
-    // TileRuns (TCUMMAToGPU.cpp) groups loads by their limit value, in
-    // kernels that take runs (the block scans, which prefetch, do not yet).
-    DenseMap<Value, Value> limits;
     for (LoadTileOp load : loads) {
-      Value &limit = limits[load.getLimit()];
-      if (!limit)
-        limit = arith::SelectOp::create(
-            b, loc, runs, map.lookupOrDefault(load.getLimit()), none);
+      Value limit = arith::SelectOp::create(
+          b, loc, runs, map.lookupOrDefault(load.getLimit()), none);
       auto copy = cast<LoadTileOp>(b.clone(*load, map));
       copy.getLimitMutable().assign(limit);
       tiles.push_back(copy.getResult());

@@ -120,6 +120,9 @@ Value gpu_lowering::buildMatrixFragment(OpBuilder &b, Location loc,
 static Value operandRegister(OpBuilder &b, Location loc, Value fragment,
                              int q) {
   auto type = cast<VectorType>(fragment.getType());
+  // f16 keeps its slots gathered into a 2-vector (the bf16 path's shuffle
+  // would serve too, but it changes the SASS of 139 of the grid's f16
+  // kernels, the reductions' included, which were not re-timed).
   if (type.getElementType().isF16()) {
     Value lo =
         vector::ExtractOp::create(b, loc, fragment, ArrayRef<int64_t>{2 * q});

@@ -417,9 +417,10 @@ std::optional<int64_t> constantDifference(Value a, Value b) {
 /// width above the first's, with only side-effect-free operations between
 /// them, in kernels whose items allow it (kTileRunsAttr: the lagged scan's
 /// reduced, scanned and stored runs of k tiles a warp; the block scans
-/// measured slower with runs, bench/results/tile-runs: their store runs
-/// issue many 4-byte stores back to back and stall on the full load/store
-/// queue, bench/results/lagged-f16-0.6.24). Such a run tests
+/// measured slower with runs, bench/results/tile-runs: the 16 warps of a
+/// block leave one barrier together, issue their store runs back to back
+/// and stall on the full load/store queue, bench/results/lagged-f16-0.6.24).
+/// Such a run tests
 /// its bounds and alignment, and makes its policy and 64-bit address, once
 /// instead of once a tile. A load run is lowered at its first load (the
 /// later loads move up to it), a store run at its last store (the earlier

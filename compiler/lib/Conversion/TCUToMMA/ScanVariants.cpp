@@ -610,7 +610,7 @@ static int64_t laggedPrefetchChunks(const Collective &c, int64_t chunkLength) {
 /// bench/results/lagged-prefetch, f16->f32 at 2 tiles): 6 MB 0.844, 5 and
 /// 7 MB 0.839-0.843, 8 MB 0.831-0.833, 4 MB 0.774-0.780, 12 MB 0.73 (the
 /// prefetched lines take L2 room too). f16 -> f16's 1 MB prefetch keeps
-/// 8 MB (10 MB measured 0.3% slower, bench/results/lagged-f16-0.6.24).
+/// 8 MB (10 MB measured 0.2-0.9% slower, bench/results/lagged-f16-0.6.24).
 static int64_t laggedChunks(const Collective &c, int64_t chunkLength) {
   bool prefetches2MB = laggedPrefetchBytes(c) >= (int64_t(2) << 20);
   return chunksOfInput(c, chunkLength, int64_t(prefetches2MB ? 6 : 8) << 20);
@@ -949,9 +949,10 @@ static void scanLagged(TileBuilder &tb, const Collective &c) {
   // loads alone -0.5-2%, stores alone -7% (f16->f16) and -12% (i8->i32),
   // f16->f32 level: they keep one test a tile. (ncu, block:4:16 f16->f16
   // at 2^18: a store run issues the run's 16 4-byte stores a warp back to
-  // back and the warps stall on the full load/store queue, 17% of the
-  // stall samples, though it runs 5.8% fewer instructions;
-  // bench/results/lagged-f16-0.6.24.)
+  // back and the block's 16 warps, leaving one barrier together, stall on
+  // the full load/store queue, 17% of the stall samples, though it runs
+  // 5.8% fewer instructions; this kernel's 5 blocks of 4 warps issue the
+  // same stores without that stall; bench/results/lagged-f16-0.6.24.)
   blocks->setAttr(kTileRunsAttr, b.getUnitAttr());
   memref::DeallocOp::create(b, loc, state);
 }
