@@ -104,11 +104,17 @@ static LogicalResult verifyBufferTile(Operation *op, MemRefType buffer,
 }
 
 LogicalResult LoadTileOp::verify() {
+  if (getOrder() == ElementOrder::Quads && getLayout() != TileLayout::Rows)
+    return emitOpError("order <quads> needs the <rows> layout");
   return verifyBufferTile(*this, cast<MemRefType>(getSource().getType()),
                           getResult().getType(), /*isStore=*/false);
 }
 
 LogicalResult StoreTileOp::verify() {
+  ElementOrder order = getOrder();
+  if (order != ElementOrder::Fixed && order != ElementOrder::Quads)
+    return emitOpError() << "a store's order must be fixed or quads, got "
+                         << stringifyElementOrder(order);
   return verifyBufferTile(*this, cast<MemRefType>(getDest().getType()),
                           getTile().getType(), /*isStore=*/true);
 }

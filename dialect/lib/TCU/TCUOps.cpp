@@ -88,6 +88,14 @@ bool mlir::tcu::isVariantApplicable(Variant variant, bool isScan,
   return fail("unknown variant");
 }
 
+int mlir::tcu::quadsPosition(int column) {
+  return 4 * ((column % 8) / 2) + column % 2 + 2 * (column / 8);
+}
+
+int mlir::tcu::quadsColumn(int position) {
+  return 2 * (position / 4) + position % 2 + 8 * ((position % 4) / 2);
+}
+
 int mlir::tcu::matrixEntry(MatrixKind kind, int row, int col, int block) {
   switch (kind) {
   case MatrixKind::P:
@@ -102,6 +110,10 @@ int mlir::tcu::matrixEntry(MatrixKind kind, int row, int col, int block) {
     return row > col && row / block == col / block;
   case MatrixKind::Ones:
     return 1;
+  case MatrixKind::UQuads:
+    return quadsPosition(row) <= quadsPosition(col);
+  case MatrixKind::UstrictQuads:
+    return quadsPosition(row) < quadsPosition(col);
   }
   return 0;
 }

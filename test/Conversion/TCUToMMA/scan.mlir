@@ -333,7 +333,11 @@ func.func @lagged(%in: memref<?xf16>, %out: memref<?xf32>) {
 }
 
 // At 4 tiles a warp no occupancy is asked for (64 registers spill there).
+// f16 -> f32 keeps the fixed order at 4 tiles (quads measured the same).
 // CHECK-LABEL: func @lagged_four_tiles
+// CHECK-NOT: order <quads>
+// CHECK: tcu.matrix <U>
+// CHECK-NOT: order <quads>
 // CHECK: tcu.block_lagged_lookback
 // CHECK-NOT: tcuc.min_blocks_per_sm
 // CHECK: } {tcuc.tile_runs}
@@ -395,13 +399,20 @@ func.func @lagged_f16_out(%in: memref<?xf16>, %out: memref<?xf16>) {
 // With f16 output at 4 tiles a warp (the default shape from 2^22) the
 // lagged scan prefetches 1 MB ahead (128 chunks of 8 KB: 524288 elements
 // past the warp's run of the reduced chunk, evict_last, after that chunk's
-// loads) and keeps the 8 MB lag (1024 chunks).
+// loads) and keeps the 8 MB lag (1024 chunks). Its scanned tiles are
+// loaded, scanned (UQuads) and stored in the quads order, and its blocks
+// held to 5 an SM (20 warps).
 // CHECK-LABEL: func @lagged_f16_out_four_tiles
 // CHECK: arith.minsi %{{.*}}, %c1024
-// CHECK: tcu.load_tile <rows> %arg0[%{{.*}}] {{.*}} cache <evict_last>
+// CHECK: tcu.load_tile <rows> %arg0[%{{.*}}] {{.*}} order <tile> cache <evict_last>
 // CHECK: %[[AHEAD:.*]] = arith.addi %{{.*}}, %c524288
 // CHECK: tcu.prefetch %arg0[%{{.*}}], %{{.*}} cache <evict_last>
+// CHECK: tcu.load_tile <rows> %arg0[%{{.*}}] {{.*}} order <quads> cache <evict_first>
+// CHECK-NOT: tcu.matrix <U>
+// CHECK: tcu.matrix <UQuads>
 // CHECK: tcu.block_lagged_lookback
+// CHECK: tcu.store_tile %{{.*}}, %arg1[%{{.*}}] {{.*}} order <quads> cache <streaming>
+// CHECK: tcuc.min_blocks_per_sm = 5
 // CHECK: return
 func.func @lagged_f16_out_four_tiles(%in: memref<?xf16>, %out: memref<?xf16>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 4} : memref<?xf16> -> memref<?xf16>

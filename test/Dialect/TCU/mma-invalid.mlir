@@ -152,3 +152,19 @@ func.func @store_row_step(%t: vector<16x16xf32>, %m: memref<?xf32>, %i: index) {
   tcu.store_row %t[0], %m[%i] limit %i step 32 : vector<16x16xf32> -> memref<?xf32>
   return
 }
+
+// -----
+
+func.func @quads_cols(%in: memref<?xf16>, %i: index) -> vector<16x16xf16> {
+  // expected-error @+1 {{'tcu.load_tile' op order <quads> needs the <rows> layout}}
+  %a = tcu.load_tile <cols> %in[%i] stride %i line %i limit %i order <quads> : memref<?xf16> -> vector<16x16xf16>
+  return %a : vector<16x16xf16>
+}
+
+// -----
+
+func.func @store_order_line(%out: memref<?xf32>, %t: vector<16x16xf32>, %i: index) {
+  // expected-error @+1 {{'tcu.store_tile' op a store's order must be fixed or quads, got line}}
+  tcu.store_tile %t, %out[%i] stride %i line %i limit %i order <line> : vector<16x16xf32> -> memref<?xf32>
+  return
+}

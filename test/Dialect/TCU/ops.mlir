@@ -132,6 +132,23 @@ func.func @cache_hints(%in: memref<?xf16>, %out: memref<?xf32>, %i: index, %t: v
   return %a, %b : vector<16x16xf16>, vector<16x16xf16>
 }
 
+// The quads element order on loads and stores, and the matrix that scans
+// its rows.
+// CHECK-LABEL: func @quads
+// CHECK: tcu.load_tile <rows> %{{.*}} limit %{{.*}} order <quads> cache <evict_first> :
+// CHECK: tcu.matrix <UQuads>
+// CHECK: tcu.matrix <UstrictQuads>
+// CHECK: tcu.store_tile %{{.*}} limit %{{.*}} order <quads> :
+// CHECK: tcu.store_tile %{{.*}} limit %{{.*}} :
+func.func @quads(%in: memref<?xf16>, %out: memref<?xf16>, %i: index, %t: vector<16x16xf32>) -> (vector<16x16xf16>, vector<16x16xf16>, vector<16x16xf16>) {
+  %a = tcu.load_tile <rows> %in[%i] stride %i line %i limit %i order <quads> cache <evict_first> : memref<?xf16> -> vector<16x16xf16>
+  %u = tcu.matrix <UQuads> : vector<16x16xf16>
+  %s = tcu.matrix <UstrictQuads> : vector<16x16xf16>
+  tcu.store_tile %t, %out[%i] stride %i line %i limit %i order <quads> : vector<16x16xf32> -> memref<?xf16>
+  tcu.store_tile %t, %out[%i] stride %i line %i limit %i order <fixed> : vector<16x16xf32> -> memref<?xf16>
+  return %a, %u, %s : vector<16x16xf16>, vector<16x16xf16>, vector<16x16xf16>
+}
+
 // An L2 prefetch hint over a range of any 1-D buffer.
 // CHECK-LABEL: func @prefetch
 // CHECK: tcu.prefetch %{{.*}}[%{{.*}}], %{{.*}} : memref<?xi8>

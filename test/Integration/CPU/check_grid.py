@@ -51,6 +51,8 @@ def main():
     p.add_argument("--op", choices=["reduce", "scan"], required=True)
     p.add_argument("--variant", required=True)
     p.add_argument("--dtypes", default="f16,bf16,f32,i8")
+    p.add_argument("--out-dtype",
+                   help="output element type (default: the op's for dtype)")
     p.add_argument("--tiles-per-warp", type=int,
                    help="tiles in flight per warp")
     p.add_argument("--warps-per-block", type=int,
@@ -69,6 +71,8 @@ def main():
                    "--variant", args.variant, "--dtype", dtype,
                    "--segment", str(segment), "--n", str(n), "--seed",
                    str(segment + n), "--check", "--json"]
+            if args.out_dtype:
+                cmd += ["--out-dtype", args.out_dtype]
             if mode == "exclusive":
                 cmd.append("--exclusive")
             if args.tiles_per_warp:

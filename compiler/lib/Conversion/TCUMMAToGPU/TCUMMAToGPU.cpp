@@ -88,8 +88,16 @@ FailureOr<Value> transposed(Value v, DenseMap<Value, Value> &memo) {
   Type elt = cast<VectorType>(v.getType()).getElementType();
   OpBuilder b(v.getContext());
   if (auto load = dyn_cast_or_null<LoadTileOp>(def)) {
-    if (load.getOrder() == ElementOrder::Fixed && (elt.isF16() || elt.isBF16()))
+    // (A `quads` load is rows only: its order is fixed too.)
+    ElementOrder order = load.getOrder();
+    if ((order == ElementOrder::Fixed || order == ElementOrder::Quads) &&
+        (elt.isF16() || elt.isBF16()))
       return memo[v] = registerTranspose(v);
+    if (order == ElementOrder::Quads) {
+      if (!transposesInRegisters(elt))
+        return failure();
+      return memo[v] = registerTranspose(v);
+    }
     b.setInsertionPointAfter(load);
     auto flipped = cast<LoadTileOp>(b.clone(*load));
     flipped.setLayout(load.getLayout() == TileLayout::Rows ? TileLayout::Cols
@@ -235,14 +243,22 @@ struct SlotOffset {
   /// Elements past slot 0's, for lines `stride` elements apart.
   int64_t elements(int64_t stride) const { return line * stride + position; }
 };
+/// Whether a lane's four elements of a row take four consecutive positions
+/// of the line: `line` order (any position is fine) and `quads` (rows only:
+/// the positions the quads permutation gives them, which are those).
+bool quadsOfLine(ElementOrder order) {
+  return order == ElementOrder::Line || order == ElementOrder::Quads;
+}
+
 SlotOffset slotOffset(int s, TileLayout layout, ElementOrder order) {
   // Lane 0 (g = t = 0) holds exactly the slot's part of row and column.
   int64_t rowOff = slotRow(0, s), colOff = slotCol(0, s);
   if (order == ElementOrder::Tile)
     return {0, s};
+  // quads: lane t's slot s is column 2t + (s & 1) + 8 (s >> 2), at line
+  // position 4t + (s & 1) + 2 (s >> 2) (tcu::quadsPosition).
   if (layout == TileLayout::Rows)
-    return {rowOff,
-            order == ElementOrder::Line ? (s & 1) + 2 * (s >> 2) : colOff};
+    return {rowOff, quadsOfLine(order) ? (s & 1) + 2 * (s >> 2) : colOff};
   return {colOff, order == ElementOrder::Line ? (s >> 1) & 1 : rowOff};
 }
 
@@ -263,7 +279,7 @@ std::pair<Value, Value> laneLineStart(OpBuilder &b, Location loc,
   // Rows: line g, position 2t (Line order: 4t); cols: the transpose (Line
   // order: 2g).
   if (layout == TileLayout::Rows)
-    return {lane.g, mul(lane.t, order == ElementOrder::Line ? 4 : 2)};
+    return {lane.g, mul(lane.t, quadsOfLine(order) ? 4 : 2)};
   return {mul(lane.t, 2),
           order == ElementOrder::Line ? mul(lane.g, 2) : lane.g};
 }
@@ -296,7 +312,7 @@ SmallVector<SmallVector<int, 8>, 8> slotGroups(TileLayout layout,
   if (order == ElementOrder::Tile)
     return {{0, 1, 2, 3, 4, 5, 6, 7}};
   bool lineFree = order == ElementOrder::Line;
-  if (layout == TileLayout::Rows && lineFree)
+  if (layout == TileLayout::Rows && quadsOfLine(order))
     return {{0, 1, 4, 5}, {2, 3, 6, 7}};
   if (layout == TileLayout::Rows)
     return {{0, 1}, {2, 3}, {4, 5}, {6, 7}};
@@ -444,7 +460,8 @@ struct TileRuns {
   static bool sameKind(StoreTileOp a, StoreTileOp b) {
     return a.getDest() == b.getDest() && a.getStride() == b.getStride() &&
            a.getLineLength() == b.getLineLength() &&
-           a.getLimit() == b.getLimit() && a.getCache() == b.getCache();
+           a.getLimit() == b.getLimit() && a.getOrder() == b.getOrder() &&
+           a.getCache() == b.getCache();
   }
 
   /// The runs of the kernels in `root` that allow them (kTileRunsAttr).
@@ -497,7 +514,7 @@ struct TileRuns {
       if (auto store = dyn_cast<StoreTileOp>(&op)) {
         closeLoads();
         extend(storeRun, store,
-               slotGroups(TileLayout::Rows, ElementOrder::Fixed).front().size(),
+               slotGroups(TileLayout::Rows, store.getOrder()).front().size(),
                closeStores);
         continue;
       }
@@ -667,10 +684,11 @@ struct LowerStoreTile : OpConversionPattern<StoreTileOp> {
       }
     Value stride = adaptor.getStride(), lineLength = adaptor.getLineLength(),
           limit = adaptor.getLimit();
+    ElementOrder order = op.getOrder();
     auto address = [&](OpBuilder &b, int s, int64_t offset) {
       return slotAddress(b, loc, lane, s, TileLayout::Rows,
                          offsetBase(b, loc, base, offset), stride, lineLength,
-                         limit);
+                         limit, order);
     };
     auto slot = [&](OpBuilder &b, Value tile, int s) {
       return vector::ExtractOp::create(b, loc, tile, ArrayRef<int64_t>{s});
@@ -678,7 +696,7 @@ struct LowerStoreTile : OpConversionPattern<StoreTileOp> {
     // As for loads: whole tiles (whole runs: their first and last tiles
     // are) store each group of consecutive elements as one vector,
     // unmasked; the rest per element.
-    auto groups = slotGroups(TileLayout::Rows, ElementOrder::Fixed);
+    auto groups = slotGroups(TileLayout::Rows, order);
     int64_t width = groups.front().size();
     Value whole = isWholeRun(rewriter, loc, dest, base, tiles.back().second,
                              stride, lineLength, limit, width);
@@ -698,8 +716,7 @@ struct LowerStoreTile : OpConversionPattern<StoreTileOp> {
                   b, l, VectorType::get({width}, destElt), elements));
             }
           std::optional<SmallVector<int64_t>> offsets =
-              hinted ? groupOffsets(groups, TileLayout::Rows,
-                                    ElementOrder::Fixed, stride)
+              hinted ? groupOffsets(groups, TileLayout::Rows, order, stride)
                      : std::nullopt;
           if (offsets) {
             SmallVector<int64_t> all;

@@ -222,6 +222,16 @@ struct LowerSplit : OpRewritePattern<SplitOp> {
   }
 };
 
+/// The 16 elements of `line` reordered: element j of the result is
+/// element from(j) of `line` (the quads order, tcu::quadsPosition for a
+/// load and tcu::quadsColumn for a store).
+Value permuteLine(OpBuilder &b, Location loc, Value line, int (*from)(int)) {
+  SmallVector<int64_t> mask;
+  for (int j = 0; j < T; ++j)
+    mask.push_back(from(j));
+  return vector::ShuffleOp::create(b, loc, line, line, mask);
+}
+
 struct LowerLoadTile : OpRewritePattern<LoadTileOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(LoadTileOp op,
@@ -238,6 +248,8 @@ struct LowerLoadTile : OpRewritePattern<LoadTileOp> {
       Value line = vector::MaskedLoadOp::create(
           rewriter, loc, rowType(elt), op.getSource(), ValueRange{start}, mask,
           zeroRow);
+      if (op.getOrder() == ElementOrder::Quads)
+        line = permuteLine(rewriter, loc, line, quadsPosition);
       tile = vector::InsertOp::create(rewriter, loc, line, tile, i);
     }
     if (op.getLayout() == TileLayout::Cols)
@@ -259,6 +271,8 @@ struct LowerStoreTile : OpRewritePattern<StoreTileOp> {
       Value mask =
           lineMask(rewriter, loc, start, op.getLineLength(), op.getLimit());
       Value row = vector::ExtractOp::create(rewriter, loc, op.getTile(), i);
+      if (op.getOrder() == ElementOrder::Quads)
+        row = permuteLine(rewriter, loc, row, quadsColumn);
       vector::MaskedStoreOp::create(rewriter, loc, op.getDest(),
                                     ValueRange{start}, mask,
                                     convertRow(rewriter, loc, row, destElt));

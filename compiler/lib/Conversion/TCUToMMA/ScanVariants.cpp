@@ -25,12 +25,40 @@ using namespace mlir::tcu::detail;
 
 static constexpr int64_t T = kTileSize;
 
-static MatrixKind rowScanMatrix(const Collective &c) {
+/// The matrix that scans a tile's rows (A · it), for rows loaded in
+/// `order` (fixed or quads).
+static MatrixKind rowScanMatrix(const Collective &c,
+                                ElementOrder order = ElementOrder::Fixed) {
+  if (order == ElementOrder::Quads)
+    return c.inclusive ? MatrixKind::UQuads : MatrixKind::UstrictQuads;
   return c.inclusive ? MatrixKind::U : MatrixKind::Ustrict;
 }
 
 static Type inputElementType(Value buffer) {
   return cast<MemRefType>(buffer.getType()).getElementType();
+}
+
+/// The element order of the whole 16x16 tiles of consecutive elements a
+/// scan loads and stores (loadScanTile, scanTile, storeScanTile): fixed,
+/// or quads where the variant chose it (c.scanOrder: the lagged f16 -> f16
+/// scan, laggedScanOrder), so that a lane moves four consecutive elements
+/// of a row at once (8 bytes of f16) and four lanes a whole 32-byte
+/// sector, where the fixed order moves 4 bytes a lane and half of each
+/// sector an instruction; the UQuads matrices scan the permuted rows.
+static ElementOrder scanTileOrder(const Collective &c) { return c.scanOrder; }
+
+/// The 16x16 tile of consecutive elements from `base` (none at or past
+/// `end`), rows in scanTileOrder.
+static Value loadScanTile(TileBuilder &tb, const Collective &c, Value base,
+                          Value end) {
+  return tb.loadTile(TileLayout::Rows, c.input, base, tb.idx(T), tb.idx(T), end,
+                     scanTileOrder(c));
+}
+
+/// Stores a tile scanned from loadScanTile's tile back in the same order.
+static void storeScanTile(TileBuilder &tb, const Collective &c, Value r,
+                          Value base, Value end) {
+  tb.storeTile(r, c.output, base, tb.idx(T), tb.idx(T), end, scanTileOrder(c));
 }
 
 /// x + y for accumulator scalars or tiles (f32 or i32 elements).
@@ -50,7 +78,8 @@ static std::pair<Value, Value> scanTile(TileBuilder &tb, const Collective &c,
   Type elt = inputElementType(c.input);
   Value above = tb.mulConst(MatrixKind::L, a, tb.zeroAcc(elt), block);
   Value prefix = tb.mulByConst(above, MatrixKind::Ones, carry);
-  Value r = tb.mulByConst(a, rowScanMatrix(c), prefix);
+  Value r = tb.mulByConst(a, rowScanMatrix(c, scanTileOrder(c)), prefix);
+  // (Position 15 of a line is its column 15 in the quads order too.)
   Value total = tb.element(r, T - 1, T - 1);
   if (!c.inclusive)
     total = addAcc(tb, total, tb.element(a, T - 1, T - 1));
@@ -62,14 +91,8 @@ static std::pair<Value, Value> scanTile(TileBuilder &tb, const Collective &c,
 static Value scanLoadedTile(TileBuilder &tb, const Collective &c, Value a,
                             Value base, Value end, Value carry) {
   auto [r, next] = scanTile(tb, c, a, carry);
-  tb.storeTile(r, c.output, base, tb.idx(T), tb.idx(T), end);
+  storeScanTile(tb, c, r, base, end);
   return next;
-}
-
-static Value loadScanTile(TileBuilder &tb, const Collective &c, Value base,
-                          Value end) {
-  return tb.loadTile(TileLayout::Rows, c.input, base, tb.idx(T), tb.idx(T),
-                     end);
 }
 
 /// Scan256N over `count` consecutive tiles from `base`, starting from
@@ -151,7 +174,7 @@ static void scanPacked(TileBuilder &tb, const Collective &c) {
       loaded.push_back(loadScanTile(tb, c, t.base, t.end));
     for (auto [t, a] : llvm::zip(tiles, loaded)) {
       Value r = scanTile(tb, c, a, zeroCarry(tb, c), packedRows(c)).first;
-      tb.storeTile(r, c.output, t.base, tb.idx(T), tb.idx(T), t.end);
+      storeScanTile(tb, c, r, t.base, t.end);
     }
   });
 }
@@ -255,8 +278,7 @@ static void scanWarpRun(TileBuilder &tb, const Collective &c, Value runBase,
   Value start = exchange(runTotal);
   for (auto [base, r, sum] : llvm::zip(bases, scanned, before)) {
     Value shift = tb.broadcast(sum ? addAcc(tb, start, sum) : start, acc);
-    tb.storeTile(addAcc(tb, r, shift), c.output, base, tb.idx(T), tb.idx(T),
-                 end);
+    storeScanTile(tb, c, addAcc(tb, r, shift), base, end);
   }
 }
 
@@ -595,6 +617,25 @@ static int64_t laggedPrefetchBytes(const Collective &c) {
   return 0;
 }
 
+/// The lagged scan's tile order (Collective::scanOrder): quads for f16 ->
+/// f16 at 4 tiles a warp or more, fixed elsewhere. Measured on the H100
+/// (2026-11-26, bench/results/quads-0.6.27, tcuc 0.6.26 with and without
+/// quads, G elements/s, 3 alternating rounds): f16->f16 at 2^22, 2^24 and
+/// whole 629.7-633.4 against 618.6-624.3 (+1.5%), with the kernel held to
+/// 5 blocks an SM (96 registers; uncapped ptxas took 102, 4 blocks, and it
+/// measured 3.3% slower); f16->f32 the same either way (472.0-473.3), so
+/// it keeps the fixed order. ncu at 2^28: the fixed order used 21.2 of 32
+/// bytes a loaded sector (L1 hit 36%) and 16 of 32 a stored one, quads
+/// 31.6 and 31.8, but L2 stayed 90-91% busy. Quads everywhere (every
+/// 16-bit scan, uncapped registers) measured 1-3% slower for the block,
+/// seg256 and seg256n scans, whose ptxas registers grew by 1-9.
+static ElementOrder laggedScanOrder(const Collective &c) {
+  Type in = inputElementType(c.input);
+  Type out = cast<MemRefType>(c.output.getType()).getElementType();
+  return in.isF16() && out.isF16() && c.tilesPerWarp >= 4 ? ElementOrder::Quads
+                                                          : ElementOrder::Fixed;
+}
+
 /// laggedPrefetchBytes in chunks (0: no prefetch).
 static int64_t laggedPrefetchChunks(const Collective &c, int64_t chunkLength) {
   int64_t bytes = laggedPrefetchBytes(c);
@@ -721,14 +762,16 @@ static constexpr int64_t kLaggedWalkingWarps = 8192;
 /// during the ticket before it. The state (a ticket counter, two
 /// words per chunk) is zeroed by a first kernel and stays proportional to
 /// the chunks, not to n.
-static void scanLagged(TileBuilder &tb, const Collective &c) {
+static void scanLagged(TileBuilder &tb, const Collective &fixed) {
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
-  int64_t warps = c.warpsPerBlock ? c.warpsPerBlock : kLaggedWarps;
-  int64_t k = c.tilesPerWarp;
+  int64_t warps = fixed.warpsPerBlock ? fixed.warpsPerBlock : kLaggedWarps;
+  int64_t k = fixed.tilesPerWarp;
   int64_t chunkLength = warps * k * T * T;
-  if (c.segmentSize <= chunkLength)
-    return scanBlock(tb, c);
+  if (fixed.segmentSize <= chunkLength)
+    return scanBlock(tb, fixed);
+  Collective c = fixed;
+  c.scanOrder = laggedScanOrder(c);
   int64_t chunks = (c.segmentSize + chunkLength - 1) / chunkLength;
   Type elt = inputElementType(c.input);
   Type acc = TileBuilder::accumulatorFor(elt);
@@ -940,6 +983,10 @@ static void scanLagged(TileBuilder &tb, const Collective &c) {
   // f32 input would spill 250-390 bytes (not measured): no target.
   if (k <= 2 && !elt.isF32())
     blocks->setAttr(kMinBlocksPerSMAttr, b.getI64IntegerAttr(32 / warps));
+  // Quads tiles: 20 warps an SM (96 registers at 4 warps a block, where
+  // ptxas took 102 and kept 4 blocks; laggedScanOrder).
+  else if (c.scanOrder == ElementOrder::Quads && warps <= 20)
+    blocks->setAttr(kMinBlocksPerSMAttr, b.getI64IntegerAttr(20 / warps));
   // A warp's runs of reduced, scanned and stored tiles, each tested and
   // addressed once (kTileRunsAttr). Measured on the H100 (2026-11-26,
   // bench/results/tile-runs, lagged:2:4, 3 rounds alternating, G

@@ -135,9 +135,9 @@ Value TileBuilder::loadTile(TileLayout layout, Value src, Value base,
 }
 
 void TileBuilder::storeTile(Value tile, Value dest, Value base, Value stride,
-                            Value lineLength, Value limit) {
+                            Value lineLength, Value limit, ElementOrder order) {
   StoreTileOp::create(b, loc, tile, dest, base, stride, lineLength, limit,
-                      storeHint);
+                      order, storeHint);
 }
 
 void TileBuilder::storeRow(Value tile, int64_t row, Value dest, Value base,

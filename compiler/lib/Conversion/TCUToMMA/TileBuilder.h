@@ -33,6 +33,10 @@ struct Collective {
   /// Warps that share a segment in the block variant (warps_per_block); 0
   /// for the variant's own rule.
   int64_t warpsPerBlock = 0;
+  /// The element order of a scan's whole tiles of consecutive elements,
+  /// loaded, scanned and stored (fixed or quads; see scanTileOrder in
+  /// ScanVariants.cpp).
+  ElementOrder scanOrder = ElementOrder::Fixed;
 };
 
 class TileBuilder {
@@ -70,8 +74,10 @@ public:
   Value loadTile(TileLayout layout, Value src, Value base, Value stride,
                  Value lineLength, Value limit,
                  ElementOrder order = ElementOrder::Fixed);
+  /// `order`: fixed or quads (see tcu.store_tile).
   void storeTile(Value tile, Value dest, Value base, Value stride,
-                 Value lineLength, Value limit);
+                 Value lineLength, Value limit,
+                 ElementOrder order = ElementOrder::Fixed);
   /// The L2 hints loadTile and storeTile attach from now on (normal:
   /// none); returns the previous pair.
   std::pair<CacheHint, CacheHint> setCacheHints(CacheHint load,

@@ -103,7 +103,9 @@ def TCU_MatrixKind : I32EnumAttr<"MatrixKind", "named 16x16 0/1 matrix", [
       I32EnumAttrCase<"U", 2, "U">,
       I32EnumAttrCase<"Ustrict", 3, "Ustrict">,
       I32EnumAttrCase<"L", 4, "L">,
-      I32EnumAttrCase<"Ones", 5, "Ones">
+      I32EnumAttrCase<"Ones", 5, "Ones">,
+      I32EnumAttrCase<"UQuads", 6, "UQuads">,
+      I32EnumAttrCase<"UstrictQuads", 7, "UstrictQuads">
     ]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::tcu";
@@ -117,6 +119,11 @@ def TCU_MatrixKindAttr : EnumAttr<TCU_Dialect, TCU_MatrixKind, "matrix"> {
     `Ustrict[r][c] = 1 if r < c` (exclusive row scan).
     `L[r][c] = 1 if r > c` (strictly lower: sums of earlier rows).
     `Ones`: all ones (the papers' `1`: row totals, broadcast).
+    `UQuads`, `UstrictQuads`: `U` and `Ustrict` for rows loaded in the
+    `quads` element order (`#tcu.order`): entry [r][c] is 1 if line
+    position q(r) <= q(c) (< for strict), q(c) = 4 (c mod 8) / 2 + c mod 2
+    + 2 (c / 8) the position column c holds, so that A · UQuads scans
+    each line in memory order.
   }];
   let assemblyFormat = "`<` $value `>`";
 }
@@ -142,7 +149,8 @@ def TCU_ElementOrder : I32EnumAttr<"ElementOrder",
     "what a tile's consumer depends on of its elements' order", [
       I32EnumAttrCase<"Fixed", 0, "fixed">,
       I32EnumAttrCase<"Line", 1, "line">,
-      I32EnumAttrCase<"Tile", 2, "tile">
+      I32EnumAttrCase<"Tile", 2, "tile">,
+      I32EnumAttrCase<"Quads", 3, "quads">
     ]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::tcu";
@@ -153,7 +161,12 @@ def TCU_ElementOrderAttr : EnumAttr<TCU_Dialect, TCU_ElementOrder, "order"> {
   let description = [{
     `fixed`: every element at its position. `line`: only which elements each
     line holds (the consumer sums each line). `tile`: only which elements the
-    tile holds (the consumer sums the whole tile).
+    tile holds (the consumer sums the whole tile). `quads`: every element at
+    a fixed permuted position: line position p sits in column
+    2 (p / 4) + p mod 2 + 8 ((p mod 4) / 2) (positions 0-3 in columns 0, 1,
+    8, 9; 4-7 in 2, 3, 10, 11; ...), the order in which an mma lane holds
+    four consecutive elements of a row; the consumer compensates (the
+    `UQuads` matrices).
   }];
   let assemblyFormat = "`<` $value `>`";
 }

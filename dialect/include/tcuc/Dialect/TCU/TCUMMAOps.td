@@ -107,7 +107,11 @@ def TCU_LoadTileOp : TCU_Op<"load_tile"> {
     whole tile; any element may take any of the 256 positions). The CPU
     backend keeps the order; the GPU backend uses the freedom for wider
     loads: 4 consecutive elements of a line per lane (`line`, `rows`), or 8
-    (`tile`: 16 bytes for f16). The default, `fixed`, is not printed.
+    (`tile`: 16 bytes for f16). `quads` (`rows` only) is no freedom but a
+    fixed permutation of each line (`#tcu.order`), the one in which the GPU
+    loads 4 consecutive elements per lane, which every backend applies:
+    line position p lands in column 2 (p / 4) + p mod 2 + 8 ((p mod 4) / 2).
+    The default, `fixed`, is not printed.
     `cache` is an L2 eviction hint (`#tcu.cache`; default `normal`, not
     printed).
 
@@ -141,19 +145,31 @@ def TCU_StoreTileOp : TCU_Op<"store_tile"> {
     The inverse of `tcu.load_tile <rows>`: `dest[base + i * stride + j] =
     tile[i][j]` for `j < line_length` and `base + i * stride + j < limit`.
     Elements are converted to the destination element type on the way (f32
-    to f16/bf16 rounds to nearest even). `cache` is an L2 eviction hint
-    (`#tcu.cache`; default `normal`, not printed).
+    to f16/bf16 rounds to nearest even). `order` is `fixed` (the default,
+    not printed) or `quads`: the inverse of a `quads` load, column c of
+    row i going to line position 4 (c mod 8) / 2 + c mod 2 + 2 (c / 8)
+    (on the GPU a lane's four elements of a row are consecutive: one 8-byte
+    store for f16, 16 for f32, and four lanes write whole 32-byte sectors
+    of a 16-bit row). `cache` is an L2 eviction hint (`#tcu.cache`;
+    default `normal`, not printed).
+
+    ```mlir
+    tcu.store_tile %R, %out[%base] stride %c16 line %c16 limit %n
+        order <quads> : vector<16x16xf32> -> memref<?xf16>
+    ```
   }];
   let arguments = (ins TCU_Tile:$tile,
                    Arg<AnyMemRef, "the buffer written", [MemWrite]>:$dest,
                    Index:$base, Index:$stride, Index:$line_length,
                    Index:$limit,
+                   DefaultValuedAttr<TCU_ElementOrderAttr,
+                                     "::mlir::tcu::ElementOrder::Fixed">:$order,
                    DefaultValuedAttr<TCU_CacheHintAttr,
                                      "::mlir::tcu::CacheHint::Normal">:$cache);
   let assemblyFormat = [{
     $tile `,` $dest `[` $base `]` `stride` $stride `line` $line_length
-    `limit` $limit (`cache` $cache^)? attr-dict `:` type($tile) `->`
-    type($dest)
+    `limit` $limit (`order` $order^)? (`cache` $cache^)? attr-dict `:`
+    type($tile) `->` type($dest)
   }];
   let hasVerifier = 1;
 }

@@ -40,6 +40,11 @@ bool takesWarpsPerBlock(Variant variant);
 bool isVariantApplicable(Variant variant, bool isScan, int64_t segmentSize,
                          std::string *why = nullptr);
 
+/// The line position that tile column `column` holds in the `quads`
+/// element order (#tcu.order<quads>), and the column that holds `position`.
+int quadsPosition(int column);
+int quadsColumn(int position);
+
 /// Entry (row, col) of a named constant matrix: 0 or 1. `block` cuts L
 /// into diagonal blocks of that many rows (tcu.matrix's `block`).
 int matrixEntry(MatrixKind kind, int row, int col, int block = 16);
