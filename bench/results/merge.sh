@@ -50,4 +50,5 @@ exec "${PYTHON:-python3}" bench/bench.py report \
   $R/defaults-0.6.23/scans-4tiles \
   $R/defaults-0.6.25/scans \
   $R/defaults-0.6.26/scans \
+  $R/defaults-0.6.27/scans \
   --out "${1:-$R}"
