@@ -88,12 +88,10 @@ FailureOr<Value> transposed(Value v, DenseMap<Value, Value> &memo) {
   Type elt = cast<VectorType>(v.getType()).getElementType();
   OpBuilder b(v.getContext());
   if (auto load = dyn_cast_or_null<LoadTileOp>(def)) {
-    // (A `quads` load is rows only: its order is fixed too.)
-    ElementOrder order = load.getOrder();
-    if ((order == ElementOrder::Fixed || order == ElementOrder::Quads) &&
-        (elt.isF16() || elt.isBF16()))
+    if (load.getOrder() == ElementOrder::Fixed && (elt.isF16() || elt.isBF16()))
       return memo[v] = registerTranspose(v);
-    if (order == ElementOrder::Quads) {
+    // A quads load's order is fixed too, and it has no `cols` form.
+    if (load.getOrder() == ElementOrder::Quads) {
       if (!transposesInRegisters(elt))
         return failure();
       return memo[v] = registerTranspose(v);
@@ -256,7 +254,10 @@ SlotOffset slotOffset(int s, TileLayout layout, ElementOrder order) {
   if (order == ElementOrder::Tile)
     return {0, s};
   // quads: lane t's slot s is column 2t + (s & 1) + 8 (s >> 2), at line
-  // position 4t + (s & 1) + 2 (s >> 2) (tcu::quadsPosition).
+  // position 4t + (s & 1) + 2 (s >> 2) (laneLineStart gives 4t): the
+  // position tcu::quadsPosition gives that column (QuadsOrderTest checks
+  // quadsPosition against these positions; test/Conversion/TCUMMAToGPU/
+  // quads.mlir pins the accesses).
   if (layout == TileLayout::Rows)
     return {rowOff, quadsOfLine(order) ? (s & 1) + 2 * (s >> 2) : colOff};
   return {colOff, order == ElementOrder::Line ? (s >> 1) & 1 : rowOff};
@@ -276,8 +277,8 @@ std::pair<Value, Value> laneLineStart(OpBuilder &b, Location loc,
   if (order == ElementOrder::Tile)
     return {add(mul(lane.g, 2), arith::DivUIOp::create(b, loc, lane.t, c(2))),
             mul(arith::RemUIOp::create(b, loc, lane.t, c(2)), 8)};
-  // Rows: line g, position 2t (Line order: 4t); cols: the transpose (Line
-  // order: 2g).
+  // Rows: line g, position 2t (line and quads order: 4t); cols: the
+  // transpose (line order: 2g).
   if (layout == TileLayout::Rows)
     return {lane.g, mul(lane.t, quadsOfLine(order) ? 4 : 2)};
   return {mul(lane.t, 2),

@@ -38,27 +38,18 @@ static Type inputElementType(Value buffer) {
   return cast<MemRefType>(buffer.getType()).getElementType();
 }
 
-/// The element order of the whole 16x16 tiles of consecutive elements a
-/// scan loads and stores (loadScanTile, scanTile, storeScanTile): fixed,
-/// or quads where the variant chose it (c.scanOrder: the lagged f16 -> f16
-/// scan, laggedScanOrder), so that a lane moves four consecutive elements
-/// of a row at once (8 bytes of f16) and four lanes a whole 32-byte
-/// sector, where the fixed order moves 4 bytes a lane and half of each
-/// sector an instruction; the UQuads matrices scan the permuted rows.
-static ElementOrder scanTileOrder(const Collective &c) { return c.scanOrder; }
-
 /// The 16x16 tile of consecutive elements from `base` (none at or past
-/// `end`), rows in scanTileOrder.
+/// `end`), rows in c.scanOrder (fixed, or quads: Collective::scanOrder).
 static Value loadScanTile(TileBuilder &tb, const Collective &c, Value base,
                           Value end) {
   return tb.loadTile(TileLayout::Rows, c.input, base, tb.idx(T), tb.idx(T), end,
-                     scanTileOrder(c));
+                     c.scanOrder);
 }
 
 /// Stores a tile scanned from loadScanTile's tile back in the same order.
 static void storeScanTile(TileBuilder &tb, const Collective &c, Value r,
                           Value base, Value end) {
-  tb.storeTile(r, c.output, base, tb.idx(T), tb.idx(T), end, scanTileOrder(c));
+  tb.storeTile(r, c.output, base, tb.idx(T), tb.idx(T), end, c.scanOrder);
 }
 
 /// x + y for accumulator scalars or tiles (f32 or i32 elements).
@@ -78,7 +69,7 @@ static std::pair<Value, Value> scanTile(TileBuilder &tb, const Collective &c,
   Type elt = inputElementType(c.input);
   Value above = tb.mulConst(MatrixKind::L, a, tb.zeroAcc(elt), block);
   Value prefix = tb.mulByConst(above, MatrixKind::Ones, carry);
-  Value r = tb.mulByConst(a, rowScanMatrix(c, scanTileOrder(c)), prefix);
+  Value r = tb.mulByConst(a, rowScanMatrix(c, c.scanOrder), prefix);
   // (Position 15 of a line is its column 15 in the quads order too.)
   Value total = tb.element(r, T - 1, T - 1);
   if (!c.inclusive)
@@ -626,15 +617,20 @@ static int64_t laggedPrefetchBytes(const Collective &c) {
 /// measured 3.3% slower); f16->f32 the same either way (472.0-473.3), so
 /// it keeps the fixed order. ncu at 2^28: the fixed order used 21.2 of 32
 /// bytes a loaded sector (L1 hit 36%) and 16 of 32 a stored one, quads
-/// 31.6 and 31.8, but L2 stayed 90-91% busy. Quads everywhere (every
-/// 16-bit scan, uncapped registers) measured 1-3% slower for the block,
-/// seg256 and seg256n scans, whose ptxas registers grew by 1-9.
+/// 31.6 and 31.8, but L2 stayed 90-91% busy. Quads in every 16-bit scan
+/// (uncapped registers; ptxas changed most kernels' registers by -1 to +9)
+/// measured the same or 1-3% slower at the smaller sizes (f16->f16 at
+/// 64-256 -1.3%, f16->f32 at 4096 -3% and at 2^17-2^21 -1.5%; run 3).
 static ElementOrder laggedScanOrder(const Collective &c) {
   Type in = inputElementType(c.input);
   Type out = cast<MemRefType>(c.output.getType()).getElementType();
   return in.isF16() && out.isF16() && c.tilesPerWarp >= 4 ? ElementOrder::Quads
                                                           : ElementOrder::Fixed;
 }
+
+/// The warps an SM the quads lagged kernel is held to (kMinBlocksPerSMAttr):
+/// the 5 blocks of 4 warps the fixed order's kernel had at 96 registers.
+static constexpr int64_t kQuadsLaggedWarpsPerSM = 20;
 
 /// laggedPrefetchBytes in chunks (0: no prefetch).
 static int64_t laggedPrefetchChunks(const Collective &c, int64_t chunkLength) {
@@ -762,15 +758,15 @@ static constexpr int64_t kLaggedWalkingWarps = 8192;
 /// during the ticket before it. The state (a ticket counter, two
 /// words per chunk) is zeroed by a first kernel and stays proportional to
 /// the chunks, not to n.
-static void scanLagged(TileBuilder &tb, const Collective &fixed) {
+static void scanLagged(TileBuilder &tb, const Collective &given) {
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
-  int64_t warps = fixed.warpsPerBlock ? fixed.warpsPerBlock : kLaggedWarps;
-  int64_t k = fixed.tilesPerWarp;
+  int64_t warps = given.warpsPerBlock ? given.warpsPerBlock : kLaggedWarps;
+  int64_t k = given.tilesPerWarp;
   int64_t chunkLength = warps * k * T * T;
-  if (fixed.segmentSize <= chunkLength)
-    return scanBlock(tb, fixed);
-  Collective c = fixed;
+  if (given.segmentSize <= chunkLength)
+    return scanBlock(tb, given);
+  Collective c = given;
   c.scanOrder = laggedScanOrder(c);
   int64_t chunks = (c.segmentSize + chunkLength - 1) / chunkLength;
   Type elt = inputElementType(c.input);
@@ -983,10 +979,13 @@ static void scanLagged(TileBuilder &tb, const Collective &fixed) {
   // f32 input would spill 250-390 bytes (not measured): no target.
   if (k <= 2 && !elt.isF32())
     blocks->setAttr(kMinBlocksPerSMAttr, b.getI64IntegerAttr(32 / warps));
-  // Quads tiles: 20 warps an SM (96 registers at 4 warps a block, where
-  // ptxas took 102 and kept 4 blocks; laggedScanOrder).
-  else if (c.scanOrder == ElementOrder::Quads && warps <= 20)
-    blocks->setAttr(kMinBlocksPerSMAttr, b.getI64IntegerAttr(20 / warps));
+  // Quads tiles: the fixed order's 20 warps an SM (5 blocks of 4 warps at
+  // 96 registers, where ptxas took 102 and kept 4 blocks; laggedScanOrder).
+  // Blocks of more than 20 warps keep ptxas's choice.
+  else if (c.scanOrder == ElementOrder::Quads &&
+           warps <= kQuadsLaggedWarpsPerSM)
+    blocks->setAttr(kMinBlocksPerSMAttr,
+                    b.getI64IntegerAttr(kQuadsLaggedWarpsPerSM / warps));
   // A warp's runs of reduced, scanned and stored tiles, each tested and
   // addressed once (kTileRunsAttr). Measured on the H100 (2026-11-26,
   // bench/results/tile-runs, lagged:2:4, 3 rounds alternating, G

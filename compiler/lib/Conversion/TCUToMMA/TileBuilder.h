@@ -33,9 +33,11 @@ struct Collective {
   /// Warps that share a segment in the block variant (warps_per_block); 0
   /// for the variant's own rule.
   int64_t warpsPerBlock = 0;
-  /// The element order of a scan's whole tiles of consecutive elements,
-  /// loaded, scanned and stored (fixed or quads; see scanTileOrder in
-  /// ScanVariants.cpp).
+  /// The element order of a scan's whole 16x16 tiles of consecutive
+  /// elements, loaded, scanned (U or UQuads) and stored: fixed, or quads
+  /// (a lane moves four consecutive elements of a row, whole 32-byte
+  /// sectors for 16-bit data) where the variant chose it
+  /// (laggedScanOrder in ScanVariants.cpp).
   ElementOrder scanOrder = ElementOrder::Fixed;
 };
 

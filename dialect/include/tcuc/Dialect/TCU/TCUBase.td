@@ -121,7 +121,7 @@ def TCU_MatrixKindAttr : EnumAttr<TCU_Dialect, TCU_MatrixKind, "matrix"> {
     `Ones`: all ones (the papers' `1`: row totals, broadcast).
     `UQuads`, `UstrictQuads`: `U` and `Ustrict` for rows loaded in the
     `quads` element order (`#tcu.order`): entry [r][c] is 1 if line
-    position q(r) <= q(c) (< for strict), q(c) = 4 (c mod 8) / 2 + c mod 2
+    position q(r) <= q(c) (< for strict), q(c) = 4 ((c mod 8) / 2) + c mod 2
     + 2 (c / 8) the position column c holds, so that A · UQuads scans
     each line in memory order.
   }];

@@ -147,7 +147,7 @@ def TCU_StoreTileOp : TCU_Op<"store_tile"> {
     Elements are converted to the destination element type on the way (f32
     to f16/bf16 rounds to nearest even). `order` is `fixed` (the default,
     not printed) or `quads`: the inverse of a `quads` load, column c of
-    row i going to line position 4 (c mod 8) / 2 + c mod 2 + 2 (c / 8)
+    row i going to line position 4 ((c mod 8) / 2) + c mod 2 + 2 (c / 8)
     (on the GPU a lane's four elements of a row are consecutive: one 8-byte
     store for f16, 16 for f32, and four lanes write whole 32-byte sectors
     of a 16-bit row). `cache` is an L2 eviction hint (`#tcu.cache`;
