@@ -589,7 +589,10 @@ static void scanLookback(TileBuilder &tb, const Collective &c) {
 /// bench/results/lagged-f16-0.6.24 run 7, three alternating rounds, G
 /// elements/s): 1 MB with the 8 MB lag 620.4-624.3 against 614.3-618.7
 /// without (+0.7-0.9% at 2^22, 2^24 and whole; +1.0% in tile-runs run 11),
-/// with a 10 MB lag 617.1-620.0, 2 MB with a 6 MB lag -4.5% (run 11). At 2
+/// with a 10 MB lag 617.1-620.0, 2 MB with a 6 MB lag -4.5% (run 11).
+/// Re-timed with 0.6.27's quads tiles, L2 then being the busy unit
+/// (bench/results/quads-0.6.27 run 6): none -1.3%, none with a 6 MB lag
+/// -7.6%, 512 KB -0.5% against 1 MB. At 2
 /// tiles ptxas (CUDA 13.0, sm_90) gave the f16 -> f16 kernel with the
 /// prefetch more registers (91 instead of 63; held to 64 or 72 it measured
 /// 1% and 5% slower, and with tcuc 0.6.15's kernel held to 64 registers the
