@@ -51,4 +51,7 @@ exec "${PYTHON:-python3}" bench/bench.py report \
   $R/defaults-0.6.25/scans \
   $R/defaults-0.6.26/scans \
   $R/defaults-0.6.27/scans \
+  $R/lagged-8warps/sweep \
+  $R/defaults-0.6.28/f16-f32 \
+  $R/defaults-0.6.28/f16-f16 \
   --out "${1:-$R}"

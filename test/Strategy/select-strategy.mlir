@@ -62,23 +62,29 @@ func.func @scans(%h: memref<?xf16>, %f: memref<?xf32>, %bh: memref<?xbf16>,
   // Block rows come with their warps per block (measured 4, 8 and 16 each).
   // CHECK: segment_size 4096 {tiles_per_warp = 1 : i64, variant = #tcu.variant<block>, warps_per_block = 8 : i64}
   tcu.segmented_scan <add> exclusive %h into %f segment_size 4096 : memref<?xf16> -> memref<?xf32>
-  // CHECK: segment_size 1048576 {tiles_per_warp = 1 : i64, variant = #tcu.variant<block>, warps_per_block = 16 : i64}
-  tcu.segmented_scan <add> inclusive %h into %f segment_size 1048576 : memref<?xf16> -> memref<?xf32>
+  // CHECK: segment_size 65536 {tiles_per_warp = 4 : i64, variant = #tcu.variant<block>, warps_per_block = 16 : i64}
+  tcu.segmented_scan <add> inclusive %h into %f segment_size 65536 : memref<?xf16> -> memref<?xf32>
   // CHECK: segment_size 1048576 {tiles_per_warp = 4 : i64, variant = #tcu.variant<block>, warps_per_block = 8 : i64}
   tcu.segmented_scan <add> inclusive %c into %i segment_size 1048576 : memref<?xi8> -> memref<?xi32>
-  // From 2^22 on, f16->f32 and f16->f16 take the lagged single pass at 4
-  // tiles (tcuc 0.6.23 with tile runs, bench/results/tile-runs/sweep: 0.95
-  // / 0.83 of the copy ceiling against 0.93 / 0.77 at 2 tiles), i8->i32 the
+  // The lagged single pass at 4 tiles of 8 warps (tcuc 0.6.28,
+  // bench/results/lagged-8warps/sweep: 0.970-0.978 / 0.877-0.883 of the
+  // copy ceiling against 0.953-0.963 / 0.847-0.851 at 4 tiles of 4 warps)
+  // from 2^17 on for f16->f32 (the block scan 0.93-0.97 at 2^17-2^21) and
+  // from 2^22 on for f16->f16 (below, the block scan is ahead), i8->i32 the
   // grid; larger than every row, the largest row's choice.
-  // CHECK: segment_size 4194304 {tiles_per_warp = 4 : i64, variant = #tcu.variant<lagged>, warps_per_block = 4 : i64}
+  // CHECK: segment_size 1048576 {tiles_per_warp = 4 : i64, variant = #tcu.variant<lagged>, warps_per_block = 8 : i64}
+  tcu.segmented_scan <add> inclusive %h into %f segment_size 1048576 : memref<?xf16> -> memref<?xf32>
+  // CHECK: segment_size 4194304 {tiles_per_warp = 4 : i64, variant = #tcu.variant<lagged>, warps_per_block = 8 : i64}
   tcu.segmented_scan <add> inclusive %h into %f segment_size 4194304 : memref<?xf16> -> memref<?xf32>
-  // CHECK: segment_size 1099511627776 {tiles_per_warp = 4 : i64, variant = #tcu.variant<lagged>, warps_per_block = 4 : i64}
+  // CHECK: segment_size 1099511627776 {tiles_per_warp = 4 : i64, variant = #tcu.variant<lagged>, warps_per_block = 8 : i64}
   tcu.segmented_scan <add> inclusive %h into %f segment_size 1099511627776 : memref<?xf16> -> memref<?xf32>
-  // CHECK: segment_size 4194304 {tiles_per_warp = 4 : i64, variant = #tcu.variant<lagged>, warps_per_block = 4 : i64}
+  // CHECK: segment_size 2097152 {tiles_per_warp = 4 : i64, variant = #tcu.variant<block>, warps_per_block = 16 : i64}
+  tcu.segmented_scan <add> inclusive %h into %h segment_size 2097152 : memref<?xf16> -> memref<?xf16>
+  // CHECK: segment_size 4194304 {tiles_per_warp = 4 : i64, variant = #tcu.variant<lagged>, warps_per_block = 8 : i64}
   tcu.segmented_scan <add> inclusive %h into %h segment_size 4194304 : memref<?xf16> -> memref<?xf16>
-  // CHECK: segment_size 16777216 {tiles_per_warp = 4 : i64, variant = #tcu.variant<lagged>, warps_per_block = 4 : i64}
+  // CHECK: segment_size 16777216 {tiles_per_warp = 4 : i64, variant = #tcu.variant<lagged>, warps_per_block = 8 : i64}
   tcu.segmented_scan <add> inclusive %h into %h segment_size 16777216 : memref<?xf16> -> memref<?xf16>
-  // CHECK: segment_size 1099511627776 {tiles_per_warp = 4 : i64, variant = #tcu.variant<lagged>, warps_per_block = 4 : i64}
+  // CHECK: segment_size 1099511627776 {tiles_per_warp = 4 : i64, variant = #tcu.variant<lagged>, warps_per_block = 8 : i64}
   tcu.segmented_scan <add> inclusive %h into %h segment_size 1099511627776 : memref<?xf16> -> memref<?xf16>
   // CHECK: segment_size 4194304 {tiles_per_warp = 1 : i64, variant = #tcu.variant<grid>}
   tcu.segmented_scan <add> inclusive %c into %i segment_size 4194304 : memref<?xi8> -> memref<?xi32>

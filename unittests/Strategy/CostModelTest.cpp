@@ -303,8 +303,8 @@ TEST(CostModel, LookbackGivenTakesFourTilesForLongSegments) {
 // lagged without a table row: 2 tiles (4 measured slower for f16) for
 // every input at any segment size, but bf16 on sm_80.
 TEST(CostModel, LaggedGivenTakesTwoTiles) {
-  // f16 -> f32 has no lagged row below 2^22: the analytic rule.
-  StrategyQuery q = query(true, "f16", "f32", 1 << 16);
+  // f16 -> f32 has no lagged row below 2^16: the analytic rule.
+  StrategyQuery q = query(true, "f16", "f32", 1 << 15);
   q.variant = Variant::Lagged;
   StrategyChoice c = selectStrategy(q, {});
   EXPECT_EQ(c.variant, Variant::Lagged);
@@ -316,6 +316,13 @@ TEST(CostModel, LaggedGivenTakesTwoTiles) {
   StrategyChoice r = selectStrategy(i8, {});
   EXPECT_EQ(r.tilesPerWarp, 4) << r.reason;
   EXPECT_EQ(r.warpsPerBlock, 4) << r.reason;
+  // From 2^16 f16 -> f32 has lagged rows (lagged-8warps/sweep): 4 tiles of
+  // 8 warps.
+  StrategyQuery wide = query(true, "f16", "f32", 1 << 16);
+  wide.variant = Variant::Lagged;
+  StrategyChoice w = selectStrategy(wide, {});
+  EXPECT_EQ(w.tilesPerWarp, 4) << w.reason;
+  EXPECT_EQ(w.warpsPerBlock, 8) << w.reason;
   q.input = "f32";
   q.output = "f32";
   EXPECT_EQ(selectStrategy(q, {}).tilesPerWarp, 2);

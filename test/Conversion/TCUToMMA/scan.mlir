@@ -332,7 +332,8 @@ func.func @lagged(%in: memref<?xf16>, %out: memref<?xf32>) {
   return
 }
 
-// At 4 tiles a warp no occupancy is asked for (64 registers spill there).
+// At 4 tiles of 4 warps no occupancy is asked for (64 registers spill
+// there).
 // f16 -> f32 keeps the fixed order at 4 tiles (quads measured the same).
 // CHECK-LABEL: func @lagged_four_tiles
 // CHECK-NOT: order <quads>
@@ -343,7 +344,7 @@ func.func @lagged(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: } {tcuc.tile_runs}
 // CHECK: return
 func.func @lagged_four_tiles(%in: memref<?xf16>, %out: memref<?xf32>) {
-  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 8} : memref<?xf16> -> memref<?xf32>
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 4} : memref<?xf16> -> memref<?xf32>
   return
 }
 
@@ -416,5 +417,50 @@ func.func @lagged_f16_out(%in: memref<?xf16>, %out: memref<?xf16>) {
 // CHECK: return
 func.func @lagged_f16_out_four_tiles(%in: memref<?xf16>, %out: memref<?xf16>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 4} : memref<?xf16> -> memref<?xf16>
+  return
+}
+
+// The wide f16 shape (4 tiles, 8 warps: chunks of 8192 elements, 16 KB):
+// f16 -> f16 lags 9 MB (576 chunks) and prefetches nothing; each warp sums
+// its reduced run (Ones·A) right after the scanned run's loads, before the
+// first L·A, and the blocks are held to 3 an SM (24 warps).
+// CHECK-LABEL: func @lagged_f16_out_eight_warps
+// CHECK: arith.minsi %{{.*}}, %c576
+// CHECK-NOT: tcu.prefetch
+// CHECK: tcu.load_tile <rows> %arg0[%{{.*}}] {{.*}} order <tile> cache <evict_last>
+// CHECK: tcu.load_tile <rows> %arg0[%{{.*}}] {{.*}} order <quads> cache <evict_first>
+// CHECK: tcu.matrix <Ones>
+// CHECK: tcu.row_sums
+// CHECK-NEXT: vector.extract %{{.*}}[0, 0]
+// CHECK-NEXT: tcu.matrix <L>
+// CHECK: tcu.matrix <UQuads>
+// CHECK: tcu.block_lagged_lookback {{.*}} of 8,
+// CHECK: tcu.store_tile %{{.*}}, %arg1[%{{.*}}] {{.*}} order <quads> cache <streaming>
+// CHECK: tcuc.min_blocks_per_sm = 3
+// CHECK: return
+func.func @lagged_f16_out_eight_warps(%in: memref<?xf16>, %out: memref<?xf16>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 8} : memref<?xf16> -> memref<?xf16>
+  return
+}
+
+// f16 -> f32 in the wide shape keeps its 6 MB lag (384 chunks) and 2 MB
+// prefetch (128 chunks of 16 KB: 1048576 elements ahead) and the fixed
+// order; it sums first and is held to 3 blocks an SM too.
+// CHECK-LABEL: func @lagged_eight_warps
+// CHECK: arith.minsi %{{.*}}, %c384
+// CHECK: tcu.load_tile <rows> %arg0[%{{.*}}] {{.*}} order <tile> cache <evict_last>
+// CHECK: arith.addi %{{.*}}, %c1048576
+// CHECK: tcu.prefetch %arg0[%{{.*}}], %{{.*}} cache <evict_last>
+// CHECK: tcu.load_tile <rows> %arg0[%{{.*}}] {{.*}} cache <evict_first>
+// CHECK: tcu.row_sums
+// CHECK-NEXT: vector.extract %{{.*}}[0, 0]
+// CHECK-NEXT: tcu.matrix <L>
+// CHECK-NOT: tcu.matrix <UQuads>
+// CHECK: tcu.matrix <U>
+// CHECK: tcu.block_lagged_lookback {{.*}} of 8,
+// CHECK: tcuc.min_blocks_per_sm = 3
+// CHECK: return
+func.func @lagged_eight_warps(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 8} : memref<?xf16> -> memref<?xf32>
   return
 }

@@ -246,9 +246,11 @@ struct ChainLink {
 /// block op: a barrier on the GPU) returns the value the run starts from,
 /// and each tile is stored as R_t + (that start + the run's tiles before
 /// t). The loaded tiles and R stay in registers across the exchange: the
-/// input is read once.
+/// input is read once. `afterLoads`, where given, runs once the run's loads
+/// are issued, before its tiles are scanned.
 static void scanWarpRun(TileBuilder &tb, const Collective &c, Value runBase,
-                        Value end, function_ref<Value(Value)> exchange) {
+                        Value end, function_ref<Value(Value)> exchange,
+                        function_ref<void()> afterLoads = nullptr) {
   int64_t k = c.tilesPerWarp;
   Type acc = TileBuilder::accumulatorFor(inputElementType(c.input));
   SmallVector<Value> bases, loaded, scanned, before;
@@ -256,6 +258,8 @@ static void scanWarpRun(TileBuilder &tb, const Collective &c, Value runBase,
     bases.push_back(tb.add(runBase, tb.idx(t * T * T)));
     loaded.push_back(loadScanTile(tb, c, bases.back(), end));
   }
+  if (afterLoads)
+    afterLoads();
   // before[t]: the run's tiles before t (none for the first: no add of
   // 0, which f32 keeps, -0 + 0 being +0).
   Value runTotal;
@@ -578,6 +582,42 @@ static void scanLookback(TileBuilder &tb, const Collective &c) {
   memref::DeallocOp::create(b, loc, state);
 }
 
+/// Whether a lagged scan has the wide f16 shape: f16 input, 4 tiles a warp or
+/// more in blocks of 8 warps (chunks of 8192 elements and more, 16 KB of
+/// input). Such a kernel is held to 3 blocks an SM (laggedBlocksPerSM: 24
+/// warps at 80 registers) and sums its reduced run before it scans
+/// (laggedSumsFirst); f16 -> f16 then lags 9 MB with no prefetch. Its
+/// hand-written prototype's best f16 -> f16 shape was this one (256
+/// threads, 32 elements a thread, 3 blocks an SM, 10 MB lag: 0.914,
+/// bench/results/lagged-scan-prototype); in tcuc, 4 tiles of 8 warps had
+/// measured 0.696 at 110 registers (2 blocks an SM) in tile-runs' sweep.
+/// Measured on the H100 (2026-11-26, bench/results/lagged-8warps, tcuc
+/// 0.6.27 plus switches, n = 2^28, G elements/s, 3 alternating rounds):
+/// f16->f16 lagged:4:8 at 3 blocks 646-654 against lagged:4:4's 629-632
+/// (the default then), best with a 9 MB lag and no prefetch (653.5-657.9;
+/// 8 / 10 / 11 / 12 MB 649-651 / 650-654 / 649-651 / 622-628; the 1 MB
+/// prefetch -0.8%, 512 KB -1.2%); held to 4 blocks (64 registers, 44 bytes
+/// of spills) 602-611; uncapped (110 registers, 2 blocks) 570-572.
+/// f16->f32 lagged:4:8 at 3 blocks with its 6 MB lag and 2 MB prefetch
+/// 480.3-482.4 against lagged:4:4's 472.0-472.9 (without the prefetch and
+/// at 9 MB 466.5-466.8). i8->i32 at 8 warps (lagged:4:8 at 3 blocks,
+/// 408-411; lagged:2:8, 401-402) stays behind its grid scan (422-445).
+static bool laggedWideF16(const Collective &c) {
+  return inputElementType(c.input).isF16() && c.tilesPerWarp >= 4 &&
+         c.warpsPerBlock == 8;
+}
+
+/// Whether each warp of a lagged block sums its reduced run (Ones·A
+/// products) right after the run's loads, before it scans the other run,
+/// instead of at the exchange: the loaded tiles' registers are then free
+/// during the scan. The wide f16 shape (laggedWideF16) needs it to fit 80
+/// registers without spills (ptxas -v, CUDA 13.0, sm_90: 80 and no spills
+/// with it, 68 bytes of spills without, for f16->f16 lagged:4:8). At 4
+/// warps it measured 2.5% slower for f16->f16 at 6 blocks an SM (80
+/// registers; bench/results/quads-0.6.27 run 2), so those keep the sum at
+/// the exchange.
+static bool laggedSumsFirst(const Collective &c) { return laggedWideF16(c); }
+
 /// How many bytes of input ahead of the chunk it reduces a lagged block
 /// asks to be brought into L2 (tcu.prefetch, evict_last; at least one
 /// chunk): 2 MB for f16 -> f32 and i8 -> i32, 1 MB for f16 -> f16 at 4
@@ -600,13 +640,14 @@ static void scanLookback(TileBuilder &tb, const Collective &c) {
 /// bench/results/run20-lagged-complete/f16-f16-prefetch); bf16 -> f32 96
 /// instead of 80 and f32 146 instead of 128 (not measured). Which kernels
 /// gain belongs in the tuned table, as a strategy knob, once the sweeps
-/// measure it.
+/// measure it. The wide f16 -> f16 shape (laggedWideF16) prefetches
+/// nothing: 1 MB measured 0.8% slower there.
 static int64_t laggedPrefetchBytes(const Collective &c) {
   Type in = inputElementType(c.input);
   Type out = cast<MemRefType>(c.output.getType()).getElementType();
   if ((in.isF16() && out.isF32()) || (in.isInteger(8) && out.isInteger(32)))
     return int64_t(2) << 20;
-  if (in.isF16() && out.isF16() && c.tilesPerWarp >= 4)
+  if (in.isF16() && out.isF16() && c.tilesPerWarp >= 4 && !laggedWideF16(c))
     return int64_t(1) << 20;
   return 0;
 }
@@ -635,6 +676,36 @@ static ElementOrder laggedScanOrder(const Collective &c) {
 /// the 5 blocks of 4 warps the fixed order's kernel had at 96 registers.
 static constexpr int64_t kQuadsLaggedWarpsPerSM = 20;
 
+/// The blocks an SM a lagged kernel of `warps` warps is held to
+/// (kMinBlocksPerSMAttr, ptxas's .minnctapersm), 0 for ptxas's own choice.
+/// 16- and 8-bit input at 2 tiles a warp or fewer: 32 warps an SM (64
+/// registers a thread), the kernel being held back by the blocks an SM
+/// keeps in flight. Measured on the H100 (2026-11-25,
+/// bench/results/lagged-complete-warp): f16->f32 at 2 tiles and 4 warps
+/// took 73 registers (7 blocks an SM), 0.789 of the copy ceiling; held to
+/// 64 (8 blocks, 8 bytes of spills) 0.863; f16->f16 0.597 -> 0.636 and
+/// i8->i32 0.559 -> 0.624 the same way; bf16->f32 (80 registers without,
+/// 68 bytes of spills with) the same either way (0.905 / 0.903 ms at
+/// 2^28). At 4 tiles 64 registers spill 200-250 bytes and lose a third,
+/// and 6 blocks of 4 warps an SM (80 registers, 44 bytes of spills with the
+/// tile runs) measured 6-7% slower for f16 input than ptxas's own 96
+/// registers (5 blocks) (bench/results/tile-runs). The wide f16 shape
+/// (laggedWideF16): 3 blocks of 8 warps (80 registers). Quads tiles
+/// otherwise: the fixed order's 20 warps an SM (5 blocks of 4 warps at 96
+/// registers, where ptxas took 102 and kept 4 blocks; laggedScanOrder);
+/// blocks of more than 20 warps keep ptxas's choice. f32 input would spill
+/// 250-390 bytes at 2 tiles (not measured): no target.
+static int64_t laggedBlocksPerSM(const Collective &c, int64_t warps) {
+  Type elt = inputElementType(c.input);
+  if (c.tilesPerWarp <= 2 && !elt.isF32())
+    return 32 / warps;
+  if (laggedWideF16(c))
+    return 3;
+  if (c.scanOrder == ElementOrder::Quads && warps <= kQuadsLaggedWarpsPerSM)
+    return kQuadsLaggedWarpsPerSM / warps;
+  return 0;
+}
+
 /// laggedPrefetchBytes in chunks (0: no prefetch).
 static int64_t laggedPrefetchChunks(const Collective &c, int64_t chunkLength) {
   int64_t bytes = laggedPrefetchBytes(c);
@@ -650,10 +721,12 @@ static int64_t laggedPrefetchChunks(const Collective &c, int64_t chunkLength) {
 /// bench/results/lagged-prefetch, f16->f32 at 2 tiles): 6 MB 0.844, 5 and
 /// 7 MB 0.839-0.843, 8 MB 0.831-0.833, 4 MB 0.774-0.780, 12 MB 0.73 (the
 /// prefetched lines take L2 room too). f16 -> f16's 1 MB prefetch keeps
-/// 8 MB (10 MB measured 0.2-0.9% slower, bench/results/lagged-f16-0.6.24).
+/// 8 MB (10 MB measured 0.2-0.9% slower, bench/results/lagged-f16-0.6.24);
+/// the wide f16 -> f16 shape, with no prefetch, 9 MB (laggedWideF16).
 static int64_t laggedChunks(const Collective &c, int64_t chunkLength) {
   bool prefetches2MB = laggedPrefetchBytes(c) >= (int64_t(2) << 20);
-  return chunksOfInput(c, chunkLength, int64_t(prefetches2MB ? 6 : 8) << 20);
+  int64_t megabytes = prefetches2MB ? 6 : laggedWideF16(c) ? 9 : 8;
+  return chunksOfInput(c, chunkLength, megabytes << 20);
 }
 
 /// Whether warp 0 of a lagged block finds where the ticket's three items
@@ -770,6 +843,7 @@ static void scanLagged(TileBuilder &tb, const Collective &given) {
   if (given.segmentSize <= chunkLength)
     return scanBlock(tb, given);
   Collective c = given;
+  c.warpsPerBlock = warps;
   c.scanOrder = laggedScanOrder(c);
   int64_t chunks = (c.segmentSize + chunkLength - 1) / chunkLength;
   Type elt = inputElementType(c.input);
@@ -889,20 +963,32 @@ static void scanLagged(TileBuilder &tb, const Collective &given) {
         if (drawNext)
           drawNext(w);
         tb.setCacheHints(CacheHint::EvictFirst, CacheHint::Streaming);
-        scanWarpRun(tb, c, tb.add(scanned.base, runOffset), scanned.end,
-                    [&](Value runTotal) -> Value {
-                      Value v = tb.zeroAcc(elt);
-                      for (Value a : loaded)
-                        v = tb.mulConst(MatrixKind::Ones, a, v);
-                      Value reduceTotal = tb.element(tb.rowSums(v), 0, 0);
-                      auto op = BlockLaggedLookbackOp::create(
-                          b, loc, acc, acc, runTotal, reduceTotal, totals,
-                          tb.idx(0), w, b.getI64IntegerAttr(warps), state,
-                          reduced.word, reduced.first, reduces, completedWord,
-                          completedFirst, completes, scanned.word,
-                          scanned.first, scans);
-                      return addAcc(tb, op.getChunkPrefix(), op.getPrefix());
-                    });
+        // The reduced run's total: summed at the exchange, or right after
+        // the scanned run's loads where laggedSumsFirst.
+        auto sumReduced = [&] {
+          Value v = tb.zeroAcc(elt);
+          for (Value a : loaded)
+            v = tb.mulConst(MatrixKind::Ones, a, v);
+          return tb.element(tb.rowSums(v), 0, 0);
+        };
+        bool sumsFirst = laggedSumsFirst(c);
+        Value reduceTotal;
+        scanWarpRun(
+            tb, c, tb.add(scanned.base, runOffset), scanned.end,
+            [&](Value runTotal) -> Value {
+              if (!sumsFirst)
+                reduceTotal = sumReduced();
+              auto op = BlockLaggedLookbackOp::create(
+                  b, loc, acc, acc, runTotal, reduceTotal, totals, tb.idx(0), w,
+                  b.getI64IntegerAttr(warps), state, reduced.word,
+                  reduced.first, reduces, completedWord, completedFirst,
+                  completes, scanned.word, scanned.first, scans);
+              return addAcc(tb, op.getChunkPrefix(), op.getPrefix());
+            },
+            [&] {
+              if (sumsFirst)
+                reduceTotal = sumReduced();
+            });
         tb.setCacheHints(oldHints.first, oldHints.second);
       });
     };
@@ -966,29 +1052,8 @@ static void scanLagged(TileBuilder &tb, const Collective &given) {
     memref::DeallocOp::create(b, loc, slots);
     memref::DeallocOp::create(b, loc, totals);
   });
-  // 16- and 8-bit input at 2 tiles a warp or fewer: 32 warps an SM (64
-  // registers a thread), the kernel being held back by the blocks an SM
-  // keeps in flight. Measured on the H100 (2026-11-25,
-  // bench/results/lagged-complete-warp): f16->f32 at 2 tiles and 4 warps
-  // took 73 registers (7 blocks an SM), 0.789 of the copy ceiling; held to
-  // 64 (8 blocks, 8 bytes of spills) 0.863; f16->f16 0.597 -> 0.636 and
-  // i8->i32 0.559 -> 0.624 the same way; bf16->f32 (80 registers without,
-  // 68 bytes of spills with) the same either way (0.905 / 0.903 ms at
-  // 2^28). At 4 tiles 64 registers spill 200-250 bytes and lose a third,
-  // and 6 blocks an SM (80 registers, 44 bytes of spills with the tile
-  // runs) measured 6-7% slower for f16 input than ptxas's own 96
-  // registers (5 blocks), the f16 shape from 2^22 since tcuc 0.6.24
-  // (bench/results/tile-runs);
-  // f32 input would spill 250-390 bytes (not measured): no target.
-  if (k <= 2 && !elt.isF32())
-    blocks->setAttr(kMinBlocksPerSMAttr, b.getI64IntegerAttr(32 / warps));
-  // Quads tiles: the fixed order's 20 warps an SM (5 blocks of 4 warps at
-  // 96 registers, where ptxas took 102 and kept 4 blocks; laggedScanOrder).
-  // Blocks of more than 20 warps keep ptxas's choice.
-  else if (c.scanOrder == ElementOrder::Quads &&
-           warps <= kQuadsLaggedWarpsPerSM)
-    blocks->setAttr(kMinBlocksPerSMAttr,
-                    b.getI64IntegerAttr(kQuadsLaggedWarpsPerSM / warps));
+  if (int64_t blocksPerSM = laggedBlocksPerSM(c, warps))
+    blocks->setAttr(kMinBlocksPerSMAttr, b.getI64IntegerAttr(blocksPerSM));
   // A warp's runs of reduced, scanned and stored tiles, each tested and
   // addressed once (kTileRunsAttr). Measured on the H100 (2026-11-26,
   // bench/results/tile-runs, lagged:2:4, 3 rounds alternating, G
