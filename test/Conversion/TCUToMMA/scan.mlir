@@ -464,3 +464,33 @@ func.func @lagged_eight_warps(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 8} : memref<?xf16> -> memref<?xf32>
   return
 }
+
+// bf16 -> bf16 at 4 tiles a warp: blocks that walk tickets with shared
+// fields (slots of 2 x 11 words), as f16 -> f16's, in the wide shape
+// (9 MB lag, sum first, 3 blocks an SM); the fixed order (no quads).
+// CHECK-LABEL: func @lagged_bf16_out_eight_warps
+// CHECK: arith.minsi %{{.*}}, %c576
+// CHECK-NOT: tcu.prefetch
+// CHECK: memref.alloc() : memref<22xi64>
+// CHECK: scf.while
+// CHECK-NOT: order <quads>
+// CHECK: tcu.row_sums
+// CHECK-NEXT: vector.extract %{{.*}}[0, 0]
+// CHECK-NEXT: tcu.matrix <L>
+// CHECK: tcu.block_lagged_lookback {{.*}} of 8,
+// CHECK: tcuc.min_blocks_per_sm = 3
+// CHECK: return
+func.func @lagged_bf16_out_eight_warps(%in: memref<?xbf16>, %out: memref<?xbf16>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 8} : memref<?xbf16> -> memref<?xbf16>
+  return
+}
+
+// At 2 tiles a warp bf16 -> bf16 keeps one ticket a block (no scf.while).
+// CHECK-LABEL: func @lagged_bf16_out_two_tiles
+// CHECK-NOT: scf.while
+// CHECK: tcu.block_lagged_lookback
+// CHECK: return
+func.func @lagged_bf16_out_two_tiles(%in: memref<?xbf16>, %out: memref<?xbf16>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 2, warps_per_block = 4} : memref<?xbf16> -> memref<?xbf16>
+  return
+}

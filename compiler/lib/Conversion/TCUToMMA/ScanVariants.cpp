@@ -582,28 +582,31 @@ static void scanLookback(TileBuilder &tb, const Collective &c) {
   memref::DeallocOp::create(b, loc, state);
 }
 
-/// Whether a lagged scan has the wide f16 shape: f16 input, 4 tiles a warp or
-/// more in blocks of 8 warps (chunks of 8192 elements and more, 16 KB of
-/// input). Such a kernel is held to 3 blocks an SM (laggedBlocksPerSM: 24
-/// warps at 80 registers) and sums its reduced run before it scans
-/// (laggedSumsFirst); f16 -> f16 then lags 9 MB with no prefetch. Its
-/// hand-written prototype's best f16 -> f16 shape was this one (256
-/// threads, 32 elements a thread, 3 blocks an SM, 10 MB lag: 0.914,
-/// bench/results/lagged-scan-prototype); in tcuc, 4 tiles of 8 warps had
-/// measured 0.696 at 110 registers (2 blocks an SM) in tile-runs' sweep.
-/// Measured on the H100 (2026-11-26, bench/results/lagged-8warps, tcuc
-/// 0.6.27 plus switches, n = 2^28, G elements/s, 3 alternating rounds):
-/// f16->f16 lagged:4:8 at 3 blocks 646-654 against lagged:4:4's 629-632
-/// (the default then), best with a 9 MB lag and no prefetch (653.5-657.9;
-/// 8 / 10 / 11 / 12 MB 649-651 / 650-654 / 649-651 / 622-628; the 1 MB
-/// prefetch -0.8%, 512 KB -1.2%); held to 4 blocks (64 registers, 44 bytes
-/// of spills) 602-611; uncapped (110 registers, 2 blocks) 570-572.
-/// f16->f32 lagged:4:8 at 3 blocks with its 6 MB lag and 2 MB prefetch
+/// Whether a lagged scan has the wide f16 shape: 16-bit float input, 4 tiles
+/// a warp or more in blocks of 8 warps (chunks of 8192 elements and more, 16
+/// KB of input). bf16 takes f16's table rows (CostModel.cpp), so it gets
+/// this shape where f16 does; ptxas gives its kernels the same 80
+/// registers with no spills (113-114 and 2 blocks an SM without the rule). Such
+/// a kernel is held to 3 blocks an SM (laggedBlocksPerSM: 24 warps at 80
+/// registers) and sums its reduced run before it scans (laggedSumsFirst); f16
+/// -> f16 then lags 9 MB with no prefetch. Its hand-written prototype's best
+/// f16 -> f16 shape was this one (256 threads, 32 elements a thread, 3 blocks
+/// an SM, 10 MB lag: 0.914, bench/results/lagged-scan-prototype); in tcuc, 4
+/// tiles of 8 warps had measured 0.696 at 110 registers (2 blocks an SM) in
+/// tile-runs' sweep. Measured on the H100 (2026-11-26,
+/// bench/results/lagged-8warps, tcuc 0.6.27 plus switches, n = 2^28, G
+/// elements/s, 3 alternating rounds): f16->f16 lagged:4:8 at 3 blocks 646-654
+/// against lagged:4:4's 629-632 (the default then), best with a 9 MB lag and no
+/// prefetch (653.5-657.9; 8 / 10 / 11 / 12 MB 649-651 / 650-654 / 649-651 /
+/// 622-628; the 1 MB prefetch -0.8%, 512 KB -1.2%); held to 4 blocks (64
+/// registers, 44 bytes of spills) 602-611; uncapped (110 registers, 2 blocks)
+/// 570-572. f16->f32 lagged:4:8 at 3 blocks with its 6 MB lag and 2 MB prefetch
 /// 480.3-482.4 against lagged:4:4's 472.0-472.9 (without the prefetch and
 /// at 9 MB 466.5-466.8). i8->i32 at 8 warps (lagged:4:8 at 3 blocks,
 /// 408-411; lagged:2:8, 401-402) stays behind its grid scan (422-445).
 static bool laggedWideF16(const Collective &c) {
-  return inputElementType(c.input).isF16() && c.tilesPerWarp >= 4 &&
+  Type in = inputElementType(c.input);
+  return (in.isF16() || in.isBF16()) && c.tilesPerWarp >= 4 &&
          c.warpsPerBlock == 8;
 }
 
@@ -722,11 +725,26 @@ static int64_t laggedPrefetchChunks(const Collective &c, int64_t chunkLength) {
 /// 7 MB 0.839-0.843, 8 MB 0.831-0.833, 4 MB 0.774-0.780, 12 MB 0.73 (the
 /// prefetched lines take L2 room too). f16 -> f16's 1 MB prefetch keeps
 /// 8 MB (10 MB measured 0.2-0.9% slower, bench/results/lagged-f16-0.6.24);
-/// the wide f16 -> f16 shape, with no prefetch, 9 MB (laggedWideF16).
+/// the wide shape without a prefetch (f16 -> f16, measured, and bf16 input,
+/// not timed) 9 MB (laggedWideF16).
 static int64_t laggedChunks(const Collective &c, int64_t chunkLength) {
   bool prefetches2MB = laggedPrefetchBytes(c) >= (int64_t(2) << 20);
   int64_t megabytes = prefetches2MB ? 6 : laggedWideF16(c) ? 9 : 8;
   return chunksOfInput(c, chunkLength, megabytes << 20);
+}
+
+/// Whether a bf16 -> bf16 lagged scan walks tickets and shares its items'
+/// fields as f16 -> f16 does (laggedWalksTickets, laggedSharesItems): at 4
+/// tiles a warp or more. Measured on the H100 (2026-11-26,
+/// bench/results/lagged-8warps run 9, `tcuc run`'s warm launch, median of 7
+/// processes, two rounds, n = 2^28): lagged:4:4 0.484-0.486 ms one ticket a
+/// block, 0.451-0.452 walking and sharing (+7.5%); lagged:4:8 (the wide
+/// shape) 0.502-0.504 one ticket a block, 0.462-0.463 walking, 0.450-0.451
+/// walking and sharing.
+static bool laggedBF16Walks(const Collective &c) {
+  Type in = inputElementType(c.input);
+  Type out = cast<MemRefType>(c.output.getType()).getElementType();
+  return in.isBF16() && out.isBF16() && c.tilesPerWarp >= 4;
 }
 
 /// Whether warp 0 of a lagged block finds where the ticket's three items
@@ -747,13 +765,14 @@ static int64_t laggedChunks(const Collective &c, int64_t chunkLength) {
 /// elements/s) and i8->i32 +5.5% (398-399 -> 419-422) (H100, 2026-11-26,
 /// bench/results/shared-constant-0.6.21; ptxas -v at 64 registers: 0 bytes
 /// of spills instead of 4, 12 instead of 16). So: f16 and 8-bit input, and
-/// bf16 with f32 output (f32 -> f32, 121 -> 127 registers with it, and
-/// bf16 -> bf16, 32 bytes of spills with it, were not timed).
+/// bf16 with f32 output (f32 -> f32, 121 -> 127 registers with it, was not
+/// timed), and bf16 -> bf16 at 4 tiles a warp or more, with the walking
+/// blocks (laggedBF16Walks; at 2 tiles it spilled 32 bytes, not timed).
 static bool laggedSharesItems(const Collective &c) {
   Type in = inputElementType(c.input);
-  return in.isF16() || in.isInteger(8) ||
-         (in.isBF16() &&
-          cast<MemRefType>(c.output.getType()).getElementType().isF32());
+  Type out = cast<MemRefType>(c.output.getType()).getElementType();
+  return in.isF16() || in.isInteger(8) || (in.isBF16() && out.isF32()) ||
+         laggedBF16Walks(c);
 }
 
 /// What a lagged scan divides its items by to split them into segment and
@@ -793,14 +812,15 @@ static Value laggedItemDivisor(TileBuilder &tb, const Collective &c,
 /// (LowerTicket); with the global one (tcuc 0.6.20) f16->f32 walking spills
 /// none and still measured -6% (414-420 against 442-444, H100, 2026-11-26,
 /// bench/results/global-atomics), so the spills were not what it lost to.
-/// So: f16 -> f16 and 8-bit integer input (bf16 -> bf16, f32
-/// and bf16 -> f32 were not timed and keep the one-ticket blocks), in blocks
-/// of at least 2 warps (warp 1 draws; one warp has nothing to overlap the
-/// draw with).
+/// So: f16 -> f16, 8-bit integer input and bf16 -> bf16 at 4 tiles a warp
+/// or more (laggedBF16Walks; f32 and bf16 -> f32 were not timed and keep the
+/// one-ticket blocks), in blocks of at least 2 warps (warp 1 draws; one warp
+/// has nothing to overlap the draw with).
 static bool laggedWalksTickets(const Collective &c, int64_t warps) {
   Type in = inputElementType(c.input);
   Type out = cast<MemRefType>(c.output.getType()).getElementType();
-  return warps >= 2 && ((in.isF16() && out.isF16()) || in.isInteger(8));
+  return warps >= 2 &&
+         ((in.isF16() && out.isF16()) || in.isInteger(8) || laggedBF16Walks(c));
 }
 
 /// The warps of the block items of a lagged scan whose blocks walk tickets
