@@ -81,14 +81,18 @@ TEST(KernelCompiler, EveryVariantParsesInTheRuntime) {
       }
       // The lagged scan's state: a ticket counter and two words per chunk
       // (chunks of the header's warps x tiles, 4 x 2 by the rule: 49 in
-      // each of 21475 segments; i8 takes its run-19 row, 4 x 4: 25), in
+      // each of 21475 segments; i8 takes its run-19 row, 4 x 4: 25; f16
+      // and bf16 the lagged row of 65536, 8 x 4 since tcuc 0.6.28: 13), in
       // whole 16-word groups: proportional to the chunks.
       if (std::string(c.variant) == "lagged") {
         // (0 warps in the header: the variant's rule, kLaggedWarps = 4.)
         int64_t warps = file.warpsPerBlock ? file.warpsPerBlock : 4;
         int64_t chunk = warps * file.tilesPerWarp * 256;
         int64_t chunks = (100000 + chunk - 1) / chunk;
-        EXPECT_EQ(chunks, t == DType::I8 ? 25 : 49) << s.key();
+        int64_t expected = t == DType::I8                        ? 25
+                           : t == DType::F16 || t == DType::BF16 ? 13
+                                                                 : 49;
+        EXPECT_EQ(chunks, expected) << s.key();
         EXPECT_EQ(count, (21475 * chunks * 2 + 1 + 15) / 16 * 16) << s.key();
       }
     }
@@ -115,13 +119,19 @@ TEST(KernelCompiler, HeaderNamesTheStrategy) {
   ASSERT_TRUE(parseKernelFile(text, file).ok());
   EXPECT_EQ(file.variant, "lookback");
   EXPECT_EQ(file.tilesPerWarp, 4);
-  // And the lagged rule: 2 tiles (f16 -> f32 has no lagged row below 2^22;
+  // And the lagged rule: 2 tiles (f16 -> f32 has no lagged row below 2^16;
   // i8 has, from run 19).
-  s = spec(/*scan=*/true, 1 << 20, DType::F16, "lagged");
+  s = spec(/*scan=*/true, 1 << 15, DType::F16, "lagged");
   ASSERT_TRUE(compileKernelFile(s, "sm_90", text).ok());
   ASSERT_TRUE(parseKernelFile(text, file).ok());
   EXPECT_EQ(file.variant, "lagged");
   EXPECT_EQ(file.tilesPerWarp, 2);
+  // From 2^16 its row: 4 tiles of 8 warps (bench/results/lagged-8warps).
+  s = spec(/*scan=*/true, 1 << 20, DType::F16, "lagged");
+  ASSERT_TRUE(compileKernelFile(s, "sm_90", text).ok());
+  ASSERT_TRUE(parseKernelFile(text, file).ok());
+  EXPECT_EQ(file.tilesPerWarp, 4);
+  EXPECT_EQ(file.warpsPerBlock, 8);
   // From 2^22 the table has every measured variant's best row: i8 lagged
   // measured best at 2 tiles and 4 warps (run 20; 4 tiles at 2^17-2^21,
   // run 19).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tcuc 0.6.28 (the wide f16 lagged shape: laggedWideF16 in ScanVariants.cpp)
+# tcuc 0.6.28 (the wide f16 lagged shape: laggedWideShape in ScanVariants.cpp)
 # before its re-tune: a sweep of f16->f16 and f16->f32 from 2^16 with the
 # defaults of the 0.6.27 table, lagged:4:4 and lagged:4:8 (exp/S5, for
 # `tcuc tune`), and --check of the changed kernels (exp/K28).

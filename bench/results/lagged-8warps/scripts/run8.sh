@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bf16 in the wide shape (tcuc 0.6.28 with laggedWideF16 extended to bf16
+# bf16 in the wide shape (tcuc 0.6.28 with laggedWideShape extended to bf16
 # input; bench.py has no bf16 operation, so `tcuc run`'s own timing: one
 # warm launch timed on the host after a warm-up, median of 7 processes,
 # n = 2^28), with f16->f32 4:4 against 4:8 as a calibration of that

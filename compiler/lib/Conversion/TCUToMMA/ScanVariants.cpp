@@ -582,7 +582,7 @@ static void scanLookback(TileBuilder &tb, const Collective &c) {
   memref::DeallocOp::create(b, loc, state);
 }
 
-/// Whether a lagged scan has the wide f16 shape: 16-bit float input, 4 tiles
+/// Whether a lagged scan has the wide shape: 16-bit float input, 4 tiles
 /// a warp or more in blocks of 8 warps (chunks of 8192 elements and more, 16
 /// KB of input). bf16 takes f16's table rows (CostModel.cpp), so it gets
 /// this shape where f16 does; ptxas gives its kernels the same 80
@@ -604,7 +604,7 @@ static void scanLookback(TileBuilder &tb, const Collective &c) {
 /// 480.3-482.4 against lagged:4:4's 472.0-472.9 (without the prefetch and
 /// at 9 MB 466.5-466.8). i8->i32 at 8 warps (lagged:4:8 at 3 blocks,
 /// 408-411; lagged:2:8, 401-402) stays behind its grid scan (422-445).
-static bool laggedWideF16(const Collective &c) {
+static bool laggedWideShape(const Collective &c) {
   Type in = inputElementType(c.input);
   return (in.isF16() || in.isBF16()) && c.tilesPerWarp >= 4 &&
          c.warpsPerBlock == 8;
@@ -613,13 +613,13 @@ static bool laggedWideF16(const Collective &c) {
 /// Whether each warp of a lagged block sums its reduced run (Ones·A
 /// products) right after the run's loads, before it scans the other run,
 /// instead of at the exchange: the loaded tiles' registers are then free
-/// during the scan. The wide f16 shape (laggedWideF16) needs it to fit 80
+/// during the scan. The wide f16 shape (laggedWideShape) needs it to fit 80
 /// registers without spills (ptxas -v, CUDA 13.0, sm_90: 80 and no spills
 /// with it, 68 bytes of spills without, for f16->f16 lagged:4:8). At 4
 /// warps it measured 2.5% slower for f16->f16 at 6 blocks an SM (80
 /// registers; bench/results/quads-0.6.27 run 2), so those keep the sum at
 /// the exchange.
-static bool laggedSumsFirst(const Collective &c) { return laggedWideF16(c); }
+static bool laggedSumsFirst(const Collective &c) { return laggedWideShape(c); }
 
 /// How many bytes of input ahead of the chunk it reduces a lagged block
 /// asks to be brought into L2 (tcu.prefetch, evict_last; at least one
@@ -643,14 +643,14 @@ static bool laggedSumsFirst(const Collective &c) { return laggedWideF16(c); }
 /// bench/results/run20-lagged-complete/f16-f16-prefetch); bf16 -> f32 96
 /// instead of 80 and f32 146 instead of 128 (not measured). Which kernels
 /// gain belongs in the tuned table, as a strategy knob, once the sweeps
-/// measure it. The wide f16 -> f16 shape (laggedWideF16) prefetches
+/// measure it. The wide f16 -> f16 shape (laggedWideShape) prefetches
 /// nothing: 1 MB measured 0.8% slower there.
 static int64_t laggedPrefetchBytes(const Collective &c) {
   Type in = inputElementType(c.input);
   Type out = cast<MemRefType>(c.output.getType()).getElementType();
   if ((in.isF16() && out.isF32()) || (in.isInteger(8) && out.isInteger(32)))
     return int64_t(2) << 20;
-  if (in.isF16() && out.isF16() && c.tilesPerWarp >= 4 && !laggedWideF16(c))
+  if (in.isF16() && out.isF16() && c.tilesPerWarp >= 4 && !laggedWideShape(c))
     return int64_t(1) << 20;
   return 0;
 }
@@ -693,7 +693,7 @@ static constexpr int64_t kQuadsLaggedWarpsPerSM = 20;
 /// and 6 blocks of 4 warps an SM (80 registers, 44 bytes of spills with the
 /// tile runs) measured 6-7% slower for f16 input than ptxas's own 96
 /// registers (5 blocks) (bench/results/tile-runs). The wide f16 shape
-/// (laggedWideF16): 3 blocks of 8 warps (80 registers). Quads tiles
+/// (laggedWideShape): 3 blocks of 8 warps (80 registers). Quads tiles
 /// otherwise: the fixed order's 20 warps an SM (5 blocks of 4 warps at 96
 /// registers, where ptxas took 102 and kept 4 blocks; laggedScanOrder);
 /// blocks of more than 20 warps keep ptxas's choice. f32 input would spill
@@ -702,7 +702,7 @@ static int64_t laggedBlocksPerSM(const Collective &c, int64_t warps) {
   Type elt = inputElementType(c.input);
   if (c.tilesPerWarp <= 2 && !elt.isF32())
     return 32 / warps;
-  if (laggedWideF16(c))
+  if (laggedWideShape(c))
     return 3;
   if (c.scanOrder == ElementOrder::Quads && warps <= kQuadsLaggedWarpsPerSM)
     return kQuadsLaggedWarpsPerSM / warps;
@@ -726,10 +726,10 @@ static int64_t laggedPrefetchChunks(const Collective &c, int64_t chunkLength) {
 /// prefetched lines take L2 room too). f16 -> f16's 1 MB prefetch keeps
 /// 8 MB (10 MB measured 0.2-0.9% slower, bench/results/lagged-f16-0.6.24);
 /// the wide shape without a prefetch (f16 -> f16, measured, and bf16 input,
-/// not timed) 9 MB (laggedWideF16).
+/// not timed) 9 MB (laggedWideShape).
 static int64_t laggedChunks(const Collective &c, int64_t chunkLength) {
   bool prefetches2MB = laggedPrefetchBytes(c) >= (int64_t(2) << 20);
-  int64_t megabytes = prefetches2MB ? 6 : laggedWideF16(c) ? 9 : 8;
+  int64_t megabytes = prefetches2MB ? 6 : laggedWideShape(c) ? 9 : 8;
   return chunksOfInput(c, chunkLength, megabytes << 20);
 }
 
