@@ -588,7 +588,7 @@ static void scanLookback(TileBuilder &tb, const Collective &c) {
 /// this shape where f16 does; ptxas gives its kernels the same 80
 /// registers with no spills (113-114 and 2 blocks an SM without the rule). Such
 /// a kernel is held to 3 blocks an SM (laggedBlocksPerSM: 24 warps at 80
-/// registers) and sums its reduced run before it scans (laggedSumsFirst); f16
+/// registers) and sums its reduced run before it scans (scanLagged); f16
 /// -> f16 then lags 9 MB with no prefetch. Its hand-written prototype's best
 /// f16 -> f16 shape was this one (256 threads, 32 elements a thread, 3 blocks
 /// an SM, 10 MB lag: 0.914, bench/results/lagged-scan-prototype); in tcuc, 4
@@ -609,17 +609,6 @@ static bool laggedWideShape(const Collective &c) {
   return (in.isF16() || in.isBF16()) && c.tilesPerWarp >= 4 &&
          c.warpsPerBlock == 8;
 }
-
-/// Whether each warp of a lagged block sums its reduced run (Ones·A
-/// products) right after the run's loads, before it scans the other run,
-/// instead of at the exchange: the loaded tiles' registers are then free
-/// during the scan. The wide f16 shape (laggedWideShape) needs it to fit 80
-/// registers without spills (ptxas -v, CUDA 13.0, sm_90: 80 and no spills
-/// with it, 68 bytes of spills without, for f16->f16 lagged:4:8). At 4
-/// warps it measured 2.5% slower for f16->f16 at 6 blocks an SM (80
-/// registers; bench/results/quads-0.6.27 run 2), so those keep the sum at
-/// the exchange.
-static bool laggedSumsFirst(const Collective &c) { return laggedWideShape(c); }
 
 /// How many bytes of input ahead of the chunk it reduces a lagged block
 /// asks to be brought into L2 (tcu.prefetch, evict_last; at least one
@@ -679,7 +668,7 @@ static ElementOrder laggedScanOrder(const Collective &c) {
 /// the 5 blocks of 4 warps the fixed order's kernel had at 96 registers.
 static constexpr int64_t kQuadsLaggedWarpsPerSM = 20;
 
-/// The blocks an SM a lagged kernel of `warps` warps is held to
+/// The blocks an SM a lagged kernel (of c.warpsPerBlock warps) is held to
 /// (kMinBlocksPerSMAttr, ptxas's .minnctapersm), 0 for ptxas's own choice.
 /// 16- and 8-bit input at 2 tiles a warp or fewer: 32 warps an SM (64
 /// registers a thread), the kernel being held back by the blocks an SM
@@ -698,7 +687,8 @@ static constexpr int64_t kQuadsLaggedWarpsPerSM = 20;
 /// registers, where ptxas took 102 and kept 4 blocks; laggedScanOrder);
 /// blocks of more than 20 warps keep ptxas's choice. f32 input would spill
 /// 250-390 bytes at 2 tiles (not measured): no target.
-static int64_t laggedBlocksPerSM(const Collective &c, int64_t warps) {
+static int64_t laggedBlocksPerSM(const Collective &c) {
+  int64_t warps = c.warpsPerBlock;
   Type elt = inputElementType(c.input);
   if (c.tilesPerWarp <= 2 && !elt.isF32())
     return 32 / warps;
@@ -983,15 +973,21 @@ static void scanLagged(TileBuilder &tb, const Collective &given) {
         if (drawNext)
           drawNext(w);
         tb.setCacheHints(CacheHint::EvictFirst, CacheHint::Streaming);
-        // The reduced run's total: summed at the exchange, or right after
-        // the scanned run's loads where laggedSumsFirst.
+        // The reduced run's total: summed at the exchange, or, in the wide
+        // shape, right after the scanned run's loads, so that the loaded
+        // tiles' registers are free during the scan: that shape needs it to
+        // fit 80 registers (ptxas -v, CUDA 13.0, sm_90, f16->f16
+        // lagged:4:8: no spills with it, 68 bytes without). At 4 warps it
+        // measured 2.5% slower for f16->f16 at 6 blocks an SM (80
+        // registers; bench/results/quads-0.6.27 run 2): those keep the sum
+        // at the exchange.
         auto sumReduced = [&] {
           Value v = tb.zeroAcc(elt);
           for (Value a : loaded)
             v = tb.mulConst(MatrixKind::Ones, a, v);
           return tb.element(tb.rowSums(v), 0, 0);
         };
-        bool sumsFirst = laggedSumsFirst(c);
+        bool sumsFirst = laggedWideShape(c);
         Value reduceTotal;
         scanWarpRun(
             tb, c, tb.add(scanned.base, runOffset), scanned.end,
@@ -1072,7 +1068,7 @@ static void scanLagged(TileBuilder &tb, const Collective &given) {
     memref::DeallocOp::create(b, loc, slots);
     memref::DeallocOp::create(b, loc, totals);
   });
-  if (int64_t blocksPerSM = laggedBlocksPerSM(c, warps))
+  if (int64_t blocksPerSM = laggedBlocksPerSM(c))
     blocks->setAttr(kMinBlocksPerSMAttr, b.getI64IntegerAttr(blocksPerSM));
   // A warp's runs of reduced, scanned and stored tiles, each tested and
   // addressed once (kTileRunsAttr). Measured on the H100 (2026-11-26,
