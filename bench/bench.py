@@ -10,7 +10,9 @@ The cost model's tuned table comes from a sweep's results.csv through
 `tcuc tune --csv results.csv --arch sm_90 -o TABLE` (docs/performance.md).
 
 `fill` compiles every tcuc kernel the sweep needs (each applicable variant,
-and the default choice) into a runtime kernel cache. `run` sweeps segment
+and the default choice) into a runtime kernel cache. The sweep covers the
+issue's four operations (OPS); the bf16 ones (EXTRA_OPS) only where --ops
+names them, in fill and run alike. `run` sweeps segment
 sizes 2^4..2^24 and the whole array for each operation, times every library
 on the same random data (median of CUDA-event timings of single calls after
 warm-up, alternating between two input/output sets, each larger than L2),
@@ -30,12 +32,20 @@ import subprocess
 import sys
 import time
 
-# (name, op, input, output): the operations the issue asks for.
+# (name, op, input, output): the operations the issue asks for, swept by
+# default.
 OPS = [
     ("reduce f16->f32", "reduce", "f16", "f32"),
     ("scan f16->f32", "scan", "f16", "f32"),
     ("scan f16->f16", "scan", "f16", "f16"),
     ("scan i8->i32", "scan", "i8", "i32"),
+]
+# bf16 (the tuned table has no rows of its own: bf16 takes f16's), swept only
+# where --ops names them.
+EXTRA_OPS = [
+    ("reduce bf16->f32", "reduce", "bf16", "f32"),
+    ("scan bf16->f32", "scan", "bf16", "f32"),
+    ("scan bf16->bf16", "scan", "bf16", "bf16"),
 ]
 REDUCE_VARIANTS = ["seg16", "seg256", "seg256n", "seg16n_strided",
                    "seg16n_coalesced", "block", "grid", "packed"]
@@ -153,6 +163,14 @@ def selected(v, only):
     return (v or "default") in only or v.split(":")[0] in only
 
 
+def swept_ops(args):
+    """The operations a sweep covers: OPS, or those --ops names (of OPS and
+    EXTRA_OPS)."""
+    if not args.ops:
+        return OPS
+    return [o for o in OPS + EXTRA_OPS if o[0] in args.ops]
+
+
 def swept(args, opname, seg, n):
     """Whether the --ops, --max-segment and --segments filters keep
     (operation, segment)."""
@@ -166,7 +184,7 @@ def swept(args, opname, seg, n):
 
 def fill(args):
     jobs = []
-    for opname, op, din, dout in OPS:
+    for opname, op, din, dout in swept_ops(args):
         for seg in segments(args.n):
             if not swept(args, opname, seg, args.n):
                 continue
@@ -256,12 +274,15 @@ def run(args):
                                   ctypes.POINTER(ctypes.c_int)]
     cub = ctypes.CDLL(args.cub_lib)
     for name in ("cubb_segmented_reduce_f16_f32", "cubb_scan_f16_f32",
-                 "cubb_scan_f16_f16", "cubb_scan_i8_i32"):
+                 "cubb_scan_f16_f16", "cubb_scan_i8_i32",
+                 "cubb_segmented_reduce_bf16_f32", "cubb_scan_bf16_f32",
+                 "cubb_scan_bf16_bf16"):
         getattr(cub, name).argtypes = [ctypes.c_void_p, ctypes.c_void_p,
                                        ctypes.c_int64, ctypes.c_int64,
                                        ctypes.c_void_p]
-    cub.cubb_reduce_f16_f32.argtypes = [ctypes.c_void_p, ctypes.c_void_p,
-                                        ctypes.c_int64, ctypes.c_void_p]
+    for name in ("cubb_reduce_f16_f32", "cubb_reduce_bf16_f32"):
+        getattr(cub, name).argtypes = [ctypes.c_void_p, ctypes.c_void_p,
+                                       ctypes.c_int64, ctypes.c_void_p]
     cub.cubb_read.argtypes = [ctypes.c_void_p, ctypes.c_int64,
                               ctypes.c_void_p, ctypes.c_void_p]
     for name in ("cubb_copy_kernel", "cubb_memcpy"):
@@ -278,11 +299,17 @@ def run(args):
     timer = Timer(torch, args.reps, args.budget_ms)
     gen = torch.Generator(device=dev).manual_seed(2026)
     # Two input sets of each type (alternated: each is larger than L2).
+    ops = swept_ops(args)
     x16 = [torch.randn(n, device=dev, generator=gen).half() for _ in range(2)]
     x8 = [torch.randint(-128, 128, (n,), device=dev, generator=gen,
                         dtype=torch.int8) for _ in range(2)]
+    # bf16 input only where a bf16 operation is swept (2 GB more at 2^28).
+    bf16 = any(din == "bf16" for _, _, din, _ in ops)
+    xb16 = [torch.randn(n, device=dev, generator=gen).bfloat16()
+            for _ in range(2)] if bf16 else []
     outs = {t: [torch.empty(n, device=dev, dtype=t) for _ in range(2)]
-            for t in (torch.float32, torch.float16, torch.int32)}
+            for t in (torch.float32, torch.float16, torch.int32) +
+            ((torch.bfloat16,) if bf16 else ())}
     props = torch.cuda.get_device_properties(dev)
     rows = []
     log = open(os.path.join(args.out, "log.txt"), "w")
@@ -313,11 +340,11 @@ def run(args):
         f"(kernel {2 * nbytes / copy_k / 1e6:.0f}, cudaMemcpy "
         f"{2 * nbytes / copy_m / 1e6:.0f})")
 
-    tdt = {"f16": torch.float16, "f32": torch.float32, "i8": torch.int8,
-           "i32": torch.int32}
+    tdt = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32,
+           "i8": torch.int8, "i32": torch.int32}
 
-    for opname, op, din, dout in OPS:
-        xs = x16 if din == "f16" else x8
+    for opname, op, din, dout in ops:
+        xs = {"f16": x16, "bf16": xb16, "i8": x8}[din]
         ys = outs[tdt[dout]]
         for seg in segments(n):
             if not swept(args, opname, seg, n):
@@ -407,14 +434,14 @@ def run(args):
                     raise RuntimeError(f"CUDA error {r}")
 
             if op == "reduce":
+                f = getattr(cub, f"cubb_segmented_reduce_{din}_{dout}")
                 record("cub", "DeviceSegmentedReduce::Sum",
-                       lambda i: cubcall(cub.cubb_segmented_reduce_f16_f32,
-                                         xs[i % 2].data_ptr(),
+                       lambda i: cubcall(f, xs[i % 2].data_ptr(),
                                          ys[i % 2].data_ptr(), n, seg, sp))
                 if seg == n:
+                    f = getattr(cub, f"cubb_reduce_{din}_{dout}")
                     record("cub:DeviceReduce", "DeviceReduce::Sum",
-                           lambda i: cubcall(cub.cubb_reduce_f16_f32,
-                                             xs[i % 2].data_ptr(),
+                           lambda i: cubcall(f, xs[i % 2].data_ptr(),
                                              ys[i % 2].data_ptr(), n, sp))
             else:
                 f = getattr(cub, f"cubb_scan_{din}_{dout}")
@@ -447,7 +474,7 @@ def run(args):
                 torch=torch.__version__, triton=triton.__version__,
                 cuda=torch.version.cuda, n=n, read_gbs=read_gbs,
                 copy_gbs=copy_gbs,
-                ops=[o for o, *_ in OPS if not args.ops or o in args.ops])
+                ops=[o for o, *_ in ops])
     with open(os.path.join(args.out, "meta.json"), "w") as f:
         json.dump(meta, f, indent=1)
     write_results(args.out, rows, [meta])
@@ -501,7 +528,7 @@ def write_results(out, rows, metas):
           "default choice; `tcuc best` the fastest variant measured; `vs "
           "peer` is tcuc's time advantage over the fastest of CUB, PyTorch "
           "and Triton (>1: tcuc faster).", ""]
-    for opname, *_ in OPS:
+    for opname, *_ in OPS + EXTRA_OPS:
         sel = [r for r in rows if r["op"] == opname and r["ms"]]
         if not sel:
             continue
@@ -556,8 +583,15 @@ def plot(out, rows, metas, title):
     except ImportError:
         print("no matplotlib: no plot")
         return
-    fig, axes = plt.subplots(2, 2, figsize=(14, 10))
-    for ax, (opname, op, *_) in zip(axes.flat, OPS):
+    shown = [o for o in OPS + EXTRA_OPS
+             if any(r["op"] == o[0] and r["ms"] for r in rows)]
+    cols = 2
+    fig, axes = plt.subplots((len(shown) + cols - 1) // cols, cols,
+                             figsize=(14, 5 * ((len(shown) + cols - 1) // cols)),
+                             squeeze=False)
+    for ax in axes.flat[len(shown):]:
+        ax.set_visible(False)
+    for ax, (opname, op, *_) in zip(axes.flat, shown):
         sel = [r for r in rows if r["op"] == opname and r["ms"]]
         segs = []
         for r in sel:

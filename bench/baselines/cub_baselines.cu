@@ -11,6 +11,7 @@
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
@@ -42,6 +43,11 @@ struct HalfToFloat {
     return __half2float(h);
   }
 };
+struct BF16ToFloat {
+  __host__ __device__ float operator()(__nv_bfloat16 h) const {
+    return __bfloat162float(h);
+  }
+};
 struct CharToInt {
   __host__ __device__ int operator()(int8_t c) const { return int(c); }
 };
@@ -63,8 +69,7 @@ struct SegmentKey {
 
 /// Runs a CUB call twice (size query, then the work) with the shared
 /// temporary storage.
-template <typename Call>
-cudaError_t withTemp(Call call, cudaStream_t stream) {
+template <typename Call> cudaError_t withTemp(Call call, cudaStream_t stream) {
   size_t bytes = 0;
   cudaError_t e = call(nullptr, bytes);
   if (e != cudaSuccess)
@@ -89,9 +94,8 @@ cudaError_t scanByKey(InIt in, OutT *out, int64_t n, int64_t seg,
       thrust::counting_iterator<int64_t>(0), SegmentKey{seg});
   return withTemp(
       [&](void *t, size_t &b) {
-        return cub::DeviceScan::InclusiveSumByKey(t, b, keys, in, out, n,
-                                                  cuda::std::equal_to<>{},
-                                                  stream);
+        return cub::DeviceScan::InclusiveSumByKey(
+            t, b, keys, in, out, n, cuda::std::equal_to<>{}, stream);
       },
       stream);
 }
@@ -142,15 +146,12 @@ int residentBlocks(const void *kernel, int threads) {
   return sms * (perSM > 0 ? perSM : 1);
 }
 
-} // namespace
-
-extern "C" {
-
-int cubb_segmented_reduce_f16_f32(const void *in, void *out, int64_t n,
-                                  int64_t seg, void *stream) {
+/// DeviceSegmentedReduce::Sum over segments of `seg` (the last may be
+/// shorter), f32 out.
+template <typename InIt>
+int segmentedReduce(InIt values, void *out, int64_t n, int64_t seg,
+                    void *stream) {
   cudaStream_t s = static_cast<cudaStream_t>(stream);
-  auto values = thrust::make_transform_iterator(
-      static_cast<const __half *>(in), HalfToFloat{});
   int64_t segments = (n + seg - 1) / seg;
   auto begins = thrust::make_transform_iterator(
       thrust::counting_iterator<int64_t>(0), SegmentBegin{seg});
@@ -158,20 +159,16 @@ int cubb_segmented_reduce_f16_f32(const void *in, void *out, int64_t n,
       thrust::counting_iterator<int64_t>(0), SegmentEnd{seg, n});
   return withTemp(
       [&](void *t, size_t &b) {
-        return cub::DeviceSegmentedReduce::Sum(t, b, values,
-                                               static_cast<float *>(out),
-                                               segments, begins, ends, s);
+        return cub::DeviceSegmentedReduce::Sum(
+            t, b, values, static_cast<float *>(out), segments, begins, ends, s);
       },
       s);
 }
 
-// The whole array through DeviceReduce would be the fair peer for one
-// segment; DeviceSegmentedReduce with one segment is what a user of the
-// segmented API gets, so both are offered.
-int cubb_reduce_f16_f32(const void *in, void *out, int64_t n, void *stream) {
+/// DeviceReduce::Sum of the whole array, f32 out.
+template <typename InIt>
+int reduceAll(InIt values, void *out, int64_t n, void *stream) {
   cudaStream_t s = static_cast<cudaStream_t>(stream);
-  auto values = thrust::make_transform_iterator(
-      static_cast<const __half *>(in), HalfToFloat{});
   return withTemp(
       [&](void *t, size_t &b) {
         return cub::DeviceReduce::Sum(t, b, values, static_cast<float *>(out),
@@ -180,10 +177,44 @@ int cubb_reduce_f16_f32(const void *in, void *out, int64_t n, void *stream) {
       s);
 }
 
+} // namespace
+
+extern "C" {
+
+int cubb_segmented_reduce_f16_f32(const void *in, void *out, int64_t n,
+                                  int64_t seg, void *stream) {
+  return segmentedReduce(thrust::make_transform_iterator(
+                             static_cast<const __half *>(in), HalfToFloat{}),
+                         out, n, seg, stream);
+}
+
+// The whole array through DeviceReduce would be the fair peer for one
+// segment; DeviceSegmentedReduce with one segment is what a user of the
+// segmented API gets, so both are offered.
+int cubb_reduce_f16_f32(const void *in, void *out, int64_t n, void *stream) {
+  return reduceAll(thrust::make_transform_iterator(
+                       static_cast<const __half *>(in), HalfToFloat{}),
+                   out, n, stream);
+}
+
+int cubb_segmented_reduce_bf16_f32(const void *in, void *out, int64_t n,
+                                   int64_t seg, void *stream) {
+  return segmentedReduce(
+      thrust::make_transform_iterator(static_cast<const __nv_bfloat16 *>(in),
+                                      BF16ToFloat{}),
+      out, n, seg, stream);
+}
+
+int cubb_reduce_bf16_f32(const void *in, void *out, int64_t n, void *stream) {
+  return reduceAll(thrust::make_transform_iterator(
+                       static_cast<const __nv_bfloat16 *>(in), BF16ToFloat{}),
+                   out, n, stream);
+}
+
 int cubb_scan_f16_f32(const void *in, void *out, int64_t n, int64_t seg,
                       void *stream) {
-  auto values = thrust::make_transform_iterator(
-      static_cast<const __half *>(in), HalfToFloat{});
+  auto values = thrust::make_transform_iterator(static_cast<const __half *>(in),
+                                                HalfToFloat{});
   return scanByKey(values, static_cast<float *>(out), n, seg,
                    static_cast<cudaStream_t>(stream));
 }
@@ -196,10 +227,27 @@ int cubb_scan_f16_f16(const void *in, void *out, int64_t n, int64_t seg,
                    n, seg, static_cast<cudaStream_t>(stream));
 }
 
+int cubb_scan_bf16_f32(const void *in, void *out, int64_t n, int64_t seg,
+                       void *stream) {
+  auto values = thrust::make_transform_iterator(
+      static_cast<const __nv_bfloat16 *>(in), BF16ToFloat{});
+  return scanByKey(values, static_cast<float *>(out), n, seg,
+                   static_cast<cudaStream_t>(stream));
+}
+
+// bf16 in and out: CUB accumulates in __nv_bfloat16, as f16 -> f16 does in
+// __half.
+int cubb_scan_bf16_bf16(const void *in, void *out, int64_t n, int64_t seg,
+                        void *stream) {
+  return scanByKey(static_cast<const __nv_bfloat16 *>(in),
+                   static_cast<__nv_bfloat16 *>(out), n, seg,
+                   static_cast<cudaStream_t>(stream));
+}
+
 int cubb_scan_i8_i32(const void *in, void *out, int64_t n, int64_t seg,
                      void *stream) {
-  auto values = thrust::make_transform_iterator(
-      static_cast<const int8_t *>(in), CharToInt{});
+  auto values = thrust::make_transform_iterator(static_cast<const int8_t *>(in),
+                                                CharToInt{});
   return scanByKey(values, static_cast<int32_t *>(out), n, seg,
                    static_cast<cudaStream_t>(stream));
 }
@@ -207,7 +255,8 @@ int cubb_scan_i8_i32(const void *in, void *out, int64_t n, int64_t seg,
 int cubb_read(const void *in, int64_t bytes, void *sink, void *stream) {
   static int grid = residentBlocks((const void *)readKernel, 256);
   readKernel<<<grid, 256, 0, static_cast<cudaStream_t>(stream)>>>(
-      static_cast<const uint4 *>(in), bytes / 16, static_cast<unsigned *>(sink));
+      static_cast<const uint4 *>(in), bytes / 16,
+      static_cast<unsigned *>(sink));
   return cudaGetLastError();
 }
 
