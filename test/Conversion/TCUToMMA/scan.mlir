@@ -467,21 +467,66 @@ func.func @lagged_eight_warps(%in: memref<?xf16>, %out: memref<?xf32>) {
 
 // bf16 -> bf16 at 4 tiles a warp: blocks that walk tickets with shared
 // fields (slots of 2 x 11 words), as f16 -> f16's, in the wide shape
-// (9 MB lag, sum first, 3 blocks an SM); the fixed order (no quads).
+// (9 MB lag, no prefetch, sum first, 3 blocks an SM), and since tcuc 0.6.29
+// its scanned tiles in the quads order, as f16 -> f16's.
 // CHECK-LABEL: func @lagged_bf16_out_eight_warps
 // CHECK: arith.minsi %{{.*}}, %c576
 // CHECK-NOT: tcu.prefetch
 // CHECK: memref.alloc() : memref<22xi64>
 // CHECK: scf.while
-// CHECK-NOT: order <quads>
+// CHECK: tcu.load_tile <rows> %arg0[%{{.*}}] {{.*}} order <tile> cache <evict_last>
+// CHECK: tcu.load_tile <rows> %arg0[%{{.*}}] {{.*}} order <quads> cache <evict_first>
 // CHECK: tcu.row_sums
 // CHECK-NEXT: vector.extract %{{.*}}[0, 0]
 // CHECK-NEXT: tcu.matrix <L>
+// CHECK: tcu.matrix <UQuads>
 // CHECK: tcu.block_lagged_lookback {{.*}} of 8,
+// CHECK: tcu.store_tile %{{.*}}, %arg1[%{{.*}}] {{.*}} order <quads> cache <streaming>
 // CHECK: tcuc.min_blocks_per_sm = 3
 // CHECK: return
 func.func @lagged_bf16_out_eight_warps(%in: memref<?xbf16>, %out: memref<?xbf16>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 8} : memref<?xbf16> -> memref<?xbf16>
+  return
+}
+
+// bf16 -> bf16 at 4 tiles of 4 warps (not the wide shape; not timed with
+// quads) keeps the fixed order.
+// CHECK-LABEL: func @lagged_bf16_out_four_warps
+// CHECK-NOT: order <quads>
+// CHECK-NOT: tcu.matrix <UQuads>
+// CHECK: tcu.block_lagged_lookback {{.*}} of 4,
+// CHECK-NOT: order <quads>
+// CHECK: return
+func.func @lagged_bf16_out_four_warps(%in: memref<?xbf16>, %out: memref<?xbf16>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 4} : memref<?xbf16> -> memref<?xbf16>
+  return
+}
+
+// bf16 -> f32 in the wide shape prefetches as f16 -> f32 does (tcuc 0.6.29):
+// the 6 MB lag (384 chunks) and 2 MB ahead (1048576 elements), fixed order.
+// CHECK-LABEL: func @lagged_bf16_eight_warps
+// CHECK: arith.minsi %{{.*}}, %c384
+// CHECK: tcu.load_tile <rows> %arg0[%{{.*}}] {{.*}} order <tile> cache <evict_last>
+// CHECK: arith.addi %{{.*}}, %c1048576
+// CHECK: tcu.prefetch %arg0[%{{.*}}], %{{.*}} cache <evict_last>
+// CHECK-NOT: tcu.matrix <UQuads>
+// CHECK: tcu.block_lagged_lookback {{.*}} of 8,
+// CHECK: tcuc.min_blocks_per_sm = 3
+// CHECK: return
+func.func @lagged_bf16_eight_warps(%in: memref<?xbf16>, %out: memref<?xf32>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 8} : memref<?xbf16> -> memref<?xf32>
+  return
+}
+
+// bf16 -> f32 at 4 tiles of 4 warps: no prefetch (not timed with one) and
+// the 8 MB lag (1024 chunks of 8 KB).
+// CHECK-LABEL: func @lagged_bf16_four_warps
+// CHECK: arith.minsi %{{.*}}, %c1024
+// CHECK-NOT: tcu.prefetch
+// CHECK: tcu.block_lagged_lookback {{.*}} of 4,
+// CHECK: return
+func.func @lagged_bf16_four_warps(%in: memref<?xbf16>, %out: memref<?xf32>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 4} : memref<?xbf16> -> memref<?xf32>
   return
 }
 

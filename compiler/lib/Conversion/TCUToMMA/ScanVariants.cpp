@@ -633,11 +633,18 @@ static bool laggedWideShape(const Collective &c) {
 /// instead of 80 and f32 146 instead of 128 (not measured). Which kernels
 /// gain belongs in the tuned table, as a strategy knob, once the sweeps
 /// measure it. The wide f16 -> f16 shape (laggedWideShape) prefetches
-/// nothing: 1 MB measured 0.8% slower there.
+/// nothing: 1 MB measured 0.8% slower there. bf16 -> f32 in the wide shape
+/// (tcuc 0.6.29) prefetches as f16 -> f32: 2 MB, with the 6 MB lag. Measured
+/// on the H100 (2026-11-26, bench/results/bf16-0.6.28 run 6, 3 alternating
+/// rounds, G elements/s at 2^22 / whole): 481.1-481.9 / 481.1-481.3 against
+/// 466.3-468.2 / 466.8-468.1 with no prefetch and the 9 MB lag (+3%; 80
+/// registers, no spills either way); the other bf16 shapes were not timed.
 static int64_t laggedPrefetchBytes(const Collective &c) {
   Type in = inputElementType(c.input);
   Type out = cast<MemRefType>(c.output.getType()).getElementType();
   if ((in.isF16() && out.isF32()) || (in.isInteger(8) && out.isInteger(32)))
+    return int64_t(2) << 20;
+  if (in.isBF16() && out.isF32() && laggedWideShape(c))
     return int64_t(2) << 20;
   if (in.isF16() && out.isF16() && c.tilesPerWarp >= 4 && !laggedWideShape(c))
     return int64_t(1) << 20;
@@ -657,11 +664,18 @@ static int64_t laggedPrefetchBytes(const Collective &c) {
 /// (uncapped registers; ptxas changed most kernels' registers by -1 to +9)
 /// measured the same or 1-3% slower at the smaller sizes (f16->f16 at
 /// 64-256 -1.3%, f16->f32 at 4096 -3% and at 2^17-2^21 -1.5%; run 3).
+/// bf16 -> bf16 in the wide shape (laggedWideShape; tcuc 0.6.29) too:
+/// measured on the H100 (2026-11-26, bench/results/bf16-0.6.28 run 6, 3
+/// alternating rounds, G elements/s at 2^22 / whole) 652.6-654.6 /
+/// 650.9-652.0 against 621.4-623.4 / 619.7-622.0 (+5%; 80 registers, no
+/// spills either way); bf16 -> bf16 at 4 tiles of other warps was not
+/// timed and keeps the fixed order.
 static ElementOrder laggedScanOrder(const Collective &c) {
   Type in = inputElementType(c.input);
   Type out = cast<MemRefType>(c.output.getType()).getElementType();
-  return in.isF16() && out.isF16() && c.tilesPerWarp >= 4 ? ElementOrder::Quads
-                                                          : ElementOrder::Fixed;
+  bool quads = (in.isF16() && out.isF16() && c.tilesPerWarp >= 4) ||
+               (in.isBF16() && out.isBF16() && laggedWideShape(c));
+  return quads ? ElementOrder::Quads : ElementOrder::Fixed;
 }
 
 /// The warps an SM the quads lagged kernel is held to (kMinBlocksPerSMAttr):
@@ -715,8 +729,8 @@ static int64_t laggedPrefetchChunks(const Collective &c, int64_t chunkLength) {
 /// 7 MB 0.839-0.843, 8 MB 0.831-0.833, 4 MB 0.774-0.780, 12 MB 0.73 (the
 /// prefetched lines take L2 room too). f16 -> f16's 1 MB prefetch keeps
 /// 8 MB (10 MB measured 0.2-0.9% slower, bench/results/lagged-f16-0.6.24);
-/// the wide shape without a prefetch (f16 -> f16, measured, and bf16 input,
-/// not timed) 9 MB (laggedWideShape).
+/// the wide shape without a prefetch (f16 -> f16, measured, and bf16 ->
+/// bf16, not timed apart) 9 MB (laggedWideShape).
 static int64_t laggedChunks(const Collective &c, int64_t chunkLength) {
   bool prefetches2MB = laggedPrefetchBytes(c) >= (int64_t(2) << 20);
   int64_t megabytes = prefetches2MB ? 6 : laggedWideShape(c) ? 9 : 8;
