@@ -320,8 +320,19 @@ __device__ void completeGroups(const Params &p, int level, long long chunk,
 //
 // Coalesce: stores go through a per-warp shared-memory staging buffer
 // (storeOut), so a store instruction writes 512 contiguous bytes.
+//
+// Own (1 or 2; 0: off): the block scans its own chunk of Own iterations ago,
+// whose loaded lines it kept in a shared-memory ring (each thread its own
+// lines: no barrier), instead of re-reading chunk t - lag from L2; the
+// reduced chunk's loads then leave L2 first (evict_first). Tickets run to
+// the chunks only; a block with no ticket left scans what its ring holds.
+// Progress: the smallest unreduced chunk m is held by a running block
+// (tickets are drawn by running blocks) that either reduces it (no wait)
+// or scans an own chunk below it, whose predecessors are below m, hence
+// reduced and their words out (a group's word is published by the block
+// that reduced its last chunk, at once with `immediate`).
 template <class T, int Rounds, int Hints, int MinBlocks = 1,
-          bool Recompute = false, bool Coalesce = false>
+          bool Recompute = false, bool Coalesce = false, int Own = 0>
 __global__ void __launch_bounds__(kThreads, MinBlocks) laggedScan(Params p) {
   using In = typename T::In;
   using Acc = typename T::Acc;
@@ -337,6 +348,13 @@ __global__ void __launch_bounds__(kThreads, MinBlocks) laggedScan(Params p) {
   __shared__ unsigned long long tick[2];
   constexpr int kOutLines = E * sizeof(Out) / 16;
   __shared__ uint4 stage[Coalesce ? kWarps : 1][Coalesce ? 32 * kOutLines : 1];
+  __shared__ uint4 ring[Own ? Own : 1][Own ? Rounds : 1][Own ? kThreads : 1];
+  // The chunk each ring slot holds (-1: none); the same in every thread.
+  // (Two scalars, not an array: a dynamically indexed array lives in local
+  // memory.)
+  static_assert(Own <= 2, "a ring of at most 2");
+  long long held0 = -1, held1 = -1;
+  int holding = 0;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   // Warp 0's counter result for the chunk it published, looked at after
   // the block's barrier (immediate) or at the next iteration.
@@ -348,21 +366,33 @@ __global__ void __launch_bounds__(kThreads, MinBlocks) laggedScan(Params p) {
   __syncthreads();
   for (int it = 0;; ++it) {
     long long t = (long long)tick[it & 1];
-    if (t >= p.chunks + p.lag || (p.oneTicket && it > 0))
+    const int slot = Own ? it % (Own ? Own : 1) : 0;
+    if (Own ? (t >= p.chunks && holding == 0)
+            : (t >= p.chunks + p.lag || (p.oneTicket && it > 0)))
       break;
     unsigned next = 0;
     if (threadIdx.x == 0 && !p.oneTicket && !p.lateTicket)
       next = atomicAdd(p.ticket, 1u); // used at the iteration's end
-    const bool doReduce = t < p.chunks, doScan = t >= p.lag;
-    const long long r = t, s = t - p.lag;
+    const bool doReduce = t < p.chunks;
+    const long long mine = slot ? held1 : held0;
+    const bool doScan = Own ? mine >= 0 : t >= p.lag;
+    const long long r = t, s = Own ? mine : t - p.lag;
 
     uint4 vr[Rounds], vs[Rounds];
     for (int k = 0; k < Rounds; ++k) {
       long long off = (long long)(k * kThreads + threadIdx.x) * E;
       if (doReduce)
-        vr[k] = loadLine<Hints>(in + r * kChunk + off, true);
+        vr[k] = loadLine<Hints>(in + r * kChunk + off, !Own);
       if (doScan)
-        vs[k] = loadLine<Hints>(in + s * kChunk + off, false);
+        vs[k] = Own ? ring[slot][k][threadIdx.x]
+                    : loadLine<Hints>(in + s * kChunk + off, false);
+    }
+    if (Own) {
+      if (doReduce)
+        for (int k = 0; k < Rounds; ++k)
+          ring[slot][k][threadIdx.x] = vr[k];
+      holding += (doReduce ? 1 : 0) - (doScan ? 1 : 0);
+      (slot ? held1 : held0) = doReduce ? r : -1;
     }
     if (warp == 0 && pendingChunk >= 0)
       completeGroups<Acc>(p, 0, pendingChunk, __shfl_sync(~0u, pendingOld, 0));
@@ -500,13 +530,20 @@ struct Config {
   int window = 0;
   bool recompute = false;
   bool coalesce = false; // only with recompute
+  int own = 0;           // the shared-memory ring's depth (laggedScan's Own)
 };
 
 using Kernel = void (*)(Params);
 
 template <class T>
 static Kernel kernelFor(int rounds, int hints, int bps, bool recompute,
-                        bool coalesce) {
+                        bool coalesce, int own = 0) {
+  if (own) { // f16->f16's best shape only: 4 rounds, 3 blocks, recompute
+    if (rounds != 4 || hints != 1 || bps != 3 || !recompute || coalesce)
+      return nullptr;
+    return own == 1 ? laggedScan<T, 4, 1, 3, true, false, 1>
+                    : laggedScan<T, 4, 1, 3, true, false, 2>;
+  }
   if (recompute) { // the L2 hints; registers for 2, 3 or 4 blocks an SM
     if (hints != 1 || (rounds != 2 && rounds != 4) || bps < 2 || bps > 4)
       return nullptr;
@@ -639,8 +676,8 @@ static bool run(int logN, int logSeg, const char *name,
       fprintf(stderr, "bad config: no lag\n");
       return false;
     }
-    Kernel k =
-        kernelFor<T>(c.rounds, c.hints, c.blocksPerSM, c.recompute, c.coalesce);
+    Kernel k = kernelFor<T>(c.rounds, c.hints, c.blocksPerSM, c.recompute,
+                            c.coalesce, c.own);
     if (!k) {
       fprintf(stderr, "no such kernel\n");
       return false;
@@ -696,8 +733,9 @@ static bool run(int logN, int logSeg, const char *name,
       fprintf(stderr, "state buffer too small\n");
       return false;
     }
-    long long grid = c.oneTicket ? p.chunks + p.lag
-                                 : (long long)bps * prop.multiProcessorCount;
+    long long grid = c.oneTicket && !c.own
+                         ? p.chunks + p.lag
+                         : (long long)bps * prop.multiProcessorCount;
     std::vector<float> times;
     for (int i = 0; i < 14; ++i) {
       if (i == 2 || i == 3)
@@ -747,6 +785,7 @@ static bool run(int logN, int logSeg, const char *name,
            c.rounds, chunk, c.hints, bps, c.lag,
            c.lag * chunk * (long long)sizeof(In) >> 20, p.levels, c.window,
            (std::string(c.lateTicket ? " late-ticket" : "") +
+            (c.own ? " own-ring " + std::to_string(c.own) : "") +
             (c.recompute ? " recompute" : "") +
             (c.coalesce ? " coalesced" : ""))
                .c_str(),
@@ -789,6 +828,28 @@ int main(int argc, char **argv) {
   // and 10 MB), persistent and a block per ticket, e.g. to see what the
   // lag costs at smaller n.
   bool bestOnly = argc > 3 && std::string(argv[3]) == "best";
+  // "own" (f16f16): the best shape with a 10 MB lag (with the tree and with
+  // the oracle) against the block scanning its own chunks from a
+  // shared-memory ring of 1 or 2 (laggedScan's Own), each with the tree and
+  // with the oracle.
+  bool ownRing = argc > 3 && std::string(argv[3]) == "own";
+  if (ownRing) {
+    Config base{4, 1, 3, 10, false, true, false, false, false, true, 2};
+    base.recompute = true;
+    configs.push_back(base);
+    Config baseOracle = base;
+    baseOracle.oracle = true;
+    configs.push_back(baseOracle);
+    for (int own : {1, 2})
+      for (bool oracle : {false, true}) {
+        Config c = base;
+        c.own = own;
+        c.oracle = oracle;
+        configs.push_back(c);
+      }
+    int logSeg = argc > 4 ? atoi(argv[4]) : 0;
+    return run<F16F16>(logN, logSeg, "f16->f16", prop, configs) ? 0 : 1;
+  }
   if (bestOnly)
     shapes = {op == "i8i32"    ? Shape{2, 3, true, true}
               : op == "f16f16" ? Shape{4, 3, true, false}
