@@ -104,7 +104,7 @@ BLOCK_SCAN_WARPS = [4, 8, 16]
 # The same for the look-back scan (kLookbackWarps = 16 without them; 1, 2
 # and 8 were slower than these in bench/results/lookback-fenwick).
 LOOKBACK_WARPS = [4, 16]
-# The lagged scan (kLaggedWarps = 8 without them, the prototype's 256
+# The lagged scan (kLaggedWarps = 4 without them; 8 is the prototype's 256
 # threads).
 LAGGED_WARPS = [4, 8, 16]
 
@@ -165,17 +165,20 @@ def selected(v, only):
 
 def swept_ops(args):
     """The operations a sweep covers: OPS, or those --ops names (of OPS and
-    EXTRA_OPS)."""
+    EXTRA_OPS); a name that is neither stops the sweep."""
     if not args.ops:
         return OPS
+    known = [o[0] for o in OPS + EXTRA_OPS]
+    unknown = [o for o in args.ops if o not in known]
+    if unknown:
+        sys.exit(f"unknown --ops {', '.join(map(repr, unknown))}; known: "
+                 f"{', '.join(known)}")
     return [o for o in OPS + EXTRA_OPS if o[0] in args.ops]
 
 
-def swept(args, opname, seg, n):
-    """Whether the --ops, --max-segment and --segments filters keep
-    (operation, segment)."""
-    if args.ops and opname not in args.ops:
-        return False
+def swept(args, seg, n):
+    """Whether the --max-segment and --segments filters keep a segment
+    size (--ops is swept_ops')."""
     if args.max_segment and seg > args.max_segment and seg != n:
         return False
     return not args.segments or ("whole" if seg == n else str(seg)) \
@@ -186,7 +189,7 @@ def fill(args):
     jobs = []
     for opname, op, din, dout in swept_ops(args):
         for seg in segments(args.n):
-            if not swept(args, opname, seg, args.n):
+            if not swept(args, seg, args.n):
                 continue
             for v in strategies(op, seg, args.n, args.only):
                 cmd = [args.tcuc, "compile", "--op", op, "--segment", str(seg),
@@ -347,7 +350,7 @@ def run(args):
         xs = {"f16": x16, "bf16": xb16, "i8": x8}[din]
         ys = outs[tdt[dout]]
         for seg in segments(n):
-            if not swept(args, opname, seg, n):
+            if not swept(args, seg, n):
                 continue
             nout = (n + seg - 1) // seg if op == "reduce" else n
             moved = n * BYTES[din] + nout * BYTES[dout]
