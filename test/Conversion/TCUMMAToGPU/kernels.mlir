@@ -263,8 +263,9 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
 // evict_first, its output streamed with .cs; a whole tile's accesses in one
 // PTX block at constant offsets from one address); tcu.block_lagged_lookback
 // stores each warp's two totals and meets the block at a barrier; the last
-// warp, if the block has a chunk to complete, reads the last 32 aggregates
-// and the older children's words and stores the chunk's Fenwick word,
+// warp, if the block has a chunk to complete that ends a group of 16, reads
+// up to 128 aggregates (4 a lane) and the older children's words and stores
+// the chunk's Fenwick word,
 // while warp 0, if it has a chunk to publish, sums the reduce totals and
 // stores them as that chunk's aggregate word (no wait), and if it has a
 // chunk to scan, reads that chunk's prefix words (relaxed loads, voting
@@ -283,18 +284,22 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: nvvm.inline_ptx "{ .reg .b64 g; cvta.to.global.u64 g, $0; prefetch.global.L2::evict_last [g]; }"
 // CHECK: nvvm.inline_ptx "{ .reg .b64 g, pol; cvta.to.global.u64 g, $4; createpolicy.fractional.L2::evict_first.b64 pol, 1.0; ld.global.L2::cache_hint.b32 $0, [g], pol; ld.global.L2::cache_hint.b32 $1, [g+256], pol; ld.global.L2::cache_hint.b32 $2, [g+16], pol; ld.global.L2::cache_hint.b32 $3, [g+272], pol; }"
 // CHECK: memref.store %{{.*}}, %[[TOTALS]]
+// The prefix slot after the 8 totals.
+// CHECK: arith.addi %c0, %c8_{{[0-9]+}} : index
 // CHECK: memref.store %{{.*}}, %[[TOTALS]]
 // CHECK: gpu.barrier
-// After the block prefix (whose select chain also compares with 3), the
-// prefix slot after the 8 totals, then the last warp's completion.
-// CHECK: arith.addi %c0, %c8_{{[0-9]+}} : index
+// The last warp completes a word only where its item ends a group of 16
+// (p + 1 = 0 mod 16): 4 aggregates a lane and a child, in one loop (a
+// second one only for chains of 2^39 items or more).
+// CHECK: arith.andi %{{.*}}, %c15_i64 : i64
 // CHECK: %[[LAST:.*]] = arith.cmpi eq, %{{.*}}, %c3_{{[0-9]+}} : index
-// CHECK-NEXT: %[[CMP:.*]] = arith.andi %{{.*}}, %[[LAST]] : i1
+// CHECK-NEXT: %[[ENDS:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
+// CHECK-NEXT: %[[CMP:.*]] = arith.andi %[[ENDS]], %[[LAST]] : i1
 // CHECK-NEXT: scf.if %[[CMP]] {
-// CHECK: scf.while
-// CHECK: nvvm.inline_ptx "ld.relaxed.gpu.b64 $0, [$1];"
-// CHECK: scf.while
-// CHECK: nvvm.inline_ptx "ld.relaxed.gpu.b64 $0, [$1];"
+// CHECK: scf.while ({{.*}}) : (i64, i64, i64, i64, i64)
+// CHECK-COUNT-5: nvvm.inline_ptx "ld.relaxed.gpu.b64 $0, [$1];"
+// CHECK: scf.if %{{.*}} -> (f32)
+// CHECK: scf.while ({{.*}}) : (i64) -> i64
 // Two words an item of word number w: its Fenwick word, completed later,
 // at 2w ...
 // CHECK: %[[FW:.*]] = arith.muli %{{.*}}, %c2_i64{{[_0-9]*}} : i64
@@ -318,6 +323,52 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: gpu.return
 func.func @lagged(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, tiles_per_warp = 1, warps_per_block = 4} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// The wide lagged shape (f16 -> f16, 4 tiles of 8 warps, 3 blocks an SM):
+// right after its reduced run's sum warp 0 reads the scanned chunk's prefix
+// words once (one relaxed load a lane, no loop); before the exchange barrier
+// it leaves their sum (xor butterflies) and whether all were published (a
+// vote) beside the totals, which alternate between two halves of 2 x 8 + 2
+// slots by ticket parity. After the barrier, a branch on that flag (the same
+// in every warp): where set, warp 0 publishes the reduced chunk's aggregate
+// and every warp takes the sum with no second barrier; else warp 0 looks
+// back and the block meets again.
+// CHECK-LABEL: gpu.func @lagged_early_k1
+// CHECK-SAME: workgroup(%[[T:.*]] : memref<36xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<22xi64, #gpu.address_space<workgroup>>)
+// CHECK-SAME: nvvm.minctasm = 3 : i32
+// The block's first ticket, then (in warp 1, after its loads) the next.
+// CHECK: atom.relaxed.gpu.global.add.u64
+// CHECK: atom.relaxed.gpu.global.add.u64
+// CHECK: %[[GIVEN:.*]] = scf.if %{{.*}} -> (i64) {
+// CHECK-NEXT: scf.if %{{.*}} -> (i64) {
+// CHECK-NOT: scf.while
+// CHECK: nvvm.inline_ptx "ld.relaxed.gpu.b64 $0, [$1];"
+// CHECK-NOT: gpu.barrier
+// CHECK: arith.shrui %[[GIVEN]], %c32_i64
+// CHECK: %[[ANY:.*]] = nvvm.vote.sync  any
+// CHECK-NEXT: %[[READY:.*]] = arith.xori %[[ANY]], %true : i1
+// CHECK: gpu.shuffle  xor
+// CHECK: memref.store %{{.*}}, %[[T]][%[[SUM:.*]]] :
+// CHECK: arith.select %[[READY]]
+// CHECK-NEXT: memref.store %{{.*}}, %[[T]][%[[FLAG:.*]]] :
+// CHECK: gpu.barrier
+// CHECK-NOT: gpu.barrier
+// CHECK: %[[F:.*]] = memref.load %[[T]][%[[FLAG]]]
+// CHECK: %[[SET:.*]] = arith.cmpf one, %[[F]]
+// CHECK-NEXT: scf.if %[[SET]] -> (f32) {
+// CHECK-NOT: gpu.barrier
+// CHECK: nvvm.inline_ptx "st.relaxed.gpu.b64 [$0], $1;"
+// CHECK-NOT: gpu.barrier
+// CHECK: memref.load %[[T]][%[[SUM]]]
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: } else {
+// CHECK: scf.while
+// CHECK: gpu.barrier
+// CHECK: gpu.return
+func.func @lagged_early(%in: memref<?xf16>, %out: memref<?xf16>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 8} : memref<?xf16> -> memref<?xf16>
   return
 }
 

@@ -404,6 +404,7 @@ func.func @lagged_f16_out(%in: memref<?xf16>, %out: memref<?xf16>) {
 // loaded, scanned (UQuads) and stored in the quads order, and its blocks
 // held to 5 an SM (20 warps).
 // CHECK-LABEL: func @lagged_f16_out_four_tiles
+// CHECK-NOT: tcu.lagged_prefix
 // CHECK: arith.minsi %{{.*}}, %c1024
 // CHECK: tcu.load_tile <rows> %arg0[%{{.*}}] {{.*}} order <tile> cache <evict_last>
 // CHECK: %[[AHEAD:.*]] = arith.addi %{{.*}}, %c524288
@@ -411,7 +412,8 @@ func.func @lagged_f16_out(%in: memref<?xf16>, %out: memref<?xf16>) {
 // CHECK: tcu.load_tile <rows> %arg0[%{{.*}}] {{.*}} order <quads> cache <evict_first>
 // CHECK-NOT: tcu.matrix <U>
 // CHECK: tcu.matrix <UQuads>
-// CHECK: tcu.block_lagged_lookback
+// CHECK-NOT: tcu.lagged_prefix
+// CHECK: tcu.block_lagged_lookback {{.*}} : memref<9xf32>
 // CHECK: tcu.store_tile %{{.*}}, %arg1[%{{.*}}] {{.*}} order <quads> cache <streaming>
 // CHECK: tcuc.min_blocks_per_sm = 5
 // CHECK: return
@@ -423,18 +425,30 @@ func.func @lagged_f16_out_four_tiles(%in: memref<?xf16>, %out: memref<?xf16>) {
 // The wide f16 shape (4 tiles, 8 warps: chunks of 8192 elements, 16 KB):
 // f16 -> f16 lags 9 MB (576 chunks) and prefetches nothing; each warp sums
 // its reduced run (Ones·A) right after the scanned run's loads, before the
-// first L·A, and the blocks are held to 3 an SM (24 warps).
+// first L·A, and the blocks are held to 3 an SM (24 warps). Right after
+// that sum warp 0 reads the scanned chunk's prefix words (tcu.lagged_prefix,
+// the others a published 0, 1 << 32) and hands them to the look-back
+// (`given`), so the block meets once where they were all published; the
+// totals (2 x 8 + 2 slots) alternate between two halves by ticket parity.
 // CHECK-LABEL: func @lagged_f16_out_eight_warps
 // CHECK: arith.minsi %{{.*}}, %c576
 // CHECK-NOT: tcu.prefetch
+// CHECK: %[[TOTALS:.*]] = memref.alloc() : memref<36xf32>
+// CHECK: %[[PARITY:.*]] = arith.remui %{{.*}}, %c2 : index
+// CHECK: %[[HALF:.*]] = arith.muli %[[PARITY]], %c18 : index
 // CHECK: tcu.load_tile <rows> %arg0[%{{.*}}] {{.*}} order <tile> cache <evict_last>
 // CHECK: tcu.load_tile <rows> %arg0[%{{.*}}] {{.*}} order <quads> cache <evict_first>
 // CHECK: tcu.matrix <Ones>
 // CHECK: tcu.row_sums
 // CHECK-NEXT: vector.extract %{{.*}}[0, 0]
-// CHECK-NEXT: tcu.matrix <L>
+// CHECK-NEXT: arith.cmpi eq, %{{.*}}, %c0 : index
+// CHECK-NEXT: %[[GIVEN:.*]] = scf.if %{{.*}} -> (i64) {
+// CHECK-NEXT: tcu.lagged_prefix %{{.*}}[%[[ITEM:.*]]] first %{{.*}} if %{{.*}} : memref<?xi64>
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %c4294967296_i64 : i64
+// CHECK: tcu.matrix <L>
 // CHECK: tcu.matrix <UQuads>
-// CHECK: tcu.block_lagged_lookback {{.*}} of 8,
+// CHECK: tcu.block_lagged_lookback {{.*}}, %[[TOTALS]][%[[HALF]]], %{{.*}} of 8, {{.*}} prefix[%[[ITEM]]] {{.*}} given %[[GIVEN]] : memref<36xf32>
 // CHECK: tcu.store_tile %{{.*}}, %arg1[%{{.*}}] {{.*}} order <quads> cache <streaming>
 // CHECK: tcuc.min_blocks_per_sm = 3
 // CHECK: return
@@ -454,10 +468,11 @@ func.func @lagged_f16_out_eight_warps(%in: memref<?xf16>, %out: memref<?xf16>) {
 // CHECK: tcu.load_tile <rows> %arg0[%{{.*}}] {{.*}} cache <evict_first>
 // CHECK: tcu.row_sums
 // CHECK-NEXT: vector.extract %{{.*}}[0, 0]
-// CHECK-NEXT: tcu.matrix <L>
+// CHECK: tcu.lagged_prefix
+// CHECK: tcu.matrix <L>
 // CHECK-NOT: tcu.matrix <UQuads>
 // CHECK: tcu.matrix <U>
-// CHECK: tcu.block_lagged_lookback {{.*}} of 8,
+// CHECK: tcu.block_lagged_lookback {{.*}} of 8, {{.*}} given
 // CHECK: tcuc.min_blocks_per_sm = 3
 // CHECK: return
 func.func @lagged_eight_warps(%in: memref<?xf16>, %out: memref<?xf32>) {
@@ -478,9 +493,10 @@ func.func @lagged_eight_warps(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: tcu.load_tile <rows> %arg0[%{{.*}}] {{.*}} order <quads> cache <evict_first>
 // CHECK: tcu.row_sums
 // CHECK-NEXT: vector.extract %{{.*}}[0, 0]
-// CHECK-NEXT: tcu.matrix <L>
+// CHECK: tcu.lagged_prefix
+// CHECK: tcu.matrix <L>
 // CHECK: tcu.matrix <UQuads>
-// CHECK: tcu.block_lagged_lookback {{.*}} of 8,
+// CHECK: tcu.block_lagged_lookback {{.*}} of 8, {{.*}} given
 // CHECK: tcu.store_tile %{{.*}}, %arg1[%{{.*}}] {{.*}} order <quads> cache <streaming>
 // CHECK: tcuc.min_blocks_per_sm = 3
 // CHECK: return

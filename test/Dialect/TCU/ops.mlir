@@ -120,6 +120,16 @@ func.func @lagged(%v: f32, %r: f32, %m: memref<9xf32>, %s: memref<?xi64>, %o: in
   return %b, %c : f32, f32
 }
 
+// Its early read of a prefix's words, handed to the block step (`given`).
+// CHECK-LABEL: func @lagged_given
+// CHECK: %[[W:.*]] = tcu.lagged_prefix %{{.*}}[%{{.*}}] first %{{.*}} if %{{.*}} : memref<?xi64>
+// CHECK: tcu.block_lagged_lookback {{.*}} prefix[%{{.*}}] first %{{.*}} if %{{.*}} given %[[W]] : memref<10xf32>, memref<?xi64>, f32
+func.func @lagged_given(%v: f32, %r: f32, %m: memref<10xf32>, %s: memref<?xi64>, %o: index, %w: index, %t: index, %tf: index, %p: i1, %u: index, %uf: index, %k: i1, %q: index, %qf: index, %l: i1) -> (f32, f32) {
+  %g = tcu.lagged_prefix %s[%q] first %qf if %l : memref<?xi64>
+  %b, %c = tcu.block_lagged_lookback %v, %r, %m[%o], %w of 4, %s publish[%t] first %tf if %p, complete[%u] first %uf if %k, prefix[%q] first %qf if %l given %g : memref<10xf32>, memref<?xi64>, f32
+  return %b, %c : f32, f32
+}
+
 // L2 hints on tile loads and stores; `normal` is the default, not printed.
 // CHECK-LABEL: func @cache_hints
 // CHECK: tcu.load_tile <rows> %{{.*}} limit %{{.*}} order <tile> cache <evict_last> :

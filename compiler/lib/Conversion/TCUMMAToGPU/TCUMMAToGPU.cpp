@@ -1004,7 +1004,7 @@ struct ConvertTCUMMAToGPUPass
     target.addIllegalOp<MatrixOp, MMAOp, SplitOp, LoadTileOp, StoreTileOp,
                         StoreRowOp, RowSumsOp, BlockPrefixOp, TicketOp,
                         PrefetchOp, BlockLookbackOp, BlockLaggedLookbackOp,
-                        SegmentedReduceOp, SegmentedScanOp>();
+                        LaggedPrefixOp, SegmentedReduceOp, SegmentedScanOp>();
     target.markUnknownOpDynamicallyLegal(
         [&](Operation *op) { return types.isLegal(op); });
     RewritePatternSet patterns(ctx);

@@ -542,7 +542,26 @@ struct LowerBlockLaggedLookback : OpRewritePattern<BlockLaggedLookbackOp> {
             scf::YieldOp::create(
                 b, l, Value(arith::ConstantOp::create(b, l, b.getZeroAttr(t))));
           });
-      memref::StoreOp::create(rewriter, loc, ifOp.getResult(0), buffer,
+      Value chunkPrefix = ifOp.getResult(0);
+      // The given word where it is published (always, here).
+      if (Value given = op.getGivenWords()) {
+        Value high = arith::ShRUIOp::create(
+            rewriter, loc, given,
+            arith::ConstantOp::create(rewriter, loc,
+                                      rewriter.getI64IntegerAttr(32)));
+        Value value = arith::TruncIOp::create(rewriter, loc,
+                                              rewriter.getI32Type(), given);
+        if (isa<FloatType>(t))
+          value = arith::BitcastOp::create(rewriter, loc, t, value);
+        chunkPrefix = arith::SelectOp::create(
+            rewriter, loc,
+            arith::CmpIOp::create(
+                rewriter, loc, arith::CmpIPredicate::ne, high,
+                arith::ConstantOp::create(rewriter, loc,
+                                          rewriter.getI64IntegerAttr(0))),
+            value, chunkPrefix);
+      }
+      memref::StoreOp::create(rewriter, loc, chunkPrefix, buffer,
                               ValueRange{slot(2 * warps)});
     });
     Value chunkPrefix = memref::LoadOp::create(rewriter, loc, buffer,
@@ -563,6 +582,37 @@ struct LowerBlockLaggedLookback : OpRewritePattern<BlockLaggedLookbackOp> {
   }
 };
 
+/// tcu.lagged_prefix in program order: the word before the item (published
+/// by a smaller ticket, so already run), or a published 0 for the first.
+struct LowerLaggedPrefix : OpRewritePattern<LaggedPrefixOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LaggedPrefixOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value published = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getI64IntegerAttr(int64_t(1) << 32));
+    Value reads = arith::AndIOp::create(
+        rewriter, loc, op.getLooksBack(),
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
+                              op.getItem(), op.getFirst()));
+    auto ifOp = scf::IfOp::create(
+        rewriter, loc, reads,
+        [&](OpBuilder &b, Location l) {
+          scf::YieldOp::create(
+              b, l,
+              Value(memref::LoadOp::create(
+                  b, l, op.getState(),
+                  ValueRange{arith::SubIOp::create(b, l, op.getItem(),
+                                                   constIndex(b, l, 1))})));
+        },
+        [&](OpBuilder &b, Location l) {
+          scf::YieldOp::create(b, l, published);
+        });
+    rewriter.replaceOp(op, ifOp.getResults());
+    return success();
+  }
+};
+
 struct ConvertTCUMMAToLoopsPass
     : tcu::impl::ConvertTCUMMAToLoopsBase<ConvertTCUMMAToLoopsPass> {
   void runOnOperation() override {
@@ -574,7 +624,8 @@ struct ConvertTCUMMAToLoopsPass
     WalkResult left = getOperation()->walk([](Operation *op) {
       if (isa<MatrixOp, MMAOp, SplitOp, LoadTileOp, StoreTileOp, StoreRowOp,
               RowSumsOp, BlockPrefixOp, TicketOp, PrefetchOp, BlockLookbackOp,
-              BlockLaggedLookbackOp, SegmentedReduceOp, SegmentedScanOp>(op)) {
+              BlockLaggedLookbackOp, LaggedPrefixOp, SegmentedReduceOp,
+              SegmentedScanOp>(op)) {
         op->emitError("not lowered by convert-tcu-mma-to-loops (run "
                       "convert-tcu-to-mma first)");
         return WalkResult::interrupt();
@@ -591,6 +642,6 @@ struct ConvertTCUMMAToLoopsPass
 void mlir::tcu::populateTCUMMAToLoopsPatterns(RewritePatternSet &patterns) {
   patterns.add<LowerMatrix, LowerMMA, LowerSplit, LowerLoadTile, LowerStoreTile,
                LowerStoreRow, LowerRowSums, LowerBlockPrefix, LowerTicket,
-               DropPrefetch, LowerBlockLookback, LowerBlockLaggedLookback>(
-      patterns.getContext());
+               DropPrefetch, LowerBlockLookback, LowerBlockLaggedLookback,
+               LowerLaggedPrefix>(patterns.getContext());
 }

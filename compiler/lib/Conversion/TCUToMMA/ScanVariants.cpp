@@ -610,6 +610,20 @@ static bool laggedWideShape(const Collective &c) {
          c.warpsPerBlock == 8;
 }
 
+/// Whether warp 0 of a lagged block reads the scanned chunk's prefix words
+/// early, once, right after its reduced run's sum (tcu.lagged_prefix), so
+/// that where all of them were published the block meets once a ticket
+/// instead of twice (tcu.block_lagged_lookback ... given): the wide shape,
+/// whose reduced sum comes before its scan. Measured on the H100
+/// (2026-11-26, bench/results/lagged-groups, n = 2^28, G elements/s at 2^22
+/// / whole, 3 alternating rounds), with the Fenwick words kept only at the
+/// ends of groups of 16 items and completed in one round trip from up to
+/// 128 aggregates: f16->f16 676.6-679.8 / 676.6-678.4 against 0.6.29's
+/// 654.6-656.4 / 653.4-655.0 (+3.6%), f16->f32 484.4-485.5 / 483.5-484.5
+/// against 481.5-482.2 / 480.4-480.7 (+0.7%); the same read right after
+/// the loads spilled 28-44 bytes (at 0.6.28 it measured 5% slower).
+static bool laggedReadsEarly(const Collective &c) { return laggedWideShape(c); }
+
 /// How many bytes of input ahead of the chunk it reduces a lagged block
 /// asks to be brought into L2 (tcu.prefetch, evict_last; at least one
 /// chunk): 2 MB for f16 -> f32 and i8 -> i32, 1 MB for f16 -> f16 at 4
@@ -884,6 +898,12 @@ static void scanLagged(TileBuilder &tb, const Collective &given) {
   // words of the items before it.
   Value completeLag = arith::MaxUIOp::create(
       b, loc, tb.idx(1), arith::DivUIOp::create(b, loc, lag, tb.idx(2)));
+  // Where warp 0 reads the prefix's words early, the block meets once a
+  // ticket when they were all published, so a ticket's totals can be
+  // overwritten by the next ticket's before every warp has read them: the
+  // tickets alternate two buffers.
+  bool early = laggedReadsEarly(c);
+  int64_t totalsWidth = early ? 2 * warps + 2 : 2 * warps + 1;
   Value state = zeroedChainState(
       tb, tb.add(arith::MulIOp::create(b, loc, items, tb.idx(2)), tb.idx(1)));
   Value tickets = tb.add(items, lag);
@@ -892,8 +912,8 @@ static void scanLagged(TileBuilder &tb, const Collective &given) {
       walks ? tb.min(tickets, tb.idx(kLaggedWalkingWarps / warps)) : tickets;
   auto blocks = tb.parallel(blockItems, [&](Value) {
     // The warps' scan totals, then their reduce totals, then the prefix.
-    Value totals =
-        memref::AllocOp::create(b, loc, MemRefType::get({2 * warps + 1}, acc));
+    Value totals = memref::AllocOp::create(
+        b, loc, MemRefType::get({early ? 2 * totalsWidth : totalsWidth}, acc));
     // Which of its three items ticket t has: it reduces chunk t, scans
     // chunk t - lag and completes chunk t - completeLag's word.
     using P = arith::CmpIPredicate;
@@ -940,7 +960,8 @@ static void scanLagged(TileBuilder &tb, const Collective &given) {
     // are shared. `drawNext(w)`, where given, runs in every warp w right
     // after the warp has issued its loads.
     auto ticketBody = [&](ArrayRef<Value> drawn,
-                          function_ref<void(Value)> drawNext) {
+                          function_ref<void(Value)> drawNext, Value parity) {
+      Value totalsOffset = early ? tb.mul(parity, totalsWidth) : tb.idx(0);
       // (Named values: lambdas below capture them, and C++17 lambdas cannot
       // capture structured bindings.)
       Value t = drawn[0];
@@ -1002,22 +1023,46 @@ static void scanLagged(TileBuilder &tb, const Collective &given) {
           return tb.element(tb.rowSums(v), 0, 0);
         };
         bool sumsFirst = laggedWideShape(c);
-        Value reduceTotal;
+        Value reduceTotal, given;
+        // Warp 0's early read of the scanned chunk's prefix words
+        // (tcu.lagged_prefix); the other warps pass a published 0.
+        auto readEarly = [&] {
+          auto ifOp = scf::IfOp::create(
+              b, loc,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, w,
+                                    tb.idx(0)),
+              [&](OpBuilder &, Location) {
+                scf::YieldOp::create(
+                    b, loc,
+                    LaggedPrefixOp::create(b, loc, b.getI64Type(), state,
+                                           scanned.word, scanned.first, scans)
+                        .getResult());
+              },
+              [&](OpBuilder &, Location) {
+                scf::YieldOp::create(
+                    b, loc,
+                    Value(arith::ConstantOp::create(
+                        b, loc, b.getI64IntegerAttr(int64_t(1) << 32))));
+              });
+          given = ifOp.getResult(0);
+        };
         scanWarpRun(
             tb, c, tb.add(scanned.base, runOffset), scanned.end,
             [&](Value runTotal) -> Value {
               if (!sumsFirst)
                 reduceTotal = sumReduced();
               auto op = BlockLaggedLookbackOp::create(
-                  b, loc, acc, acc, runTotal, reduceTotal, totals, tb.idx(0), w,
-                  b.getI64IntegerAttr(warps), state, reduced.word,
+                  b, loc, acc, acc, runTotal, reduceTotal, totals, totalsOffset,
+                  w, b.getI64IntegerAttr(warps), state, reduced.word,
                   reduced.first, reduces, completedWord, completedFirst,
-                  completes, scanned.word, scanned.first, scans);
+                  completes, scanned.word, scanned.first, scans, given);
               return addAcc(tb, op.getChunkPrefix(), op.getPrefix());
             },
             [&] {
               if (sumsFirst)
                 reduceTotal = sumReduced();
+              if (early)
+                readEarly();
             });
         tb.setCacheHints(oldHints.first, oldHints.second);
       });
@@ -1027,7 +1072,7 @@ static void scanLagged(TileBuilder &tb, const Collective &given) {
                             share ? function_ref<SmallVector<Value>(Value)>(
                                         sharedFields)
                                   : nullptr),
-                 nullptr);
+                 nullptr, tb.idx(0));
       memref::DeallocOp::create(b, loc, totals);
       return;
     }
@@ -1068,15 +1113,18 @@ static void scanLagged(TileBuilder &tb, const Collective &given) {
         [&](OpBuilder &, Location, ValueRange j) {
           Value at = slot(j[0]);
           Value next = tb.add(j[0], tb.idx(1));
-          ticketBody(readTicketSlots(tb, slots, at, width), [&](Value w) {
-            auto ifOp = scf::IfOp::create(
-                b, loc,
-                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, w,
-                                      tb.idx(1)));
-            OpBuilder::InsertionGuard guard(b);
-            b.setInsertionPointToStart(ifOp.thenBlock());
-            drawInto(slot(next));
-          });
+          ticketBody(
+              readTicketSlots(tb, slots, at, width),
+              [&](Value w) {
+                auto ifOp = scf::IfOp::create(
+                    b, loc,
+                    arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, w,
+                                          tb.idx(1)));
+                OpBuilder::InsertionGuard guard(b);
+                b.setInsertionPointToStart(ifOp.thenBlock());
+                drawInto(slot(next));
+              },
+              arith::RemUIOp::create(b, loc, j[0], tb.idx(2)));
           scf::YieldOp::create(b, loc, ValueRange{next});
         });
     memref::DeallocOp::create(b, loc, slots);

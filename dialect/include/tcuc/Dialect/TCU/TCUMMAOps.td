@@ -409,22 +409,33 @@ def TCU_BlockLaggedLookbackOp : TCU_Op<"block_lagged_lookback",
       `first .. item - 1` of S's chain (0 for `first`); else 0. It is the
       same in every warp and also left in `buffer[offset + 2 * warps]`,
       so the buffer needs `2 * warps + 1` entries from `offset`.
+    - with `given %words` (what `tcu.lagged_prefix` gave warp 0 for
+      item `item`; the other warps' are not used): where those words hold
+      the whole prefix, `chunk_prefix` is their sum and the block meets
+      once; else it looks back as above. Warp 0 leaves the sum and whether
+      it holds in `buffer[offset + 2 * warps]` and `buffer[offset + 2 *
+      warps + 1]` (so the buffer needs `2 * warps + 2` entries) before the
+      block meets. A block that runs the op again before every warp has
+      read the buffer (a block walking tickets) alternates two buffers'
+      offsets.
 
     Item indices are 1-based word numbers, as `tcu.block_lookback`'s; the
     state holds two words per item (`2 * items + 1` words with the ticket
     counter at 0). On the GPU, item w's aggregate is word 2w - 1, published
-    at once (never waiting), and its Fenwick word (the sum of chain
-    positions p + 1 - lowbit(p + 1) .. p, p its position) is word 2w,
+    at once (never waiting). Word 2w is a Fenwick word (the sum of chain
+    positions p + 1 - lowbit(p + 1) .. p, p its position) only for the
+    items that end a group of 16 positions (p + 1 a multiple of 16),
     completed later by the block the schedule names (its last warp,
-    between the block's two barriers, while warp 0 looks back): from the
-    aggregates
-    of the last 32 positions of that range (one a lane) and the Fenwick
-    words of its older children (p - 32, p - 64, ...). A prefix is one
-    Fenwick word per set bit of p, added by xor butterflies in an
-    association fixed by p (f32 results repeat from run to run). So no
-    word depends on one completed less than 32 items before it, and a
-    block that completes item t - E waits only on blocks at least E
-    tickets behind it.
+    between the block's two barriers, while warp 0 looks back; nothing for
+    the other items): from the aggregates of the last 128 positions of
+    that range at most (4 a lane) and the Fenwick words of its older
+    children (p - 128, p - 256, ...), in one round trip. A prefix is the
+    aggregates of the item's group before it (lanes 0-15) and one Fenwick
+    word per set bit j >= 4 of p (lanes 16-31 for bits 4-19, a further
+    pass for longer chains), added by xor butterflies in an association
+    fixed by p (f32 results repeat from run to run). So no word depends on
+    one completed less than 128 items before it, and a block that
+    completes item t - E waits only on blocks at least E tickets behind it.
     On the CPU, where items run in ticket order, word w holds item w's
     inclusive prefix.
 
@@ -452,7 +463,8 @@ def TCU_BlockLaggedLookbackOp : TCU_Op<"block_lagged_lookback",
                    Index:$publish_item, Index:$publish_first, I1:$publishes,
                    Index:$complete_item, Index:$complete_first,
                    I1:$completes,
-                   Index:$item, Index:$first, I1:$looks_back);
+                   Index:$item, Index:$first, I1:$looks_back,
+                   Optional<I64>:$given_words);
   let results = (outs AnyTypeOf<[F32, I32]>:$prefix,
                  AnyTypeOf<[F32, I32]>:$chunk_prefix);
   let assemblyFormat = [{
@@ -461,10 +473,46 @@ def TCU_BlockLaggedLookbackOp : TCU_Op<"block_lagged_lookback",
     `if` $publishes `,` `complete` `[` $complete_item `]` `first`
     $complete_first `if` $completes `,` `prefix` `[` $item `]` `first`
     $first `if`
-    $looks_back attr-dict `:` type($buffer) `,` type($state) `,`
-    type($scan_value)
+    $looks_back (`given` $given_words^)? attr-dict `:` type($buffer) `,`
+    type($state) `,` type($scan_value)
   }];
   let hasVerifier = 1;
+}
+
+def TCU_LaggedPrefixOp : TCU_Op<"lagged_prefix"> {
+  let summary = "reads the words of one item's prefix in the lagged scan's chain";
+  let description = [{
+    The reads of `tcu.block_lagged_lookback`'s look-back, issued early and
+    once, without waiting: warp 0 runs it during the ticket (after its
+    loads and, in the wide lagged shape, its reduced run's sum), and
+    passes the result to `tcu.block_lagged_lookback ... given %words`,
+    which adds the words up when the block meets. Where all of them were
+    published the block needs no look-back of its own, and meets once a
+    ticket instead of twice; where one was not, it looks back as without
+    `given`.
+
+    On the GPU, lane l gets the word of `tcu.block_lagged_lookback`'s
+    prefix that lane l reads there (lanes 0-15 the aggregates of the
+    item's group, lanes 16-31 the Fenwick words for bits 4-19 of its chain
+    position), read once, or a published 0 where the prefix needs no word
+    or `looks_back` is false; chains of 2^20 items or more get unpublished
+    words (those look back after the block meets). On the
+    CPU, where items run in ticket order, it is the word before the item
+    (its inclusive prefix, always published), or a published 0 for the
+    chain's first item.
+
+    ```mlir
+    %words = tcu.lagged_prefix %state[%s] first %sf if %has_s : memref<?xi64>
+    ```
+  }];
+  let arguments = (ins Arg<MemRefRankOf<[I64], [1]>, "the chains' words",
+                       [MemRead]>:$state,
+                   Index:$item, Index:$first, I1:$looks_back);
+  let results = (outs I64:$words);
+  let assemblyFormat = [{
+    $state `[` $item `]` `first` $first `if` $looks_back attr-dict `:`
+    type($state)
+  }];
 }
 
 #endif // TCUC_DIALECT_TCU_TCUMMAOPS_TD
