@@ -54,4 +54,6 @@ exec "${PYTHON:-python3}" bench/bench.py report \
   $R/lagged-8warps/sweep \
   $R/defaults-0.6.28/f16-f32 \
   $R/defaults-0.6.28/f16-f16 \
+  $R/defaults-0.6.30/f16-f32 \
+  $R/defaults-0.6.30/f16-f16 \
   --out "${1:-$R}"
