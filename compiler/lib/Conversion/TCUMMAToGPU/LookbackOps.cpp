@@ -37,6 +37,10 @@ constexpr int64_t kPublished = 1;
 /// lanes 0-15 and the kept words in lanes 16-31 (FenwickItem::laggedRead).
 constexpr int64_t kLaggedGroup = 16;
 
+/// The chain positions a lagged prefix's first pass covers: 2^20 (the
+/// group's 4 bits and the 16 words of lanes 16-31).
+constexpr int64_t kLaggedFirstPassBits = 20;
+
 struct Builder {
   OpBuilder &b;
   Location loc;
@@ -228,14 +232,20 @@ static Value warpSum(Builder &h, Value x) {
   return x;
 }
 
-/// Whether any lane's word is still unpublished (the same in every lane).
-static Value anyPending(OpBuilder &b, Location loc, Value word) {
-  Builder r{b, loc};
-  Value pending = r.cmp(arith::CmpIPredicate::eq, r.flagOf(word), r.i64(0));
-  return NVVM::VoteSyncOp::create(b, loc, b.getI1Type(), r.i32(-1), pending,
+/// Whether `pending` holds in any lane (the same in every lane).
+static Value voteAny(OpBuilder &b, Location loc, Value pending) {
+  return NVVM::VoteSyncOp::create(b, loc, b.getI1Type(),
+                                  Builder{b, loc}.i32(-1), pending,
                                   NVVM::VoteSyncKindAttr::get(
                                       b.getContext(), NVVM::VoteSyncKind::any))
       .getResult();
+}
+
+/// Whether any lane's word is still unpublished (the same in every lane).
+static Value anyPending(OpBuilder &b, Location loc, Value word) {
+  Builder r{b, loc};
+  return voteAny(b, loc,
+                 r.cmp(arith::CmpIPredicate::eq, r.flagOf(word), r.i64(0)));
 }
 
 /// One warp's view of item `item` of a look-back chain whose words form a
@@ -338,9 +348,9 @@ struct FenwickItem {
   }
 
   /// Completes the item's Fenwick word (scale 2) from published words: the
-  /// aggregates of its last min(2^m, 32 * rounds) positions, one word a
-  /// lane a round, plus the Fenwick words of its children at least
-  /// 32 * rounds back (`rounds` a power of two).
+  /// aggregates of its last min(2^m, 32 * rounds) positions (`rounds` a
+  /// lane) plus the Fenwick words of its children at least 32 * rounds back
+  /// (one a lane), all read in one round trip (`rounds` a power of two).
   void complete(int64_t rounds) {
     using P = arith::CmpIPredicate;
     Builder h{b, loc};
@@ -424,17 +434,18 @@ struct FenwickItem {
     Value sum = sumOverLanes(b, loc, {laggedRead(b)});
     Value passes = arith::AddIOp::create(
         b, loc,
-        arith::SelectOp::create(b, loc,
-                                h.cmp(P::uge, p, h.i64(int64_t(1) << 20)),
-                                h.index(2), h.index(1)),
-        arith::SelectOp::create(b, loc,
-                                h.cmp(P::uge, p, h.i64(int64_t(1) << 52)),
-                                h.index(1), h.index(0)));
+        arith::SelectOp::create(
+            b, loc, h.cmp(P::uge, p, h.i64(int64_t(1) << kLaggedFirstPassBits)),
+            h.index(2), h.index(1)),
+        arith::SelectOp::create(
+            b, loc,
+            h.cmp(P::uge, p, h.i64(int64_t(1) << (kLaggedFirstPassBits + 32))),
+            h.index(1), h.index(0)));
     auto loop = scf::ForOp::create(
         b, loc, h.index(1), passes, h.index(1), ValueRange{sum},
         [&](OpBuilder &fb, Location l, Value k, ValueRange acc) {
           Builder f{fb, l};
-          // Bits 20 + 32 (k - 1) + lane.
+          // Bits kLaggedFirstPassBits + 32 (k - 1) + lane.
           Value j = arith::AddIOp::create(
               fb, l, lane,
               arith::AddIOp::create(
@@ -443,7 +454,7 @@ struct FenwickItem {
                       fb, l,
                       arith::IndexCastOp::create(fb, l, fb.getI64Type(), k),
                       f.i64(32)),
-                  f.i64(20 - 32)));
+                  f.i64(kLaggedFirstPassBits - 32)));
           Value v = sumOverLanes(fb, l, {wordRead(fb, j)});
           scf::YieldOp::create(fb, l, ValueRange{f.add(acc[0], v)});
         });
@@ -457,8 +468,8 @@ struct FenwickItem {
   Value laggedWord() {
     Builder h{b, loc};
     LaneRead read = laggedRead(b);
-    Value covered =
-        h.cmp(arith::CmpIPredicate::ult, p, h.i64(int64_t(1) << 20));
+    Value covered = h.cmp(arith::CmpIPredicate::ult, p,
+                          h.i64(int64_t(1) << kLaggedFirstPassBits));
     auto ifOp = scf::IfOp::create(
         b, loc, arith::AndIOp::create(b, loc, read.needed, covered),
         [&](OpBuilder &rb, Location rl) {
@@ -573,12 +584,7 @@ private:
             pending =
                 pending ? arith::OrIOp::create(wb, wl, pending, zero) : zero;
           }
-          Value any = NVVM::VoteSyncOp::create(
-                          wb, wl, wb.getI1Type(), r.i32(-1), pending,
-                          NVVM::VoteSyncKindAttr::get(wb.getContext(),
-                                                      NVVM::VoteSyncKind::any))
-                          .getResult();
-          scf::ConditionOp::create(wb, wl, any, words);
+          scf::ConditionOp::create(wb, wl, voteAny(wb, wl, pending), words);
         },
         [&](OpBuilder &wb, Location wl, ValueRange args) {
           scf::YieldOp::create(wb, wl, args);

@@ -618,7 +618,7 @@ static bool laggedWideShape(const Collective &c) {
 /// (2026-11-26, bench/results/lagged-groups, n = 2^28, G elements/s at 2^22
 /// / whole, 3 alternating rounds), with the Fenwick words kept only at the
 /// ends of groups of 16 items and completed in one round trip from up to
-/// 128 aggregates: f16->f16 676.6-679.8 / 676.6-678.4 against 0.6.29's
+/// 128 aggregates: f16->f16 679.8 / 676.6-678.4 against 0.6.29's
 /// 654.6-656.4 / 653.4-655.0 (+3.6%), f16->f32 484.4-485.5 / 483.5-484.5
 /// against 481.5-482.2 / 480.4-480.7 (+0.7%); the same read right after
 /// the loads spilled 28-44 bytes (at 0.6.28 it measured 5% slower).
