@@ -1,7 +1,8 @@
 // RUN: tcuc-opt %s --convert-tcu-mma-to-gpu --canonicalize | FileCheck %s
 
 // Runs of tile accesses (TileRuns in TCUMMAToGPU.cpp), in kernels whose
-// items carry tcuc.tile_runs (the lagged scan's).
+// items carry tcuc.tile_runs (the lagged scan's; the reduce walks', seg256n and
+// the grid's chunks).
 
 // A warp's run of two tile loads 256 elements apart (the lagged scan's
 // reduced run): one test of the whole run (both tiles' bounds and

@@ -48,6 +48,26 @@ func.func @seg256n(%in: memref<?xf32>, %out: memref<?xf32>) {
   return
 }
 
+// Four tiles in flight: the group's bases lie 256, 512 and 768 elements
+// above the first, so the GPU lowering loads it as one run (tested for
+// bounds and alignment once), which the loop allows (tcuc.tile_runs).
+// CHECK-LABEL: func @seg256n_four
+// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c4
+// CHECK: %[[B0:.*]] = arith.addi %{{.*}}, %{{.*}} : index
+// CHECK: tcu.load_tile <rows> %{{.*}}[%[[B0]]]
+// CHECK: %[[B1:.*]] = arith.addi %[[B0]], %c256 : index
+// CHECK: tcu.load_tile <rows> %{{.*}}[%[[B1]]]
+// CHECK: %[[B2:.*]] = arith.addi %[[B0]], %c512 : index
+// CHECK: tcu.load_tile <rows> %{{.*}}[%[[B2]]]
+// CHECK: %[[B3:.*]] = arith.addi %[[B0]], %c768 : index
+// CHECK: tcu.load_tile <rows> %{{.*}}[%[[B3]]]
+// CHECK: tcu.row_sums
+// CHECK: } {tcuc.tile_runs}
+func.func @seg256n_four(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_reduce <add> %in into %out segment_size 8192 {variant = #tcu.variant<seg256n>, tiles_per_warp = 4} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
 // Strided 16N: 16 segments as columns (leading dimension = segment size),
 // V += P·A_j over 16-element steps.
 // CHECK-LABEL: func @seg16n_strided
@@ -85,6 +105,9 @@ func.func @seg16n_coalesced(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: tcu.split %[[T]] : vector<16x16xi32> -> vector<16x16xi8>, vector<16x16xi8>, vector<16x16xi8>, vector<16x16xi8>, vector<16x16xi8>
 // CHECK: arith.shli
 // CHECK: tcu.row_sums
+// No runs: its warps' tiles are strided (not measured with runs).
+// CHECK-NOT: tcuc.tile_runs
+// CHECK-LABEL: func @grid
 func.func @block(%in: memref<?xi8>, %out: memref<?xi32>) {
   tcu.segmented_reduce <add> %in into %out segment_size 5000 {variant = #tcu.variant<block>} : memref<?xi8> -> memref<?xi32>
   return
@@ -92,9 +115,9 @@ func.func @block(%in: memref<?xi8>, %out: memref<?xi32>) {
 
 // Grid level: chunk partials in a scratch buffer, then a second reduction
 // over ceil(10000 / 4096) = 3 partials per segment (seg16 layout).
-// CHECK-LABEL: func @grid
 // CHECK: %[[SCRATCH:.*]] = memref.alloc(%{{.*}}) : memref<?xf32>
 // CHECK: tcu.store_row %{{.*}}[0], %[[SCRATCH]]
+// CHECK: } {tcuc.tile_runs}
 // CHECK: tcu.load_tile <cols> %[[SCRATCH]][%{{.*}}] stride %c3 line %c3
 // CHECK: memref.dealloc %[[SCRATCH]]
 func.func @grid(%in: memref<?xf16>, %out: memref<?xf16>) {

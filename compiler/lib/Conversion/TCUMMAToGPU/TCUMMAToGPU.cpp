@@ -433,7 +433,8 @@ std::optional<int64_t> constantDifference(Value a, Value b) {
 /// limit, order and hint, whose bases lie a constant multiple of the vector
 /// width above the first's, with only side-effect-free operations between
 /// them, in kernels whose items allow it (kTileRunsAttr: the lagged scan's
-/// reduced, scanned and stored runs of k tiles a warp; the block scans
+/// reduced, scanned and stored runs of k tiles a warp; the reduce walks'
+/// loaded runs, seg256n and the grid's chunks; the block scans
 /// measured slower with runs, bench/results/tile-runs: the 16 warps of a
 /// block leave one barrier together, issue their store runs back to back
 /// and stall on the full load/store queue, bench/results/lagged-f16-0.6.24).

@@ -88,6 +88,9 @@ void parallelPackedTiles(TileBuilder &tb, const Collective &c,
 /// loaded before they are multiplied.
 Value reduceTiles(TileBuilder &tb, Value src, Value base, Value first,
                   int64_t count, Value step, Value end, int64_t inFlight);
+/// Lets the GPU lowering load each warp's group of in-flight tiles in `loop`
+/// (reduceTiles with a constant step) as one run (kTileRunsAttr).
+void markTileRuns(TileBuilder &tb, scf::ParallelOp loop);
 /// dest[index] (+)= (V·PT)[0][0], the sum of row 0 of V (tcu.row_sums);
 /// nothing if index is at or past `limit` (default: index + 1, always
 /// stored).
