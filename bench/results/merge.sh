@@ -56,4 +56,5 @@ exec "${PYTHON:-python3}" bench/bench.py report \
   $R/defaults-0.6.28/f16-f16 \
   $R/defaults-0.6.30/f16-f32 \
   $R/defaults-0.6.30/f16-f16 \
+  $R/defaults-0.6.31/reduce \
   --out "${1:-$R}"
