@@ -67,7 +67,14 @@ def segments(n):
 TILES_TRIED = [2, 4]
 
 
+# The reduce walks take 8 as well: with a group's loads as one run (tcuc
+# 0.6.31) 8 tiles beat 4 at 4096-262144 (bench/results/reduce-runs, run 4).
+REDUCE_WALK_TILES_TRIED = [2, 4, 8]
+
+
 def tiles_tried(op, v, seg):
+    if op == "reduce" and v in ("grid", "seg256n") and seg >= 512:
+        return REDUCE_WALK_TILES_TRIED
     if v in ("grid", "lookback", "lagged") or (v == "seg256n" and seg >= 512):
         return TILES_TRIED
     if v == "block" and op == "scan":

@@ -57,4 +57,9 @@ exec "${PYTHON:-python3}" bench/bench.py report \
   $R/defaults-0.6.30/f16-f32 \
   $R/defaults-0.6.30/f16-f16 \
   $R/defaults-0.6.31/reduce \
+  $R/retune-0.6.31/reduce \
+  $R/retune-0.6.31/f16-f16 \
+  $R/retune-0.6.31/scans \
+  $R/retune-0.6.31/defaults/reduce \
+  $R/retune-0.6.31/defaults/scans \
   --out "${1:-$R}"
