@@ -62,4 +62,6 @@ exec "${PYTHON:-python3}" bench/bench.py report \
   $R/retune-0.6.31/scans \
   $R/retune-0.6.31/defaults/reduce \
   $R/retune-0.6.31/defaults/scans \
+  $R/retune-0.6.31/defaults-ties/reduce \
+  $R/retune-0.6.31/defaults-ties/scans \
   --out "${1:-$R}"

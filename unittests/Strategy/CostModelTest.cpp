@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace mlir::tcu;
 
 namespace {
@@ -214,8 +216,10 @@ TEST(CostModel, RowsForSomeSizesComeWithAGeneralRow) {
       R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 64, "packed", 1, 0))",
       R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 64, "seg16n", 2, 0))",
       R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 64, "seg256", 1, 0))",
-      R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 256, "seg256", 2, 0))",
+      // 256: a tie, packed at 1 tile before seg256 at 2 (fewer tiles),
+      // then seg256 again as the row serving every size in (64, 256].
       R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 256, "packed", 1, 0))",
+      R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 256, "seg256", 2, 0))",
   };
   EXPECT_EQ(text, expected);
 
@@ -244,6 +248,30 @@ TEST(CostModel, RowsForSomeSizesComeWithAGeneralRow) {
   EXPECT_EQ(c.variant, Variant::Packed);
   EXPECT_EQ(c.reason.rfind("loaded tuned sm_90 table", 0), 0u) << c.reason;
 }
+// Within 1% fewer tiles per warp win before the simpler variant: a kernel
+// of fewer tiles is less code for the JIT to compile and the driver to load.
+TEST(CostModel, TiesGoToFewerTilesThenTheSimplerVariant) {
+  std::vector<Measurement> m = {
+      {"scan", "f16", "f32", 1024, "seg256n", 4, 1.0},
+      {"scan", "f16", "f32", 1024, "block", 1, 1.008, 4}, // a tie: 1 tile
+      {"scan", "f16", "f32", 1024, "seg256n", 1, 1.02},   // > 1%: not a tie
+      {"scan", "f16", "f32", 2048, "seg256n", 2, 1.0},
+      {"scan", "f16", "f32", 2048, "block", 2, 1.005, 4}, // same tiles: seg256n
+  };
+  std::vector<TunedRow> rows = tuneTable(m, "sm_90");
+  ASSERT_GE(rows.size(), 3u);
+  EXPECT_EQ(
+      formatTunedRow(rows[0]),
+      R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 1024, "block", 1, 4))");
+  auto first2048 =
+      std::find_if(rows.begin(), rows.end(),
+                   [](const TunedRow &r) { return r.segment == 2048; });
+  ASSERT_NE(first2048, rows.end());
+  EXPECT_EQ(
+      formatTunedRow(*first2048),
+      R"(TCUC_TUNED("sm_90", "scan", "f16", "f32", 2048, "seg256n", 2, 0))");
+}
+
 // Warps per block: measured per row for the block variant, carried by the
 // choice, kept out of other variants, and parsed from tables written before
 // the field existed (7 fields: the variant's rule).
