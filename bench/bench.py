@@ -69,7 +69,7 @@ TILES_TRIED = [2, 4]
 
 # The reduce walks take 8 as well: with a group's loads as one run (tcuc
 # 0.6.31) 8 tiles beat 4 at 4096-262144 (bench/results/reduce-runs, run 4).
-REDUCE_WALK_TILES_TRIED = [2, 4, 8]
+REDUCE_WALK_TILES_TRIED = TILES_TRIED + [8]
 
 
 def tiles_tried(op, v, seg):

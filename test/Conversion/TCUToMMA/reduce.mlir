@@ -105,7 +105,8 @@ func.func @seg16n_coalesced(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: tcu.split %[[T]] : vector<16x16xi32> -> vector<16x16xi8>, vector<16x16xi8>, vector<16x16xi8>, vector<16x16xi8>, vector<16x16xi8>
 // CHECK: arith.shli
 // CHECK: tcu.row_sums
-// No runs: its warps' tiles are strided (not measured with runs).
+// No runs: a warp's first tile is its warp index, so each tile of its
+// group has its own limit and no run would form.
 // CHECK-NOT: tcuc.tile_runs
 // CHECK-LABEL: func @grid
 func.func @block(%in: memref<?xi8>, %out: memref<?xi32>) {

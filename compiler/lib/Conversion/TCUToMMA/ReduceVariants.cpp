@@ -120,7 +120,9 @@ Value mlir::tcu::detail::reduceTiles(TileBuilder &tb, Value src, Value base,
         // Consecutive tiles (step 1: seg256n, grid) at constant offsets
         // from the first, so that the GPU lowering sees the group as one
         // run where the kernel allows runs (markTileRuns). The block
-        // reduce's strided tiles keep their form (runs not measured).
+        // reduce's tiles keep their form: a warp's first tile is its warp
+        // index, so its group is not `exact` and each tile has its own
+        // limit, which no run joins.
         bool consecutive = isConstantIntValue(step, 1);
         Value first = tb.add(base, tb.mul(tiles.front(), T * T));
         for (auto [i, t, limit] : llvm::enumerate(tiles, limits)) {
@@ -138,12 +140,6 @@ Value mlir::tcu::detail::reduceTiles(TileBuilder &tb, Value src, Value base,
 }
 
 void mlir::tcu::detail::markTileRuns(TileBuilder &tb, scf::ParallelOp loop) {
-  // A warp's group of in-flight tiles tested for bounds and alignment, and
-  // addressed, once instead of once a tile (kTileRunsAttr). Measured on the
-  // H100 (2026-11-27, bench/results/reduce-runs, 3 rounds alternating, G
-  // elements/s, f16->f32 defaults): 1512-1513 -> 1538-1541 at 1024, 1504-1506
-  // -> 1522-1525 at 8192, 1482-1486 -> 1511-1514 at 16384, 0-0.4% more from
-  // 32768 to the whole array; grid:4 at 2048 1267-1273 -> 1363-1377.
   loop->setAttr(kTileRunsAttr, tb.builder().getUnitAttr());
 }
 
@@ -308,6 +304,11 @@ static void reduceSeg256N(TileBuilder &tb, const Collective &c) {
                           c.tilesPerWarp);
     storeTotal(tb, v, c.output, seg);
   });
+  // Runs measured on the H100 (2026-11-27, bench/results/reduce-runs, 3
+  // rounds alternating, G elements/s, f16->f32 defaults): 1512-1513 ->
+  // 1538-1541 at 1024, 1504-1506 -> 1522-1525 at 8192, 1482-1486 ->
+  // 1511-1514 at 16384, 0-0.4% more from 32768 to the whole array (the
+  // grid's chunks, below: grid:4 at 2048 1267-1273 -> 1363-1377).
   markTileRuns(tb, loop);
 }
 

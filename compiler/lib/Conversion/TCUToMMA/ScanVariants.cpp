@@ -1145,7 +1145,7 @@ static void scanLagged(TileBuilder &tb, const Collective &given) {
   // the full load/store queue, 17% of the stall samples, though it runs
   // 5.8% fewer instructions; this kernel's 5 blocks of 4 warps issue the
   // same stores without that stall; bench/results/lagged-f16-0.6.24.)
-  blocks->setAttr(kTileRunsAttr, b.getUnitAttr());
+  markTileRuns(tb, blocks);
   memref::DeallocOp::create(b, loc, state);
 }
 

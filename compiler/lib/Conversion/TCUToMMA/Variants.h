@@ -88,8 +88,10 @@ void parallelPackedTiles(TileBuilder &tb, const Collective &c,
 /// loaded before they are multiplied.
 Value reduceTiles(TileBuilder &tb, Value src, Value base, Value first,
                   int64_t count, Value step, Value end, int64_t inFlight);
-/// Lets the GPU lowering load each warp's group of in-flight tiles in `loop`
-/// (reduceTiles with a constant step) as one run (kTileRunsAttr).
+/// Lets the GPU lowering join the tile loads (stores) of one block whose
+/// bases differ by constants into runs, each tested for bounds and
+/// alignment and addressed once (kTileRunsAttr; TileRuns in TCUMMAToGPU.cpp):
+/// the reduce walks' groups (reduceTiles) and the lagged scan's runs.
 void markTileRuns(TileBuilder &tb, scf::ParallelOp loop);
 /// dest[index] (+)= (V·PT)[0][0], the sum of row 0 of V (tcu.row_sums);
 /// nothing if index is at or past `limit` (default: index + 1, always
