@@ -36,6 +36,67 @@ func.func @run(%in: memref<?xf16>, %out: memref<?xf32>) {
   return
 }
 
+// The reduce walks' form: tile t at `base + t * 256`, the next at
+// `base + (t + 1) * 256`. Their difference is the constant 256 through the
+// product by a constant, so the two loads form one run, as above.
+// CHECK-LABEL: gpu.func @scaled_run_k0
+// CHECK: nvvm.inline_ptx "{ .reg .b64 g, pol; cvta.to.global.u64 g, $8; createpolicy.fractional.L2::evict_last.b64 pol, 1.0; ld.global.L2::cache_hint.v4.b32 {$0, $1, $2, $3}, [g], pol; ld.global.L2::cache_hint.v4.b32 {$4, $5, $6, $7}, [g+512], pol; }"
+// CHECK-NOT: nvvm.inline_ptx "{ .reg .b64 g, pol;
+func.func @scaled_run(%in: memref<?xf16>, %out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c16 = arith.constant 16 : index
+  %c256 = arith.constant 256 : index
+  %c64 = arith.constant 64 : index
+  %n = memref.dim %in, %c0 : memref<?xf16>
+  %base = memref.dim %out, %c0 : memref<?xf32>
+  %zero = arith.constant dense<0.0> : vector<16x16xf32>
+  scf.parallel (%w) = (%c0) to (%c64) step (%c1) {
+    %t = arith.muli %w, %c2 : index
+    %ta = arith.muli %t, %c256 : index
+    %at = arith.addi %base, %ta : index
+    %a = tcu.load_tile <rows> %in[%at] stride %c16 line %c16 limit %n order <tile> cache <evict_last> : memref<?xf16> -> vector<16x16xf16>
+    %u = arith.addi %t, %c1 : index
+    %ub = arith.muli %u, %c256 : index
+    %bt = arith.addi %base, %ub : index
+    %b = tcu.load_tile <rows> %in[%bt] stride %c16 line %c16 limit %n order <tile> cache <evict_last> : memref<?xf16> -> vector<16x16xf16>
+    %ones = tcu.matrix <Ones> : vector<16x16xf16>
+    %p = tcu.mma %a, %ones, %zero : vector<16x16xf16>, vector<16x16xf16> into vector<16x16xf32>
+    %q = tcu.mma %b, %ones, %p : vector<16x16xf16>, vector<16x16xf16> into vector<16x16xf32>
+    tcu.store_tile %q, %out[%at] stride %c16 line %c16 limit %n : vector<16x16xf32> -> memref<?xf32>
+    scf.reduce
+  } {tcuc.tile_runs}
+  return
+}
+
+// Not a run: `t * 256` and `t * 512` differ by t * 256, not a constant.
+// CHECK-LABEL: gpu.func @scaled_not_run_k0
+// CHECK-COUNT-2: ld.global.L2::cache_hint.v4.b32 {$0, $1, $2, $3}, [g], pol; }"
+// CHECK-NOT: [g+512]
+func.func @scaled_not_run(%in: memref<?xf16>, %out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c256 = arith.constant 256 : index
+  %c512 = arith.constant 512 : index
+  %c64 = arith.constant 64 : index
+  %n = memref.dim %in, %c0 : memref<?xf16>
+  %zero = arith.constant dense<0.0> : vector<16x16xf32>
+  scf.parallel (%w) = (%c0) to (%c64) step (%c1) {
+    %at = arith.muli %w, %c256 : index
+    %a = tcu.load_tile <rows> %in[%at] stride %c16 line %c16 limit %n order <tile> cache <evict_last> : memref<?xf16> -> vector<16x16xf16>
+    %bt = arith.muli %w, %c512 : index
+    %b = tcu.load_tile <rows> %in[%bt] stride %c16 line %c16 limit %n order <tile> cache <evict_last> : memref<?xf16> -> vector<16x16xf16>
+    %ones = tcu.matrix <Ones> : vector<16x16xf16>
+    %p = tcu.mma %a, %ones, %zero : vector<16x16xf16>, vector<16x16xf16> into vector<16x16xf32>
+    %q = tcu.mma %b, %ones, %p : vector<16x16xf16>, vector<16x16xf16> into vector<16x16xf32>
+    tcu.store_tile %q, %out[%at] stride %c16 line %c16 limit %n : vector<16x16xf32> -> memref<?xf32>
+    scf.reduce
+  } {tcuc.tile_runs}
+  return
+}
+
 // Not a run: a store between the loads (the second cannot move above it),
 // and bases whose difference is not a constant: each load tests and loads
 // its own tile.

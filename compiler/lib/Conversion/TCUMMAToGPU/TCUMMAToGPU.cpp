@@ -395,37 +395,67 @@ Value isWholeRun(OpBuilder &b, Location loc, Value buffer, Value base,
                                            stride, lineLength, limit, width));
 }
 
-/// `v` as a sum of index terms and a constant, through arith.addi and
-/// index constants (a few levels deep): tile bases `run + i * 256` built
-/// in different association still compare equal up to the constant.
-void addendsOf(Value v, SmallVectorImpl<Value> &terms, int64_t &constant,
-               int depth = 4) {
+/// A sum of index values times constant coefficients, plus a constant.
+struct LinearIndex {
+  SmallVector<std::pair<Value, int64_t>> terms;
+  int64_t constant = 0;
+};
+
+/// Adds `scale` times `v` to `sum`, looking through arith.addi, arith.muli
+/// by a constant and index constants (a few levels deep): tile bases built
+/// as `first + i * 256` or as `(t + i) * 256` compare equal up to the
+/// constant, however the producer associated them.
+void addLinear(Value v, int64_t scale, LinearIndex &sum, int depth = 4) {
   if (std::optional<int64_t> c = getConstantIntValue(v)) {
-    constant += *c;
+    sum.constant += scale * *c;
     return;
   }
-  if (auto add = v.getDefiningOp<arith::AddIOp>(); add && depth > 0) {
-    addendsOf(add.getLhs(), terms, constant, depth - 1);
-    addendsOf(add.getRhs(), terms, constant, depth - 1);
-    return;
+  if (depth > 0) {
+    if (auto add = v.getDefiningOp<arith::AddIOp>()) {
+      addLinear(add.getLhs(), scale, sum, depth - 1);
+      addLinear(add.getRhs(), scale, sum, depth - 1);
+      return;
+    }
+    if (auto mul = v.getDefiningOp<arith::MulIOp>()) {
+      if (std::optional<int64_t> k = getConstantIntValue(mul.getRhs())) {
+        addLinear(mul.getLhs(), scale * *k, sum, depth - 1);
+        return;
+      }
+      if (std::optional<int64_t> k = getConstantIntValue(mul.getLhs())) {
+        addLinear(mul.getRhs(), scale * *k, sum, depth - 1);
+        return;
+      }
+    }
   }
-  terms.push_back(v);
+  sum.terms.push_back({v, scale});
 }
 
-/// b - a where the two differ by a constant (addendsOf), else none.
+/// `v` as a LinearIndex with one entry per value (coefficients merged,
+/// zeros dropped), in a fixed order.
+LinearIndex linearIndexOf(Value v) {
+  LinearIndex sum;
+  addLinear(v, 1, sum);
+  llvm::sort(sum.terms, [](auto &x, auto &y) {
+    return x.first.getAsOpaquePointer() < y.first.getAsOpaquePointer();
+  });
+  SmallVector<std::pair<Value, int64_t>> merged;
+  for (auto [value, coefficient] : sum.terms) {
+    if (!merged.empty() && merged.back().first == value)
+      merged.back().second += coefficient;
+    else
+      merged.push_back({value, coefficient});
+  }
+  llvm::erase_if(merged, [](auto &t) { return t.second == 0; });
+  sum.terms = std::move(merged);
+  return sum;
+}
+
+/// b - a where the two differ by a constant (linearIndexOf), else none.
 std::optional<int64_t> constantDifference(Value a, Value b) {
-  SmallVector<Value> ta, tb;
-  int64_t ca = 0, cb = 0;
-  addendsOf(a, ta, ca);
-  addendsOf(b, tb, cb);
-  auto byPointer = [](Value x, Value y) {
-    return x.getAsOpaquePointer() < y.getAsOpaquePointer();
-  };
-  llvm::sort(ta, byPointer);
-  llvm::sort(tb, byPointer);
-  if (ta != tb)
+  LinearIndex la = linearIndexOf(a), lb = linearIndexOf(b);
+  if (la.terms != lb.terms)
     return std::nullopt;
-  return cb - ca;
+  return lb.constant - la.constant;
 }
 
 /// Runs of tile accesses that one whole-run test can serve: loads (or

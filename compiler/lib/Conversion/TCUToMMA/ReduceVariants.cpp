@@ -117,21 +117,13 @@ Value mlir::tcu::detail::reduceTiles(TileBuilder &tb, Value src, Value base,
         // Every load first, then the products: the loads are in flight
         // together. Every element is summed into one total: any order.
         SmallVector<Value> loaded;
-        // Consecutive tiles (step 1: seg256n, grid) at constant offsets
-        // from the first, so that the GPU lowering sees the group as one
-        // run where the kernel allows runs (markTileRuns). The block
-        // reduce's tiles keep their form: a warp's first tile is its warp
-        // index, so its group is not `exact` and each tile has its own
-        // limit, which no run joins.
-        bool consecutive = isConstantIntValue(step, 1);
-        Value first = tb.add(base, tb.mul(tiles.front(), T * T));
-        for (auto [i, t, limit] : llvm::enumerate(tiles, limits)) {
-          Value at = i == 0        ? first
-                     : consecutive ? tb.add(first, tb.idx(int64_t(i) * T * T))
-                                   : tb.add(base, tb.mul(t, T * T));
-          loaded.push_back(tb.loadTile(TileLayout::Rows, src, at, tb.idx(T),
-                                       tb.idx(T), limit, ElementOrder::Tile));
-        }
+        // Consecutive tiles (seg256n, the grid's chunks) have bases a
+        // constant apart, which the GPU lowering joins into one run where
+        // the kernel allows runs (markTileRuns).
+        for (auto [t, limit] : llvm::zip(tiles, limits))
+          loaded.push_back(
+              tb.loadTile(TileLayout::Rows, src, tb.add(base, tb.mul(t, T * T)),
+                          tb.idx(T), tb.idx(T), limit, ElementOrder::Tile));
         Value v = carried[0];
         for (Value a : loaded)
           v = tb.mulConst(MatrixKind::Ones, a, v);
