@@ -68,7 +68,8 @@ TILES_TRIED = [2, 4]
 
 
 # The reduce walks take 8 as well: with a group's loads as one run (tcuc
-# 0.6.31) 8 tiles beat 4 at 4096-262144 (bench/results/reduce-runs, run 4).
+# 0.6.31) seg256n at 8 tiles beat 4 at 4096-262144 in every round
+# (bench/results/reduce-runs/run4/t8.txt).
 REDUCE_WALK_TILES_TRIED = TILES_TRIED + [8]
 
 
