@@ -36,9 +36,9 @@ func.func @run(%in: memref<?xf16>, %out: memref<?xf32>) {
   return
 }
 
-// The reduce walks' form: tile t at `base + t * 256`, the next at
-// `base + (t + 1) * 256`. Their difference is the constant 256 through the
-// product by a constant, so the two loads form one run, as above.
+// Bases as `base + t * 256` and `base + (t + 1) * 256`: the difference is
+// the constant 256 through the product by a constant, so the two loads
+// form one run, as above.
 // CHECK-LABEL: gpu.func @scaled_run_k0
 // CHECK: nvvm.inline_ptx "{ .reg .b64 g, pol; cvta.to.global.u64 g, $8; createpolicy.fractional.L2::evict_last.b64 pol, 1.0; ld.global.L2::cache_hint.v4.b32 {$0, $1, $2, $3}, [g], pol; ld.global.L2::cache_hint.v4.b32 {$4, $5, $6, $7}, [g+512], pol; }"
 // CHECK-NOT: nvvm.inline_ptx "{ .reg .b64 g, pol;

@@ -48,18 +48,20 @@ func.func @seg256n(%in: memref<?xf32>, %out: memref<?xf32>) {
   return
 }
 
-// Four tiles in flight: tiles t..t+3 at `base + (t + i) * 256`, bases a
-// constant apart, which the GPU lowering joins into one run (tested for
-// bounds and alignment once) because the loop allows runs (tcuc.tile_runs).
+// Four tiles in flight: the group's bases lie 256, 512 and 768 elements
+// above the first (written so for the masked path's code, ReduceVariants.cpp;
+// TileRuns would find the run as `(t + i) * 256` too, tile-runs.mlir
+// @scaled_run), and the loop allows runs (tcuc.tile_runs).
 // CHECK-LABEL: func @seg256n_four
-// CHECK: scf.for %[[T:.*]] = %c0 to %c32 step %c4
-// CHECK: %[[T1:.*]] = arith.addi %[[T]], %c1 : index
-// CHECK: arith.muli %[[T]], %c256 : index
-// CHECK: tcu.load_tile <rows>
-// CHECK: arith.muli %[[T1]], %c256 : index
-// CHECK: tcu.load_tile <rows>
-// CHECK: tcu.load_tile <rows>
-// CHECK: tcu.load_tile <rows>
+// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c4
+// CHECK: %[[B0:.*]] = arith.addi %{{.*}}, %{{.*}} : index
+// CHECK: tcu.load_tile <rows> %{{.*}}[%[[B0]]]
+// CHECK: %[[B1:.*]] = arith.addi %[[B0]], %c256 : index
+// CHECK: tcu.load_tile <rows> %{{.*}}[%[[B1]]]
+// CHECK: %[[B2:.*]] = arith.addi %[[B0]], %c512 : index
+// CHECK: tcu.load_tile <rows> %{{.*}}[%[[B2]]]
+// CHECK: %[[B3:.*]] = arith.addi %[[B0]], %c768 : index
+// CHECK: tcu.load_tile <rows> %{{.*}}[%[[B3]]]
 // CHECK: tcu.row_sums
 // CHECK: } {tcuc.tile_runs}
 func.func @seg256n_four(%in: memref<?xf16>, %out: memref<?xf32>) {
