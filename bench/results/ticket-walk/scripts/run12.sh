@@ -1,5 +1,0 @@
-#!/usr/bin/env bash
-# One-warp lagged (exp/Q1: 0.6.18 kernels compiled before the verifier rejected them) at several n, 6 s timeouts, with programmatic dependent launch (default) and without (TCUC_SERIAL_LAUNCH=1). (The commands of two device calls, as a script.)
-B=/tmp/tcuc-rt/bin/tcuc; export TCUC_CACHE_DIR=$PWD/exp/Q1
-for t in "--dtype f16 --out-dtype f16" "--dtype f16 --out-dtype f32"; do for n in 1000 5000 20000 50000 100003 200003 300007 1000003; do out=$(timeout 6 $B run --device gpu --op scan --variant lagged $t --segment 1000003 --tiles-per-warp 2 --warps-per-block 1 --n $n --check 2>&1); rc=$?; echo "$t n=$n rc=$rc $(echo "$out" | grep -o 'check: [A-Z]*')"; done; done
-for t in "--dtype f16 --out-dtype f16" "--dtype f16 --out-dtype f32"; do for n in 1000 20000 100003 1000003; do out=$(TCUC_SERIAL_LAUNCH=1 timeout 6 $B run --device gpu --op scan --variant lagged $t --segment 1000003 --tiles-per-warp 2 --warps-per-block 1 --n $n --check 2>&1); rc=$?; echo "serial $t n=$n rc=$rc $(echo "$out" | grep -o 'check: [A-Z]*')"; done; done
