@@ -69,7 +69,7 @@ TILES_TRIED = [2, 4]
 
 # The reduce walks take 8 as well: with a group's loads as one run (tcuc
 # 0.6.31) seg256n at 8 tiles beat 4 at 4096-262144 in every round
-# (bench/results/reduce-runs/run4/t8.txt).
+# (docs/rationale.md#reduce-eight-tiles).
 REDUCE_WALK_TILES_TRIED = TILES_TRIED + [8]
 
 
@@ -98,7 +98,7 @@ MIN_SEGMENTS_ONE_WARP = 1024
 MIN_SEGMENTS_ONE_BLOCK = 64
 # The look-back scan is swept only where the grid is the default (from
 # 2^22: the block scan reads the input once up to 2^21 and reaches 0.9+);
-# measured 0.54 at best there (bench/results/lookback-fenwick).
+# measured 0.54 at best there (docs/rationale.md#lookback-fenwick).
 MIN_LOOKBACK_SEGMENT = 1 << 22
 # The lagged scan from 2^16 (its prototype measured 0.92-0.96 of the copy
 # ceiling from there, bench/results/lagged-scan-prototype; below, the block
@@ -110,7 +110,7 @@ MIN_LAGGED_SEGMENT = 1 << 16
 # one of these; the sweep measures each so `tcuc tune` can choose).
 BLOCK_SCAN_WARPS = [4, 8, 16]
 # The same for the look-back scan (kLookbackWarps = 16 without them; 1, 2
-# and 8 were slower than these in bench/results/lookback-fenwick).
+# and 8 were slower than these: docs/rationale.md#lookback-fenwick).
 LOOKBACK_WARPS = [4, 16]
 # The lagged scan (kLaggedWarps = 4 without them; 8 is the prototype's 256
 # threads).
