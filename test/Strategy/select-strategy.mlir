@@ -74,21 +74,21 @@ func.func @scans(%h: memref<?xf16>, %f: memref<?xf32>, %bh: memref<?xbf16>,
   // from 2^17 on for f16->f32 (the block scan 0.93-0.97 at 2^17-2^21) and
   // from 2^22 on for f16->f16 (below, the block scan is ahead), i8->i32 the
   // grid; larger than every row, the largest row's choice.
-  // CHECK: segment_size 1048576 {tiles_per_warp = 4 : i64, variant = #tcu.variant<lagged>, warps_per_block = 8 : i64}
+  // CHECK: segment_size 1048576 {schedule = #tcu.chain_schedule<{{.*}}>, tiles_per_warp = 4 : i64, variant = #tcu.variant<lagged>, warps_per_block = 8 : i64}
   tcu.segmented_scan <add> inclusive %h into %f segment_size 1048576 : memref<?xf16> -> memref<?xf32>
-  // CHECK: segment_size 4194304 {tiles_per_warp = 4 : i64, variant = #tcu.variant<lagged>, warps_per_block = 8 : i64}
+  // CHECK: segment_size 4194304 {schedule = #tcu.chain_schedule<{{.*}}>, tiles_per_warp = 4 : i64, variant = #tcu.variant<lagged>, warps_per_block = 8 : i64}
   tcu.segmented_scan <add> inclusive %h into %f segment_size 4194304 : memref<?xf16> -> memref<?xf32>
-  // CHECK: segment_size 1099511627776 {tiles_per_warp = 4 : i64, variant = #tcu.variant<lagged>, warps_per_block = 8 : i64}
+  // CHECK: segment_size 1099511627776 {schedule = #tcu.chain_schedule<{{.*}}>, tiles_per_warp = 4 : i64, variant = #tcu.variant<lagged>, warps_per_block = 8 : i64}
   tcu.segmented_scan <add> inclusive %h into %f segment_size 1099511627776 : memref<?xf16> -> memref<?xf32>
   // f16->f16 at 2^21: lagged:4:8 (0.914 of the copy ceiling against the
   // block scan's 0.904, defaults-0.6.30).
-  // CHECK: segment_size 2097152 {tiles_per_warp = 4 : i64, variant = #tcu.variant<lagged>, warps_per_block = 8 : i64}
+  // CHECK: segment_size 2097152 {schedule = #tcu.chain_schedule<{{.*}}>, tiles_per_warp = 4 : i64, variant = #tcu.variant<lagged>, warps_per_block = 8 : i64}
   tcu.segmented_scan <add> inclusive %h into %h segment_size 2097152 : memref<?xf16> -> memref<?xf16>
-  // CHECK: segment_size 4194304 {tiles_per_warp = 4 : i64, variant = #tcu.variant<lagged>, warps_per_block = 8 : i64}
+  // CHECK: segment_size 4194304 {schedule = #tcu.chain_schedule<{{.*}}>, tiles_per_warp = 4 : i64, variant = #tcu.variant<lagged>, warps_per_block = 8 : i64}
   tcu.segmented_scan <add> inclusive %h into %h segment_size 4194304 : memref<?xf16> -> memref<?xf16>
-  // CHECK: segment_size 16777216 {tiles_per_warp = 4 : i64, variant = #tcu.variant<lagged>, warps_per_block = 8 : i64}
+  // CHECK: segment_size 16777216 {schedule = #tcu.chain_schedule<{{.*}}>, tiles_per_warp = 4 : i64, variant = #tcu.variant<lagged>, warps_per_block = 8 : i64}
   tcu.segmented_scan <add> inclusive %h into %h segment_size 16777216 : memref<?xf16> -> memref<?xf16>
-  // CHECK: segment_size 1099511627776 {tiles_per_warp = 4 : i64, variant = #tcu.variant<lagged>, warps_per_block = 8 : i64}
+  // CHECK: segment_size 1099511627776 {schedule = #tcu.chain_schedule<{{.*}}>, tiles_per_warp = 4 : i64, variant = #tcu.variant<lagged>, warps_per_block = 8 : i64}
   tcu.segmented_scan <add> inclusive %h into %h segment_size 1099511627776 : memref<?xf16> -> memref<?xf16>
   // CHECK: segment_size 4194304 {tiles_per_warp = 1 : i64, variant = #tcu.variant<grid>}
   tcu.segmented_scan <add> inclusive %c into %i segment_size 4194304 : memref<?xi8> -> memref<?xi32>

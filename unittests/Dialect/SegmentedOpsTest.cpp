@@ -47,7 +47,8 @@ protected:
                                    /*inclusive=*/true,
                                    /*variant=*/tcu::VariantAttr(),
                                    /*tiles_per_warp=*/IntegerAttr(),
-                                   /*warps_per_block=*/IntegerAttr());
+                                   /*warps_per_block=*/IntegerAttr(),
+                                   /*schedule=*/tcu::ChainScheduleAttr());
     else
       tcu::SegmentedReduceOp::create(b, loc, kind, body->getArgument(0),
                                      body->getArgument(1), segmentSize,

@@ -1,5 +1,6 @@
 //===- SelectStrategy.cpp - the tcu-select-strategy pass ------------------===//
 
+#include "tcuc/Strategy/ChainSchedule.h"
 #include "tcuc/Strategy/CostModel.h"
 #include "tcuc/Strategy/Passes.h"
 
@@ -18,6 +19,19 @@ using namespace mlir;
 using namespace mlir::tcu;
 
 namespace {
+
+/// Gives a single-pass scan without a schedule the one its variant, types,
+/// tiles and warps call for (ChainSchedule.h).
+void scheduleChain(SegmentedScanOp op) {
+  std::optional<Variant> variant = op.getVariant();
+  if (op.getScheduleAttr() || !variant)
+    return;
+  if (ChainScheduleAttr schedule = chooseChainSchedule(
+          op.getContext(), *variant, op.getInputType().getElementType(),
+          op.getOutputType().getElementType(), op.getTilesPerWarpOrDefault(),
+          op.getWarpsPerBlockOrZero()))
+    op.setScheduleAttr(schedule);
+}
 
 template <typename OpT>
 void choose(OpT op, bool isScan, const std::string &chip, bool explain,
@@ -75,8 +89,10 @@ struct TCUSelectStrategyPass
     getOperation()->walk([&](Operation *op) {
       if (auto r = dyn_cast<SegmentedReduceOp>(op))
         choose(r, /*isScan=*/false, chip, explain, chooseTiles, rows);
-      else if (auto s = dyn_cast<SegmentedScanOp>(op))
+      else if (auto s = dyn_cast<SegmentedScanOp>(op)) {
         choose(s, /*isScan=*/true, chip, explain, chooseTiles, rows);
+        scheduleChain(s);
+      }
     });
   }
 };

@@ -179,15 +179,76 @@ static LogicalResult verifyTypesAndSegment(Operation *op, Type in, Type out,
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// #tcu.chain_schedule
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+ChainScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                          int64_t prefetchBytes, int64_t lagBytes,
+                          int64_t blocksPerSM, bool, bool, bool, bool, bool,
+                          int64_t walkingWarps) {
+  if (prefetchBytes < 0)
+    return emitError() << "prefetch_bytes must be >= 0, got " << prefetchBytes;
+  if (lagBytes < 1)
+    return emitError() << "lag_bytes must be >= 1, got " << lagBytes;
+  // An SM holds at most 32 blocks (sm_80 to sm_90).
+  if (blocksPerSM < 0 || blocksPerSM > 32)
+    return emitError() << "blocks_per_sm must be in [0, 32], got "
+                       << blocksPerSM;
+  // At least a block of the most warps a block has (16), so walking blocks
+  // exist whatever warps_per_block is.
+  if (walkingWarps < 16 || walkingWarps > (1 << 20))
+    return emitError() << "walking_warps must be in [16, 2^20], got "
+                       << walkingWarps;
+  return success();
+}
+
+/// The rules between a scan's `schedule` and its variant, warps and types.
+static LogicalResult verifySchedule(Operation *op, ChainScheduleAttr schedule,
+                                    std::optional<Variant> variant,
+                                    std::optional<uint64_t> warpsPerBlock,
+                                    Type in) {
+  if (!schedule)
+    return success();
+  if (!variant ||
+      (*variant != Variant::Lookback && *variant != Variant::Lagged))
+    return op->emitOpError()
+           << "schedule applies to variants 'lookback' and 'lagged' only, got "
+           << (variant ? "'" + stringifyVariant(*variant).str() + "'"
+                       : std::string("no variant"));
+  if (*variant == Variant::Lookback &&
+      schedule !=
+          ChainScheduleAttr::get(op->getContext(), schedule.getPrefetchBytes()))
+    return op->emitOpError()
+           << "a lookback scan's schedule takes prefetch_bytes only, got "
+           << schedule;
+  if (schedule.getQuads() && !in.isF16() && !in.isBF16())
+    return op->emitOpError()
+           << "schedule quads needs f16 or bf16 input, got " << in;
+  if (schedule.getWalkTickets() && warpsPerBlock && *warpsPerBlock < 2)
+    return op->emitOpError()
+           << "schedule walk_tickets needs 2 warps per block or more (one "
+              "warp draws the next ticket), got warps_per_block "
+           << *warpsPerBlock;
+  return success();
+}
+
 /// Both forms: rank 1, the types and segment rules, and, when both lengths
 /// are static, the output length (ceil(n / segment_size) for a reduction,
 /// n for a scan). `warps_per_block` only goes with the variants whose
-/// warps share a segment (takesWarpsPerBlock).
+/// warps share a segment (takesWarpsPerBlock), `schedule` (scans) with the
+/// single-pass variants (verifySchedule).
 /// `kind` names the operands' kind in messages.
-static LogicalResult verifySegmentedCollective(
-    Operation *op, ShapedType inputType, ShapedType outputType,
-    int64_t segmentSize, std::optional<Variant> variant,
-    std::optional<uint64_t> warpsPerBlock, bool isScan, StringRef kind) {
+static LogicalResult
+verifySegmentedCollective(Operation *op, ShapedType inputType,
+                          ShapedType outputType, int64_t segmentSize,
+                          std::optional<Variant> variant,
+                          std::optional<uint64_t> warpsPerBlock, bool isScan,
+                          StringRef kind, ChainScheduleAttr schedule = {}) {
+  if (failed(verifySchedule(op, schedule, variant, warpsPerBlock,
+                            inputType.getElementType())))
+    return failure();
   if (warpsPerBlock && !(variant && takesWarpsPerBlock(*variant)))
     return op->emitOpError()
            << "warps_per_block applies to variants 'block', 'lookback' and "
@@ -234,7 +295,7 @@ LogicalResult SegmentedReduceOp::verify() {
 LogicalResult SegmentedScanOp::verify() {
   return verifySegmentedCollective(
       *this, getInputType(), getOutputType(), getSegmentSize(), getVariant(),
-      getWarpsPerBlock(), /*isScan=*/true, "memref");
+      getWarpsPerBlock(), /*isScan=*/true, "memref", getScheduleAttr());
 }
 
 LogicalResult ReduceOp::verify() {
@@ -246,7 +307,7 @@ LogicalResult ReduceOp::verify() {
 LogicalResult ScanOp::verify() {
   return verifySegmentedCollective(
       *this, getInputType(), getInitType(), getSegmentSize(), getVariant(),
-      getWarpsPerBlock(), /*isScan=*/true, "tensor");
+      getWarpsPerBlock(), /*isScan=*/true, "tensor", getScheduleAttr());
 }
 
 #define GET_OP_CLASSES

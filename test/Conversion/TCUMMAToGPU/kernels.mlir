@@ -253,7 +253,7 @@ func.func @scan256(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK-NEXT: memref.load %[[TOTALS]][%[[SLOT]]]
 // CHECK: gpu.return
 func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
-  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lookback>, warps_per_block = 4} : memref<?xf16> -> memref<?xf32>
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lookback>, warps_per_block = 4, schedule = #tcu.chain_schedule<prefetch_bytes = 2097152>} : memref<?xf16> -> memref<?xf32>
   return
 }
 
@@ -322,7 +322,7 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: nvvm.inline_ptx "{ .reg .b64 g; cvta.to.global.u64 g, $0; st.global.cs.v2.b32 [g], {$1, $2}; st.global.cs.v2.b32 [g+512], {$3, $4}; st.global.cs.v2.b32 [g+32], {$5, $6}; st.global.cs.v2.b32 [g+544], {$7, $8}; }"
 // CHECK: gpu.return
 func.func @lagged(%in: memref<?xf16>, %out: memref<?xf32>) {
-  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, tiles_per_warp = 1, warps_per_block = 4} : memref<?xf16> -> memref<?xf32>
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, tiles_per_warp = 1, warps_per_block = 4, schedule = #tcu.chain_schedule<prefetch_bytes = 2097152, lag_bytes = 6291456, blocks_per_sm = 8, share_items = true>} : memref<?xf16> -> memref<?xf32>
   return
 }
 
@@ -368,7 +368,7 @@ func.func @lagged(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: gpu.barrier
 // CHECK: gpu.return
 func.func @lagged_early(%in: memref<?xf16>, %out: memref<?xf16>) {
-  tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 8} : memref<?xf16> -> memref<?xf16>
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 8, schedule = #tcu.chain_schedule<lag_bytes = 9437184, blocks_per_sm = 3, quads = true, sum_first = true, read_early = true, share_items = true, walk_tickets = true>} : memref<?xf16> -> memref<?xf16>
   return
 }
 
@@ -403,7 +403,7 @@ func.func @lagged_early(%in: memref<?xf16>, %out: memref<?xf16>) {
 // CHECK-NEXT: scf.yield %{{.*}} : index
 // CHECK: gpu.return
 func.func @lagged_walking(%in: memref<?xi8>, %out: memref<?xi32>) {
-  tcu.segmented_scan <add> exclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, tiles_per_warp = 1, warps_per_block = 4} : memref<?xi8> -> memref<?xi32>
+  tcu.segmented_scan <add> exclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, tiles_per_warp = 1, warps_per_block = 4, schedule = #tcu.chain_schedule<prefetch_bytes = 2097152, lag_bytes = 6291456, blocks_per_sm = 8, share_items = true, walk_tickets = true>} : memref<?xi8> -> memref<?xi32>
   return
 }
 
@@ -421,6 +421,6 @@ func.func @lagged_walking(%in: memref<?xi8>, %out: memref<?xi32>) {
 // CHECK: gpu.barrier
 // CHECK: gpu.return
 func.func @lagged_one_warp(%in: memref<?xf16>, %out: memref<?xf16>) {
-  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, tiles_per_warp = 1, warps_per_block = 1} : memref<?xf16> -> memref<?xf16>
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, tiles_per_warp = 1, warps_per_block = 1, schedule = #tcu.chain_schedule<blocks_per_sm = 32, share_items = true>} : memref<?xf16> -> memref<?xf16>
   return
 }

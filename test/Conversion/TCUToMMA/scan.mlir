@@ -233,7 +233,7 @@ func.func @packed(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: tcu.store_tile
 // CHECK: memref.dealloc %[[STATE]]
 func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
-  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lookback>, warps_per_block = 4} : memref<?xf16> -> memref<?xf32>
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lookback>, warps_per_block = 4, schedule = #tcu.chain_schedule<prefetch_bytes = 2097152>} : memref<?xf16> -> memref<?xf32>
   return
 }
 
@@ -328,7 +328,7 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: } {tcuc.min_blocks_per_sm = 8 : i64, tcuc.tile_runs}
 // CHECK-NEXT: memref.dealloc %[[STATE]]
 func.func @lagged(%in: memref<?xf16>, %out: memref<?xf32>) {
-  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, tiles_per_warp = 1, warps_per_block = 4} : memref<?xf16> -> memref<?xf32>
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, tiles_per_warp = 1, warps_per_block = 4, schedule = #tcu.chain_schedule<prefetch_bytes = 2097152, lag_bytes = 6291456, blocks_per_sm = 8, share_items = true>} : memref<?xf16> -> memref<?xf32>
   return
 }
 
@@ -344,7 +344,7 @@ func.func @lagged(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: } {tcuc.tile_runs}
 // CHECK: return
 func.func @lagged_four_tiles(%in: memref<?xf16>, %out: memref<?xf32>) {
-  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 4} : memref<?xf16> -> memref<?xf32>
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 4, schedule = #tcu.chain_schedule<prefetch_bytes = 2097152, lag_bytes = 6291456, share_items = true>} : memref<?xf16> -> memref<?xf32>
   return
 }
 
@@ -393,7 +393,7 @@ func.func @lagged_four_tiles(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK-NOT: tcu.prefetch
 // CHECK: return
 func.func @lagged_f16_out(%in: memref<?xf16>, %out: memref<?xf16>) {
-  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, tiles_per_warp = 1, warps_per_block = 4} : memref<?xf16> -> memref<?xf16>
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, tiles_per_warp = 1, warps_per_block = 4, schedule = #tcu.chain_schedule<blocks_per_sm = 8, share_items = true, walk_tickets = true>} : memref<?xf16> -> memref<?xf16>
   return
 }
 
@@ -418,7 +418,7 @@ func.func @lagged_f16_out(%in: memref<?xf16>, %out: memref<?xf16>) {
 // CHECK: tcuc.min_blocks_per_sm = 5
 // CHECK: return
 func.func @lagged_f16_out_four_tiles(%in: memref<?xf16>, %out: memref<?xf16>) {
-  tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 4} : memref<?xf16> -> memref<?xf16>
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 4, schedule = #tcu.chain_schedule<prefetch_bytes = 1048576, blocks_per_sm = 5, quads = true, share_items = true, walk_tickets = true>} : memref<?xf16> -> memref<?xf16>
   return
 }
 
@@ -453,7 +453,7 @@ func.func @lagged_f16_out_four_tiles(%in: memref<?xf16>, %out: memref<?xf16>) {
 // CHECK: tcuc.min_blocks_per_sm = 3
 // CHECK: return
 func.func @lagged_f16_out_eight_warps(%in: memref<?xf16>, %out: memref<?xf16>) {
-  tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 8} : memref<?xf16> -> memref<?xf16>
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 8, schedule = #tcu.chain_schedule<lag_bytes = 9437184, blocks_per_sm = 3, quads = true, sum_first = true, read_early = true, share_items = true, walk_tickets = true>} : memref<?xf16> -> memref<?xf16>
   return
 }
 
@@ -476,7 +476,7 @@ func.func @lagged_f16_out_eight_warps(%in: memref<?xf16>, %out: memref<?xf16>) {
 // CHECK: tcuc.min_blocks_per_sm = 3
 // CHECK: return
 func.func @lagged_eight_warps(%in: memref<?xf16>, %out: memref<?xf32>) {
-  tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 8} : memref<?xf16> -> memref<?xf32>
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 8, schedule = #tcu.chain_schedule<prefetch_bytes = 2097152, lag_bytes = 6291456, blocks_per_sm = 3, sum_first = true, read_early = true, share_items = true>} : memref<?xf16> -> memref<?xf32>
   return
 }
 
@@ -501,7 +501,7 @@ func.func @lagged_eight_warps(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: tcuc.min_blocks_per_sm = 3
 // CHECK: return
 func.func @lagged_bf16_out_eight_warps(%in: memref<?xbf16>, %out: memref<?xbf16>) {
-  tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 8} : memref<?xbf16> -> memref<?xbf16>
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 8, schedule = #tcu.chain_schedule<lag_bytes = 9437184, blocks_per_sm = 3, quads = true, sum_first = true, read_early = true, share_items = true, walk_tickets = true>} : memref<?xbf16> -> memref<?xbf16>
   return
 }
 
@@ -514,7 +514,7 @@ func.func @lagged_bf16_out_eight_warps(%in: memref<?xbf16>, %out: memref<?xbf16>
 // CHECK-NOT: order <quads>
 // CHECK: return
 func.func @lagged_bf16_out_four_warps(%in: memref<?xbf16>, %out: memref<?xbf16>) {
-  tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 4} : memref<?xbf16> -> memref<?xbf16>
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 4, schedule = #tcu.chain_schedule<share_items = true, walk_tickets = true>} : memref<?xbf16> -> memref<?xbf16>
   return
 }
 
@@ -530,7 +530,7 @@ func.func @lagged_bf16_out_four_warps(%in: memref<?xbf16>, %out: memref<?xbf16>)
 // CHECK: tcuc.min_blocks_per_sm = 3
 // CHECK: return
 func.func @lagged_bf16_eight_warps(%in: memref<?xbf16>, %out: memref<?xf32>) {
-  tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 8} : memref<?xbf16> -> memref<?xf32>
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 8, schedule = #tcu.chain_schedule<prefetch_bytes = 2097152, lag_bytes = 6291456, blocks_per_sm = 3, sum_first = true, read_early = true, share_items = true>} : memref<?xbf16> -> memref<?xf32>
   return
 }
 
@@ -542,7 +542,7 @@ func.func @lagged_bf16_eight_warps(%in: memref<?xbf16>, %out: memref<?xf32>) {
 // CHECK: tcu.block_lagged_lookback {{.*}} of 4,
 // CHECK: return
 func.func @lagged_bf16_four_warps(%in: memref<?xbf16>, %out: memref<?xf32>) {
-  tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 4} : memref<?xbf16> -> memref<?xf32>
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 4, schedule = #tcu.chain_schedule<share_items = true>} : memref<?xbf16> -> memref<?xf32>
   return
 }
 
@@ -552,6 +552,34 @@ func.func @lagged_bf16_four_warps(%in: memref<?xbf16>, %out: memref<?xf32>) {
 // CHECK: tcu.block_lagged_lookback
 // CHECK: return
 func.func @lagged_bf16_out_two_tiles(%in: memref<?xbf16>, %out: memref<?xbf16>) {
-  tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 2, warps_per_block = 4} : memref<?xbf16> -> memref<?xbf16>
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 2, warps_per_block = 4, schedule = #tcu.chain_schedule<blocks_per_sm = 8>} : memref<?xbf16> -> memref<?xbf16>
+  return
+}
+
+// The lowering takes every tuning choice from the schedule: without one
+// (or with #tcu.chain_schedule<>) a lagged scan is the plain algorithm: no
+// prefetch, the fixed order, no occupancy target, one ticket a block.
+// CHECK-LABEL: func @lagged_plain
+// CHECK-NOT: tcu.prefetch
+// CHECK-NOT: order <quads>
+// CHECK-NOT: scf.while
+// CHECK: tcu.block_lagged_lookback
+// CHECK-NOT: tcu.prefetch
+// CHECK: } {tcuc.tile_runs}
+// CHECK: return
+func.func @lagged_plain(%in: memref<?xf16>, %out: memref<?xf16>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 4} : memref<?xf16> -> memref<?xf16>
+  return
+}
+
+// A schedule's fields, each read as given.
+// CHECK-LABEL: func @lagged_fields
+// CHECK: scf.while
+// CHECK: tcu.prefetch %arg0[%{{.*}}], %{{.*}} cache <evict_last>
+// CHECK: order <quads>
+// CHECK: } {tcuc.min_blocks_per_sm = 7 : i64, tcuc.tile_runs}
+// CHECK: return
+func.func @lagged_fields(%in: memref<?xf16>, %out: memref<?xf16>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 4, schedule = #tcu.chain_schedule<prefetch_bytes = 65536, blocks_per_sm = 7, quads = true, walk_tickets = true>} : memref<?xf16> -> memref<?xf16>
   return
 }

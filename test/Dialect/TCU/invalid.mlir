@@ -185,3 +185,85 @@ func.func @warps_too_many(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_reduce <add> %in into %out segment_size 65536 {variant = #tcu.variant<block>, warps_per_block = 32} : memref<?xf16> -> memref<?xf32>
   return
 }
+
+// -----
+
+// #tcu.chain_schedule: the single-pass scans' tuning, checked.
+
+func.func @schedule_wrong_variant(%in: memref<?xf16>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op schedule applies to variants 'lookback' and 'lagged' only, got 'block'}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<block>, schedule = #tcu.chain_schedule<>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @schedule_no_variant(%in: tensor<?xf16>, %init: tensor<?xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{'tcu.scan' op schedule applies to variants 'lookback' and 'lagged' only, got no variant}}
+  %r = tcu.scan <add> inclusive %in into %init segment_size 65536 {schedule = #tcu.chain_schedule<>} : tensor<?xf16> -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
+
+// -----
+
+func.func @schedule_lookback_lag(%in: memref<?xf16>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op a lookback scan's schedule takes prefetch_bytes only, got #tcu.chain_schedule<lag_bytes = 4096>}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lookback>, schedule = #tcu.chain_schedule<lag_bytes = 4096>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @schedule_quads_f32(%in: memref<?xf32>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op schedule quads needs f16 or bf16 input, got 'f32'}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, schedule = #tcu.chain_schedule<quads = true>} : memref<?xf32> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @schedule_walk_one_warp(%in: memref<?xi8>, %out: memref<?xi32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op schedule walk_tickets needs 2 warps per block or more (one warp draws the next ticket), got warps_per_block 1}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, warps_per_block = 1, schedule = #tcu.chain_schedule<walk_tickets = true>} : memref<?xi8> -> memref<?xi32>
+  return
+}
+
+// -----
+
+func.func @schedule_negative_prefetch(%in: memref<?xf16>, %out: memref<?xf32>) {
+  // expected-error @+1 {{prefetch_bytes must be >= 0, got -1}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, schedule = #tcu.chain_schedule<prefetch_bytes = -1>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @schedule_zero_lag(%in: memref<?xf16>, %out: memref<?xf32>) {
+  // expected-error @+1 {{lag_bytes must be >= 1, got 0}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, schedule = #tcu.chain_schedule<lag_bytes = 0>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @schedule_blocks(%in: memref<?xf16>, %out: memref<?xf32>) {
+  // expected-error @+1 {{blocks_per_sm must be in [0, 32], got 33}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, schedule = #tcu.chain_schedule<blocks_per_sm = 33>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @schedule_walking_warps(%in: memref<?xf16>, %out: memref<?xf32>) {
+  // expected-error @+1 {{walking_warps must be in [16, 2^20], got 8}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, schedule = #tcu.chain_schedule<walking_warps = 8>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @schedule_unknown_field(%in: memref<?xf16>, %out: memref<?xf32>) {
+  // expected-error @+1 {{duplicate or unknown struct parameter name: lag}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, schedule = #tcu.chain_schedule<lag = 3>} : memref<?xf16> -> memref<?xf32>
+  return
+}

@@ -6,8 +6,9 @@
 include "mlir/Pass/PassBase.td"
 
 def TCUSelectStrategy : Pass<"tcu-select-strategy", "ModuleOp"> {
-  let summary = "Choose the algorithm variant, tiles per warp and warps per "
-                "block of each collective (the cost model)";
+  let summary = "Choose the algorithm variant, tiles per warp, warps per "
+                "block and single-pass schedule of each collective (the cost "
+                "model)";
   let description = [{
     Gives every `tcu.segmented_reduce` / `tcu.segmented_scan` without a
     `variant` the one the cost model expects to run fastest on `chip`
@@ -22,6 +23,11 @@ def TCUSelectStrategy : Pass<"tcu-select-strategy", "ModuleOp"> {
     and, for the `block`, `lookback` and `lagged` variants, its row's
     `warps_per_block` where the row measured one (else the variant's own
     rule applies); values already set are kept.
+    Every `lookback` and `lagged` scan without a `schedule` gets the
+    `#tcu.chain_schedule` the cost model's rules give for its element
+    types, tiles and warps (compiler/lib/Strategy/ChainSchedule.cpp): its
+    prefetch distance, lag, occupancy target, tile order and ticket
+    sharing. The lowering reads them and chooses none itself.
     With `explain`, each choice is reported as a remark naming its reason.
     With `table`, the rows of that file (the format `tcuc tune` writes)
     are looked up before the built-in table, so a table measured on the

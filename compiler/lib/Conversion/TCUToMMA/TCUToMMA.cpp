@@ -1,7 +1,8 @@
 //===- TCUToMMA.cpp - convert-tcu-to-mma ----------------------------------===//
 //
 // Rewrites each tcu collective into the algorithm of its variant
-// (ReduceVariants.cpp, ScanVariants.cpp).
+// (ReduceVariants.cpp, ScanVariants.cpp, LookbackScan.cpp, LaggedScan.cpp),
+// tuned only by what tcu-select-strategy left on the op.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +40,8 @@ Collective describe(TileBuilder &tb, OpTy op, bool inclusive) {
   c.inclusive = inclusive;
   c.tilesPerWarp = op.getTilesPerWarpOrDefault();
   c.warpsPerBlock = op.getWarpsPerBlockOrZero();
+  if constexpr (std::is_same_v<OpTy, SegmentedScanOp>)
+    c.schedule = op.getScheduleAttr();
   return c;
 }
 

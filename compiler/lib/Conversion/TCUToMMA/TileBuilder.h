@@ -36,9 +36,11 @@ struct Collective {
   /// The element order of a scan's whole 16x16 tiles of consecutive
   /// elements, loaded, scanned (U or UQuads) and stored: fixed, or quads
   /// (a lane moves four consecutive elements of a row, whole 32-byte
-  /// sectors for 16-bit data) where the variant chose it
-  /// (laggedScanOrder in ScanVariants.cpp).
+  /// sectors for 16-bit data) where the schedule asks for it (the lagged
+  /// scan's `quads`).
   ElementOrder scanOrder = ElementOrder::Fixed;
+  /// The single-pass scans' tuning (the op's `schedule`), or null.
+  ChainScheduleAttr schedule;
 };
 
 class TileBuilder {

@@ -198,4 +198,73 @@ def TCU_CacheHintAttr : EnumAttr<TCU_Dialect, TCU_CacheHint, "cache"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
+//===----------------------------------------------------------------------===//
+// Schedules of the single-pass scans (typed strategy fields).
+//===----------------------------------------------------------------------===//
+
+def TCU_ChainScheduleAttr : AttrDef<TCU_Dialect, "ChainSchedule"> {
+  let mnemonic = "chain_schedule";
+  let summary = "how a single-pass (look-back or lagged) scan is scheduled";
+  let description = [{
+    The tuning of the scans whose blocks form a ticketed chain of chunks
+    (`lookback`, `lagged`): choices that change speed, never the result.
+    `tcu-select-strategy` sets it on every such scan (from the cost
+    model's rules, docs/rationale.md#lagged-knobs);
+    `convert-tcu-to-mma` only reads it. A scan without one gets these
+    defaults, which are the plain algorithm.
+
+    - `prefetch_bytes` (lookback, lagged): bytes of input ahead of its own
+      chunk a block asks to be brought into L2 (`tcu.prefetch`); 0: none.
+    - `lag_bytes` (lagged): how far the scanning trails the reducing, in
+      bytes of input (at least one chunk, at most half the chunks).
+    - `blocks_per_sm` (lagged): the blocks an SM the kernel is held to
+      (ptxas `.minnctapersm`, capping registers); 0: ptxas's own choice.
+    - `quads` (lagged, 16-bit input): load, scan and store whole tiles in
+      the `quads` element order (`#tcu.order<quads>`) instead of `fixed`.
+    - `sum_first` (lagged): a warp sums its reduced run right after the
+      scanned run's loads instead of at the exchange (frees registers).
+    - `read_early` (lagged): warp 0 reads the scanned chunk's prefix words
+      once after its reduced sum (`tcu.lagged_prefix`), so a block whose
+      words were all published meets once a ticket.
+    - `share_items` (lagged): warp 0 finds the ticket's items (divisions,
+      bounds, words) once for the block and shares them; the items are
+      then divided by a constant.
+    - `walk_tickets` (lagged, 2 warps or more): a block walks tickets until
+      they run out, drawing the next during the current one, instead of
+      one ticket a block.
+    - `walking_warps` (lagged with `walk_tickets`): the warps of all block
+      items together (walking_warps / warps blocks).
+
+    Example:
+
+    ```mlir
+    #tcu.chain_schedule<prefetch_bytes = 2097152, lag_bytes = 6291456,
+                        blocks_per_sm = 8, share_items = true>
+    ```
+  }];
+  let parameters = (ins
+    DefaultValuedParameter<"int64_t", "0">:$prefetch_bytes,
+    DefaultValuedParameter<"int64_t", "::mlir::tcu::kDefaultLagBytes">:$lag_bytes,
+    DefaultValuedParameter<"int64_t", "0">:$blocks_per_sm,
+    DefaultValuedParameter<"bool", "false">:$quads,
+    DefaultValuedParameter<"bool", "false">:$sum_first,
+    DefaultValuedParameter<"bool", "false">:$read_early,
+    DefaultValuedParameter<"bool", "false">:$share_items,
+    DefaultValuedParameter<"bool", "false">:$walk_tickets,
+    DefaultValuedParameter<"int64_t", "::mlir::tcu::kDefaultWalkingWarps">:$walking_warps
+  );
+  let builders = [
+    // The defaults, with `prefetchBytes` (a look-back scan's schedule).
+    AttrBuilder<(ins CArg<"int64_t", "0">:$prefetchBytes), [{
+      return $_get($_ctxt, prefetchBytes, ::mlir::tcu::kDefaultLagBytes,
+                   /*blocks_per_sm=*/0, /*quads=*/false, /*sum_first=*/false,
+                   /*read_early=*/false, /*share_items=*/false,
+                   /*walk_tickets=*/false,
+                   ::mlir::tcu::kDefaultWalkingWarps);
+    }]>
+  ];
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // TCUC_DIALECT_TCU_TCUBASE_TD

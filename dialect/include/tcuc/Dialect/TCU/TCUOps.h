@@ -15,6 +15,17 @@
 #include "tcuc/Dialect/TCU/TCUDialect.h"
 #include "tcuc/Dialect/TCU/TCUEnums.h.inc"
 
+namespace mlir::tcu {
+/// #tcu.chain_schedule's defaults (the plain algorithm): an 8 MiB lag, and
+/// walking blocks of 8192 warps in all.
+constexpr int64_t kDefaultLagBytes = int64_t(8) << 20;
+constexpr int64_t kDefaultWalkingWarps = 8192;
+/// The warps of a block without `warps_per_block`: the look-back scan's
+/// and the lagged scan's.
+constexpr int64_t kDefaultLookbackWarps = 16;
+constexpr int64_t kDefaultLaggedWarps = 4;
+} // namespace mlir::tcu
+
 #define GET_ATTRDEF_CLASSES
 #include "tcuc/Dialect/TCU/TCUAttrs.h.inc"
 

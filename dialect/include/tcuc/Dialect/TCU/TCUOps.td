@@ -83,11 +83,12 @@ def TCU_SegmentedReduceOp : TCU_SegmentedCollectiveOp<"segmented_reduce"> {
 
     The optional `warps_per_block` (a power of two, 1..16) is how many warps
     of a block share one segment in the `block` variant, or one chunk in the
-    `lookback` scan (the GPU block is that many warps); it is an error with
-    any other variant. Without it the block reduction and the look-back
-    scan use 16 warps and the block scan a rule in the segment size and
-    input width (`blockScanWarps`). `tcu-select-strategy` sets it
-    where its table has a measured value. It does not change the result.
+    `lookback` and `lagged` scans (the GPU block is that many warps); it is
+    an error with any other variant. Without it the block reduction and the
+    look-back scan use 16 warps, the lagged scan 4, and the block scan a
+    rule in the segment size and input width (`blockScanWarps`).
+    `tcu-select-strategy` sets it where its table has a measured value. It
+    does not change the result.
 
     Example:
 
@@ -129,11 +130,17 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan"> {
     `i8` inputs accumulate and store `i32`.
 
     The optional `variant` accepts `seg16` (segment_size <= 16), `seg256`
-    (<= 256), `seg256n`, `seg16n`, `block`, `grid`, `lookback` and
-    `packed` (a multiple of 16, at most 256), and
+    (<= 256), `seg256n`, `seg16n`, `block`, `grid`, `lookback`, `lagged`
+    and `packed` (a multiple of 16, at most 256), and
     `tiles_per_warp` and `warps_per_block` as `tcu.segmented_reduce` does
     (in seg16n: k steps of its 16 segments loaded at once, scanned in
-    order; in lookback: the warps of the block that scans a chunk).
+    order; in lookback and lagged: the warps of the block that scans a
+    chunk).
+
+    The optional `schedule` (`#tcu.chain_schedule<...>`) tunes the
+    single-pass variants, `lookback` (only its `prefetch_bytes`) and
+    `lagged`; it is an error with any other variant.
+    `tcu-select-strategy` sets it for them. It does not change the result.
 
     Example:
 
@@ -150,7 +157,8 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan"> {
     BoolAttr:$inclusive,
     OptionalAttr<TCU_VariantAttr>:$variant,
     OptionalAttr<TCU_TilesPerWarpAttr>:$tiles_per_warp,
-    OptionalAttr<TCU_WarpsPerBlockAttr>:$warps_per_block
+    OptionalAttr<TCU_WarpsPerBlockAttr>:$warps_per_block,
+    OptionalAttr<TCU_ChainScheduleAttr>:$schedule
   );
   let assemblyFormat = [{
     $kind custom<ScanMode>($inclusive) $input `into` $output
@@ -233,8 +241,9 @@ def TCU_ReduceOp : TCU_TensorCollectiveOp<"reduce"> {
 def TCU_ScanOp : TCU_TensorCollectiveOp<"scan"> {
   let summary = "tcu.segmented_scan on tensors (destination style)";
   let description = [{
-    The value-semantics form of `tcu.segmented_scan`, as `tcu.reduce` is of
-    `tcu.segmented_reduce`: 1-D ranked tensors, `init` only the
+    The value-semantics form of `tcu.segmented_scan` (with its `variant`,
+    `tiles_per_warp`, `warps_per_block` and `schedule`), as `tcu.reduce` is
+    of `tcu.segmented_reduce`: 1-D ranked tensors, `init` only the
     destination (overwritten), rewritten by `one-shot-bufferize`.
 
     Example:
@@ -253,7 +262,8 @@ def TCU_ScanOp : TCU_TensorCollectiveOp<"scan"> {
     BoolAttr:$inclusive,
     OptionalAttr<TCU_VariantAttr>:$variant,
     OptionalAttr<TCU_TilesPerWarpAttr>:$tiles_per_warp,
-    OptionalAttr<TCU_WarpsPerBlockAttr>:$warps_per_block
+    OptionalAttr<TCU_WarpsPerBlockAttr>:$warps_per_block,
+    OptionalAttr<TCU_ChainScheduleAttr>:$schedule
   );
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{

@@ -1,0 +1,95 @@
+//===- ScanTiles.h - the scans' tile steps ----------------------*- C++ -*-===//
+//
+// The steps every scan variant is made of: a tile's scan with a carry
+// (R = A·U + (L·A)·Ones + S), a run of tiles, and a chunk scanned by the
+// warps of a block with its run totals exchanged at one barrier. The
+// paper's variants (ScanVariants.cpp) and the single-pass scans
+// (LookbackScan.cpp, LaggedScan.cpp) are built from them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCUC_CONVERSION_TCUTOMMA_SCANTILES_H
+#define TCUC_CONVERSION_TCUTOMMA_SCANTILES_H
+
+#include "Variants.h"
+
+namespace mlir::tcu::detail {
+
+/// The element type of a buffer.
+Type inputElementType(Value buffer);
+/// The matrix that scans a tile's rows (A · it), for rows loaded in
+/// `order` (fixed or quads).
+MatrixKind rowScanMatrix(const Collective &c,
+                         ElementOrder order = ElementOrder::Fixed);
+/// The 16x16 tile of consecutive elements from `base` (none at or past
+/// `end`), rows in c.scanOrder (fixed, or quads: Collective::scanOrder).
+Value loadScanTile(TileBuilder &tb, const Collective &c, Value base, Value end);
+/// Stores a tile scanned from loadScanTile's tile back in the same order.
+void storeScanTile(TileBuilder &tb, const Collective &c, Value r, Value base,
+                   Value end);
+/// x + y for accumulator scalars or tiles (f32 or i32 elements).
+Value addAcc(TileBuilder &tb, Value x, Value y);
+/// An all-zero carry tile for c's input.
+Value zeroCarry(TileBuilder &tb, const Collective &c);
+/// A zero scalar of the accumulator type `acc`.
+Value zeroScalar(TileBuilder &tb, Type acc);
+
+/// Scan256 of the loaded tile `a` with carry S: R = A·U + (L·A)·Ones + S
+/// ((L·A)·Ones is tcu.row_sums of L·A, f32/i32 adds). Returns R and the
+/// carry for the next tile: S plus the tile's total in every element,
+/// which is R[15][15] of an inclusive scan, and R[15][15] + A[15][15] of an
+/// exclusive one (masked-off elements are 0, so this holds for partial
+/// tiles too). `block` cuts L into diagonal blocks (the packed variant).
+std::pair<Value, Value> scanTile(TileBuilder &tb, const Collective &c, Value a,
+                                 Value carry, int64_t block = kTileSize);
+/// scanTile, with R stored row-major at `base` (nothing at or past `end`);
+/// returns the next carry.
+Value scanLoadedTile(TileBuilder &tb, const Collective &c, Value a, Value base,
+                     Value end, Value carry);
+/// Scan256N over `count` consecutive tiles from `base`, starting from
+/// `carry`: each tile as scanLoadedTile, the carry passed along. A warp
+/// loads c.tilesPerWarp tiles before it scans the first of them.
+void scanTiles(TileBuilder &tb, const Collective &c, Value base, int64_t count,
+               Value end, Value carry);
+
+/// A chunk's place in a look-back chain (tcu.block_lookback's operands):
+/// the state words, the chunk's word and the chain's first word.
+struct ChainLink {
+  Value state, item, first;
+};
+
+/// One warp's run of k = tiles_per_warp tiles of a chunk scanned by the
+/// warps of a block, from `runBase` (tiles past `end` load as zeros and
+/// store nothing): loads the run, scans each tile from 0 (R_t, the tile
+/// totals summed into the run's total), then `exchange(run total)` (a
+/// block op: a barrier on the GPU) returns the value the run starts from,
+/// and each tile is stored as R_t + (that start + the run's tiles before
+/// t). The loaded tiles and R stay in registers across the exchange: the
+/// input is read once. `afterLoads`, where given, runs once the run's loads
+/// are issued, before its tiles are scanned.
+void scanWarpRun(TileBuilder &tb, const Collective &c, Value runBase, Value end,
+                 function_ref<Value(Value)> exchange,
+                 function_ref<void()> afterLoads = nullptr);
+/// One chunk of W·k tiles from `chunkBase` (k = tiles_per_warp), scanned by
+/// the W warps of a block, warp w taking the chunk's w-th run of k tiles
+/// (scanWarpRun), in one phase (a nested scf.parallel over the warps):
+/// tcu.block_prefix exchanges the run totals through totals[offset ..]
+/// and gives the warp the totals of the warps before it, so the run starts
+/// from carry + that prefix. After the phase every warp reads the W totals:
+/// returns carry plus their sum (the same adds in the same order in every
+/// warp).
+///
+/// With `link` (the look-back scan) the chunk is one item of a chain: no
+/// carry comes in, tcu.block_lookback exchanges the run totals instead and
+/// also gives the chunk's prefix, the sum of the chain's earlier chunks,
+/// which takes the carry's place; nothing is returned.
+Value scanChunkInBlock(TileBuilder &tb, const Collective &c, Value totals,
+                       Value offset, int64_t warps, Value chunkBase, Value end,
+                       Value carry, const ChainLink *link = nullptr);
+/// The block-level scan (ScanVariants.cpp); the single-pass scans fall
+/// back to it for a segment that fits in one of their chunks.
+void scanBlock(TileBuilder &tb, const Collective &c);
+
+} // namespace mlir::tcu::detail
+
+#endif // TCUC_CONVERSION_TCUTOMMA_SCANTILES_H

@@ -1,0 +1,79 @@
+//===- TileLoops.h - the loops every variant walks tiles with ---*- C++ -*-===//
+//
+// Loops over groups of tiles kept in flight, work items taken a group at a
+// time by one warp, and the bounds of segments, runs and grid chunks:
+// shared by the reductions and the scans (TileLoops.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCUC_CONVERSION_TCUTOMMA_TILELOOPS_H
+#define TCUC_CONVERSION_TCUTOMMA_TILELOOPS_H
+
+#include "TileBuilder.h"
+
+namespace mlir::tcu::detail {
+
+/// A loop over the tiles t = first, first + step, ... < count that takes
+/// `inFlight` of them per iteration: `body` gets each tile's index and the
+/// limit its accesses must respect, `end` or, for a tile past `count` (the
+/// last iteration's overrun), a limit that masks every element.
+using TileGroupBody = function_ref<SmallVector<Value>(
+    ArrayRef<Value> tiles, ArrayRef<Value> limits, ValueRange carried)>;
+ValueRange forTileGroups(TileBuilder &tb, Value first, Value count, Value step,
+                         int64_t inFlight, Value end, ValueRange init,
+                         TileGroupBody body);
+/// Independent items [0, count) taken `perWarp` at a time by one parallel
+/// iteration (one warp on the GPU): body gets the indices g*perWarp + i,
+/// i < perWarp, so a warp can issue every item's loads before it computes
+/// any of them. The last group may run past `count`: the body masks those
+/// items (their loads and stores have limits that select nothing).
+void parallelGroups(TileBuilder &tb, Value count, int64_t perWarp,
+                    function_ref<void(ArrayRef<Value> items)> body);
+/// One packed tile (segment_size = 16m, m <= 16): k = floor(16 / m) whole
+/// segments of m rows each, the span = k·S consecutive elements from
+/// base = tile·span, none at or past end = min(base + span, n).
+struct PackedTile {
+  Value index, base, end;
+};
+/// Rows per segment (m) of the packed variants.
+int64_t packedRows(const Collective &c);
+/// parallelGroups over the packed tiles, `tiles_per_warp` at a time. A tile
+/// past the last segment starts at or past n: its end selects nothing.
+void parallelPackedTiles(TileBuilder &tb, const Collective &c,
+                         function_ref<void(ArrayRef<PackedTile>)> body);
+/// Lets the GPU lowering join the tile loads (stores) of one block whose
+/// bases differ by constants into runs, each tested for bounds and
+/// alignment and addressed once (kTileRunsAttr; TileRuns in TCUMMAToGPU.cpp):
+/// the reduce walks' groups (reduceTiles) and the lagged scan's runs.
+void markTileRuns(TileBuilder &tb, scf::ParallelOp loop);
+/// The end of the segment starting at `segBase`, clipped to the input.
+Value segmentEnd(TileBuilder &tb, const Collective &c, Value segBase);
+/// Number of 256-element tiles a segment spans.
+int64_t tilesPerSegment(const Collective &c);
+/// Runs of a loop over a segment: up to `count` runs (tiles, steps) of
+/// `width` elements from `base`, clipped to those that start before `end`.
+/// A segment far longer than the input then costs work in proportion to the
+/// input, not to the segment size (segment 2^40 + 3 over 5000 elements
+/// looped 2^32 empty tiles: a hang). Up to kUnclippedRuns runs stay a
+/// constant count, as before: every tuned kernel (the longest, seg256n scans
+/// of 2^18, loop 1024 tiles) is unchanged, and a segment longer than the
+/// input wastes at most that many masked runs.
+Value clippedRuns(TileBuilder &tb, int64_t count, int64_t width, Value base,
+                  Value end);
+constexpr int64_t kUnclippedRuns = 4096;
+/// Elements per chunk of the grid variants: kGridChunk, or more (a
+/// multiple of 256) once the segment would have over kMaxGridChunks.
+int64_t gridChunkLength(const Collective &c);
+/// Number of gridChunkLength-element chunks a segment is cut into.
+int64_t numGridChunks(const Collective &c);
+/// The variant for the grid variants' second pass over `chunks` partials
+/// per segment: the grid again while one warp would stream more than one
+/// chunk of partials (the whole array of 2^28 has 65536), else the default.
+Variant partialsVariant(int64_t chunks);
+/// [base, end) of grid partial `p`: chunk p % chunks of segment p / chunks.
+std::pair<Value, Value> gridChunkRange(TileBuilder &tb, const Collective &c,
+                                       Value p);
+
+} // namespace mlir::tcu::detail
+
+#endif // TCUC_CONVERSION_TCUTOMMA_TILELOOPS_H
