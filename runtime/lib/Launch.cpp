@@ -127,12 +127,8 @@ int64_t tcuc::launchGrid(const KernelFile &file, size_t k,
   // warp each. With the item count known, launch a warp per item, up to
   // kMaxWaves waves of what is resident: blocks that finish make room for
   // new ones, which keeps more loads in flight than resident warps looping
-  // (H100, 2026-11-23, n = 2^28: reduce at segments 16-1024 went from
-  // 0.90-0.98 to 0.92-1.00 of the read ceiling, scans up to 1024 from
-  // 0.89-0.95 to 0.96-0.99 of the copy ceiling; bench/results/launch-grid
-  // against history/2026-11-23-run5-persistent-grids). Without
-  // it, the resident blocks (a persistent grid), at most a warp per 32
-  // elements.
+  // (docs/rationale.md#work-item-grids). Without it, the resident blocks
+  // (a persistent grid), at most a warp per 32 elements.
   constexpr int64_t kMaxWaves = 64;
   int64_t warps = std::max(file.blockSize / 32, 1);
   int64_t resident = std::max<int64_t>(residentBlocks, 1);

@@ -11,7 +11,7 @@
 //   work, the grid variant (segments split across blocks, partials reduced
 //   or scanned by a second kernel) wins: 1.03x over seg256n for a reduce at
 //   2^14 (16384 segments), 137x at 2^24 (16 segments), in the first sweep
-//   (bench/results/history/2026-11-22-run1-before-cost-model.md).
+//   (docs/rationale.md#tuned-table).
 // The table holds the measured winner per power-of-two segment size at
 // n = 2^28; a segment between rows takes the next larger row.
 //
@@ -110,24 +110,12 @@ StrategyChoice analytic(const StrategyQuery &q) {
   // A single-pass scan fixed by the caller where the table has no row of it
   // (the table has each measured variant's best row, but both were swept
   // only from 2^22, and f32 input never) would get the rule's one tile.
-  // Each has its own measured best instead:
+  // Each has its own measured best instead (docs/rationale.md#analytic-rule):
   // - lookback (16 warps), wherever it makes chunks: 4 tiles, 2 for f32
-  //   input, whose tiles take twice the registers (f32 not timed), 1.5-2.4x
-  //   one tile (H100, 2026-11-24, bench/results/lookback-prefetch
-  //   run2-pf2048.csv, whole array: f16->f32 0.591 / 0.383, f16->f16 0.435
-  //   / 0.263, i8->i32 0.449 / 0.190); f32 spills at 4 (ptxas -v: 128
-  //   registers and 16-28 bytes at 512 threads). Up to 16 warps · 4 tiles
+  //   input, whose tiles take twice the registers. Up to 16 warps · 4 tiles
   //   it may fall back to the block scan, whose rule is one tile.
-  // - lagged (4 warps): 2 tiles, the best for f16 input and within 2% of 4
-  //   for i8 since its Fenwick words are completed late (H100, 2026-11-25,
-  //   bench/results/run16-lagged-window, whole array, 2 / 4 / 1 tiles):
-  //   f16->f32 0.792 / 0.680 / 0.657, f16->f16 0.591 / 0.582 / 0.461,
-  //   i8->i32 0.431 / 0.439 / 0.319. ptxas -v: f16->f32 63 registers at 2,
-  //   122 at 4; i8 93 / 127; f32 input 128 at 2 (not timed). bf16 on sm_80
-  //   takes 4 (163 registers): at 2 tiles and 4 warps ptxas 13.0 spills 8
-  //   bytes there (96 registers; ptxas.test), no other type or chip does.
-  //   nvdisasm: a 64-bit lane-derived value hoisted out of the item loop,
-  //   reloaded once an item by the completion.
+  // - lagged (4 warps): 2 tiles; bf16 on sm_80 takes 4, where ptxas spills
+  //   at 2.
   if (q.variant == Variant::Lookback && s > 16 * 4 * 256) {
     int64_t tiles = q.input == "f32" ? 2 : 4;
     return StrategyChoice{*q.variant, tiles, 0,

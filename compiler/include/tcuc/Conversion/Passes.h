@@ -11,6 +11,9 @@ class TypeConverter;
 namespace arith {
 class ArithDialect;
 }
+namespace cf {
+class ControlFlowDialect;
+}
 namespace gpu {
 class GPUDialect;
 }

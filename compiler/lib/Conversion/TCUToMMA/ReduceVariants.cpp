@@ -2,8 +2,9 @@
 //
 // Notation (docs/algorithms.md): a tile A is 16x16; P has ones in row 0, so
 // P·A puts the column sums of A in row 0, and V·PT sums row 0 of V into
-// V[0][0]; that last step is tcu.row_sums (f32/i32 adds, DESIGN §4), not a
-// split product. `tb.mulConst(P, A, V)` emits `V + P·A` as tcu.mma.
+// V[0][0]; that last step is tcu.row_sums (f32/i32 adds,
+// docs/design.md#precision), not a split product. `tb.mulConst(P, A, V)` emits
+// `V + P·A` as tcu.mma.
 //
 // The code multiplies by Ones where the paper has P: row 0 of Ones·A is
 // P·A's row 0 (the other rows repeat it, and only row 0 is ever read), but
@@ -171,11 +172,7 @@ static void reduceSeg256N(TileBuilder &tb, const Collective &c) {
                           c.tilesPerWarp);
     storeTotal(tb, v, c.output, seg);
   });
-  // Runs measured on the H100 (2026-11-27, bench/results/reduce-runs, 3
-  // rounds alternating, G elements/s, f16->f32 defaults): 1512-1513 ->
-  // 1538-1541 at 1024, 1504-1506 -> 1522-1525 at 8192, 1482-1486 ->
-  // 1511-1514 at 16384, 0-0.4% more from 32768 to the whole array (the
-  // grid's chunks, below: grid:4 at 2048 1267-1273 -> 1363-1377).
+  // Tile runs: docs/rationale.md#reduce-tile-runs.
   markTileRuns(tb, loop);
 }
 

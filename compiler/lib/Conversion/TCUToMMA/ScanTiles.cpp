@@ -4,8 +4,8 @@
 // elements 16i..16i+15). A·U is each row's inclusive scan (A·Ustrict the
 // exclusive one); L·A holds, in row i, the column sums of the rows above i,
 // and (L·A)·Ones broadcasts their total along row i (tcu.row_sums: f32/i32
-// adds on the accumulator, docs/design.md). A carry tile S holds the sum of
-// everything before the tile in every element.
+// adds on the accumulator, docs/design.md#precision). A carry tile S holds the
+// sum of everything before the tile in every element.
 //
 //===----------------------------------------------------------------------===//
 

@@ -85,8 +85,8 @@ Value TileBuilder::product(MatrixKind k, Value data, Value acc,
   // An accumulator times Ones only sums rows. Plain additions do that
   // exactly (i32, modulo 2^32) or with one f32 rounding per add, as the
   // accumulation of the split products does, for a fraction of the
-  // instructions (DESIGN §4: small steps on f32 intermediates may be f32
-  // adds).
+  // instructions (docs/design.md#precision: small steps on f32 intermediates
+  // may be f32 adds).
   if (k == MatrixKind::Ones && !constOnLeft) {
     Value sums = rowSums(data);
     // A zero accumulator adds nothing (canonicalization keeps x + 0.0,

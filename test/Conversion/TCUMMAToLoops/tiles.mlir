@@ -1,0 +1,63 @@
+// RUN: tcuc-opt %s --convert-tcu-mma-to-loops | FileCheck %s
+
+// Tile accesses on the CPU: 16 masked 1-D accesses, one per line, so that
+// no masked-off element is touched whatever its address.
+
+// Line i starts at base + i * stride; its mask keeps the elements below
+// the line length and below the limit.
+// CHECK-LABEL: func.func @load_rows
+// CHECK-COUNT-16: vector.maskedload %arg0
+// CHECK-NOT: vector.maskedload
+// CHECK-NOT: vector.transpose
+// CHECK: return
+func.func @load_rows(%in: memref<?xf16>, %i: index, %s: index, %n: index) -> vector<16x16xf16> {
+  %a = tcu.load_tile <rows> %in[%i] stride %s line %s limit %n : memref<?xf16> -> vector<16x16xf16>
+  return %a : vector<16x16xf16>
+}
+
+// The cols layout loads lines as rows, then transposes.
+// CHECK-LABEL: func.func @load_cols
+// CHECK-COUNT-16: vector.maskedload
+// CHECK: vector.transpose %{{.*}}, [1, 0]
+func.func @load_cols(%in: memref<?xi8>, %i: index, %s: index, %n: index) -> vector<16x16xi8> {
+  %a = tcu.load_tile <cols> %in[%i] stride %s line %s limit %n : memref<?xi8> -> vector<16x16xi8>
+  return %a : vector<16x16xi8>
+}
+
+// The quads order permutes each loaded line (position p to its column)
+// and each stored row back; cache hints are ignored.
+// CHECK-LABEL: func.func @quads
+// CHECK: vector.maskedload
+// CHECK-NEXT: vector.shuffle %{{.*}}, %{{.*}} [0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15]
+// CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15]
+// CHECK: arith.truncf %{{.*}} : vector<16xf32> to vector<16xf16>
+// CHECK: vector.maskedstore %arg1
+func.func @quads(%in: memref<?xf16>, %out: memref<?xf16>, %i: index, %t: vector<16x16xf32>) -> vector<16x16xf16> {
+  %a = tcu.load_tile <rows> %in[%i] stride %i line %i limit %i order <quads> cache <evict_first> : memref<?xf16> -> vector<16x16xf16>
+  tcu.store_tile %t, %out[%i] stride %i line %i limit %i order <quads> : vector<16x16xf32> -> memref<?xf16>
+  return %a : vector<16x16xf16>
+}
+
+// Stores convert each row to the buffer's type (f32 -> f16 rounds to
+// nearest even).
+// CHECK-LABEL: func.func @store
+// CHECK-COUNT-16: vector.maskedstore %arg0
+func.func @store(%out: memref<?xf32>, %i: index, %t: vector<16x16xf32>) {
+  tcu.store_tile %t, %out[%i] stride %i line %i limit %i cache <streaming> : vector<16x16xf32> -> memref<?xf32>
+  return
+}
+
+// tcu.row_sums: a vector reduction a row (or a block of columns),
+// broadcast back; tcu.store_row with a step shuffles columns 0, step, ...
+// to the front, and `accumulate` adds what is stored.
+// CHECK-LABEL: func.func @row_sums
+// CHECK: vector.reduction <add>
+// CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 4, 8, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+// CHECK: %[[OLD:.*]] = vector.maskedload %arg1
+// CHECK: arith.addf %[[OLD]]
+// CHECK: vector.maskedstore %arg1
+func.func @row_sums(%v: vector<16x16xf32>, %out: memref<?xf32>, %o: index) {
+  %s = tcu.row_sums %v block 4 : vector<16x16xf32>
+  tcu.store_row %s[0], %out[%o] limit %o step 4 {accumulate} : vector<16x16xf32> -> memref<?xf32>
+  return
+}
