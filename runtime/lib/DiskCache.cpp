@@ -2,6 +2,9 @@
 
 #include "tcuc/DiskCache.h"
 
+// TCUC_BUILD_ID, generated at build time (cmake/TCUCBuildId.cmake).
+#include "tcuc/BuildId.h"
+
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
@@ -18,6 +21,7 @@ using namespace tcuc;
 #endif
 
 const char *tcuc::version() { return TCUC_VERSION; }
+const char *tcuc::buildId() { return TCUC_BUILD_ID; }
 
 uint64_t cache::fnv1a64(std::string_view bytes) {
   uint64_t h = 0xcbf29ce484222325ull;
@@ -124,14 +128,13 @@ std::string cache::defaultDirectory() {
 }
 
 std::string cache::fileName(const KernelSpec &spec, const std::string &arch,
-                            const std::string &version) {
-  return hex16(fnv1a64(spec.key() + "|" + arch + "|" + version));
+                            const std::string &build) {
+  return hex16(fnv1a64(spec.key() + "|" + arch + "|" + build));
 }
 
 std::string cache::filePath(const std::string &dir, const KernelSpec &spec,
-                            const std::string &arch,
-                            const std::string &version) {
-  return dir + "/" + fileName(spec, arch, version);
+                            const std::string &arch, const std::string &build) {
+  return dir + "/" + fileName(spec, arch, build);
 }
 
 cache::LoadResult cache::load(const std::string &path, std::string &kernelFile,

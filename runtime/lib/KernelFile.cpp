@@ -221,7 +221,8 @@ bool isPtxIdentifier(std::string_view s) {
 Status tcuc::parseKernelFile(std::string_view text, KernelFile &file) {
   KernelFile result;
   bool haveSpec = false, haveArch = false, haveVersion = false,
-       haveBlock = false, haveLaunch = false, haveStrategy = false;
+       haveBuild = false, haveBlock = false, haveLaunch = false,
+       haveStrategy = false;
   size_t pos = 0;
   int lineNo = 0;
   while (pos < text.size()) {
@@ -278,6 +279,10 @@ Status tcuc::parseKernelFile(std::string_view text, KernelFile &file) {
       if (Status s = once(haveVersion); !s)
         return s;
       result.version = std::string(value);
+    } else if (field == "build") {
+      if (Status s = once(haveBuild); !s)
+        return s;
+      result.build = std::string(value);
     } else if (field == "block") {
       if (Status s = once(haveBlock); !s)
         return s;
@@ -328,6 +333,7 @@ Status tcuc::parseKernelFile(std::string_view text, KernelFile &file) {
   const char *missing = !haveSpec                ? "tcuc.spec"
                         : !haveArch              ? "tcuc.arch"
                         : !haveVersion           ? "tcuc.version"
+                        : !haveBuild             ? "tcuc.build"
                         : !haveBlock             ? "tcuc.block"
                         : result.kernels.empty() ? "tcuc.kernel"
                                                  : nullptr;
@@ -346,7 +352,7 @@ Status tcuc::parseKernelFile(std::string_view text, KernelFile &file) {
 
 Status tcuc::checkKernelFile(const KernelFile &file, const KernelSpec &spec,
                              const std::string &arch,
-                             const std::string &version) {
+                             const std::string &build) {
   std::string key = spec.key();
   if (file.specKey != key)
     return Status::error("kernel file is for spec '" + file.specKey +
@@ -354,9 +360,10 @@ Status tcuc::checkKernelFile(const KernelFile &file, const KernelSpec &spec,
   if (file.arch != arch)
     return Status::error("kernel file is for " + file.arch + ", expected " +
                          arch);
-  if (file.version != version)
-    return Status::error("kernel file was made by tcuc " + file.version +
-                         ", expected " + version);
+  if (file.build != build)
+    return Status::error("kernel file was made by a tcuc of build " +
+                         file.build + " (" + file.version + "), expected " +
+                         build + ": its compiler has changed since");
   return Status::success();
 }
 
@@ -372,6 +379,7 @@ std::string tcuc::formatKernelFileHeader(const KernelFile &file) {
   h += "// tcuc.spec: " + file.specKey + "\n";
   h += "// tcuc.arch: " + file.arch + "\n";
   h += "// tcuc.version: " + file.version + "\n";
+  h += "// tcuc.build: " + file.build + "\n";
   h += "// tcuc.block: " + std::to_string(file.blockSize) + "\n";
   if (!file.variant.empty())
     h += "// tcuc.strategy: variant=" + file.variant +

@@ -161,10 +161,10 @@ Status Runtime::Impl::makeKernelFile(const KernelSpec &spec,
     cache::LoadResult r = cache::load(path, text, &why);
     if (r == cache::LoadResult::Hit) {
       // A file with a good checksum can still be stale or misplaced: its
-      // header must name exactly this spec, arch and version.
+      // header must name exactly this spec, arch and build id.
       Status s = parseKernelFile(text, file);
       if (s)
-        s = checkKernelFile(file, spec, arch, version());
+        s = checkKernelFile(file, spec, arch, buildId());
       std::lock_guard<std::mutex> lock(mu);
       if (s) {
         ++stats.diskHits;
@@ -210,7 +210,7 @@ Status Runtime::Impl::makeKernelFile(const KernelSpec &spec,
     return s.withContext("compiling '" + spec.key() + "' for " + arch);
   s = parseKernelFile(text, file);
   if (s)
-    s = checkKernelFile(file, spec, arch, version());
+    s = checkKernelFile(file, spec, arch, buildId());
   if (!s)
     return s.withContext("the compiler's output for '" + spec.key() + "'");
 
@@ -243,7 +243,7 @@ Status tcuc::storeKernelFile(const KernelSpec &spec, const std::string &arch,
   KernelFile file;
   Status s = parseKernelFile(kernelFile, file);
   if (s)
-    s = checkKernelFile(file, spec, arch, version());
+    s = checkKernelFile(file, spec, arch, buildId());
   if (!s)
     return s;
   std::string path = kernelCachePath(spec, arch, cacheDir);

@@ -64,7 +64,7 @@ TEST(KernelCompiler, EveryVariantParsesInTheRuntime) {
       KernelFile file;
       status = parseKernelFile(text, file);
       ASSERT_TRUE(status.ok()) << s.key() << ": " << status.message();
-      EXPECT_TRUE(checkKernelFile(file, s, "sm_90", tcuc::version()).ok())
+      EXPECT_TRUE(checkKernelFile(file, s, "sm_90", tcuc::buildId()).ok())
           << s.key();
       EXPECT_EQ(file.kernels.size(), c.kernels) << s.key();
       // The header names the strategy that runs: the spec's variant.

@@ -53,9 +53,10 @@ KernelSpec scanSpec(int64_t segment = 1000) {
 /// A well-formed kernel file for `spec` (the PTX is a stand-in; nothing
 /// here loads it).
 std::string kernelFileFor(const KernelSpec &spec, const std::string &arch,
-                          const std::string &ver = tcuc::version()) {
+                          const std::string &build = tcuc::buildId()) {
   return std::string(kKernelFileMagic) + "\n// tcuc.spec: " + spec.key() +
-         "\n// tcuc.arch: " + arch + "\n// tcuc.version: " + ver +
+         "\n// tcuc.arch: " + arch + "\n// tcuc.version: " + version() +
+         "\n// tcuc.build: " + build +
          "\n// tcuc.block: 128"
          "\n// tcuc.scratch: f32 n 100000 divu n 100000 remu 0 ne add 25 mul"
          "\n// tcuc.kernel: tcuc_k0\n// tcuc.kernel: tcuc_k1"
@@ -352,6 +353,7 @@ TEST(KernelFile, ParsesGoodFile) {
   EXPECT_EQ(f.specKey, spec.key());
   EXPECT_EQ(f.arch, "sm_90");
   EXPECT_EQ(f.version, tcuc::version());
+  EXPECT_EQ(f.build, tcuc::buildId());
   EXPECT_EQ(f.blockSize, 128);
   ASSERT_EQ(f.scratch.size(), 1u);
   EXPECT_EQ(f.scratch[0].type, "f32");
@@ -360,7 +362,7 @@ TEST(KernelFile, ParsesGoodFile) {
   EXPECT_EQ(count, 75);
   EXPECT_EQ(f.kernels, (std::vector<std::string>{"tcuc_k0", "tcuc_k1"}));
   EXPECT_EQ(f.text, text);
-  EXPECT_TRUE(checkKernelFile(f, spec, "sm_90", tcuc::version()).ok());
+  EXPECT_TRUE(checkKernelFile(f, spec, "sm_90", tcuc::buildId()).ok());
 }
 
 TEST(KernelFile, ScratchTypesAndTheirSizes) {
@@ -390,7 +392,8 @@ TEST(KernelFile, HeaderEndsAtFirstOtherLine) {
 TEST(KernelFile, AcceptsCrLfAndArchSuffix) {
   std::string text = std::string(kKernelFileMagic) +
                      "\r\n// tcuc.spec: x\r\n// tcuc.arch: sm_90a\r\n"
-                     "// tcuc.version: 0\r\n// tcuc.block: 1024\r\n"
+                     "// tcuc.version: 0\r\n// tcuc.build: 0\r\n"
+                     "// tcuc.block: 1024\r\n"
                      "// tcuc.kernel: k$1\r\n";
   KernelFile f;
   Status s = parseKernelFile(text, f);
@@ -476,6 +479,7 @@ TEST(KernelFile, RejectsMalformedHeaders) {
       {"// tcuc.spec: ", "// tcuc.nospec: ", "unknown header field"},
       {"// tcuc.arch: sm_90\n", "", "no tcuc.arch line"},
       {"// tcuc.version: ", "// tcuc.vers: ", "unknown header field"},
+      {"// tcuc.build: ", "// tcuc.builds: ", "unknown header field"},
       {"// tcuc.block: 128\n", "", "no tcuc.block line"},
       {"// tcuc.kernel: tcuc_k0\n// tcuc.kernel: tcuc_k1\n", "",
        "no tcuc.kernel line"},
@@ -541,7 +545,7 @@ TEST(KernelFile, RejectsMalformedHeaders) {
   EXPECT_TRUE(contains(parseKernelFile("", f).message(), "empty"));
   // The error names the line.
   EXPECT_TRUE(contains(headerError("// tcuc.block: 128", "// tcuc.block: 7"),
-                       "line 5:"));
+                       "line 6:"));
 }
 
 TEST(KernelFile, CheckNamesTheMismatch) {
@@ -550,27 +554,36 @@ TEST(KernelFile, CheckNamesTheMismatch) {
   ASSERT_TRUE(parseKernelFile(kernelFileFor(spec, "sm_90"), f).ok());
   KernelSpec other = spec;
   other.inclusive = false;
-  EXPECT_TRUE(contains(checkKernelFile(f, other, "sm_90", version()).message(),
+  EXPECT_TRUE(contains(checkKernelFile(f, other, "sm_90", buildId()).message(),
                        "is for spec"));
-  EXPECT_TRUE(contains(checkKernelFile(f, spec, "sm_80", version()).message(),
+  EXPECT_TRUE(contains(checkKernelFile(f, spec, "sm_80", buildId()).message(),
                        "is for sm_90, expected sm_80"));
-  EXPECT_TRUE(contains(checkKernelFile(f, spec, "sm_90", "9.9.9").message(),
-                       "made by tcuc"));
+  EXPECT_TRUE(
+      contains(checkKernelFile(f, spec, "sm_90", "0123456789abcdef").message(),
+               "made by a tcuc of build"));
+  // The release is not compared: the same build id is the same kernels.
+  KernelFile older = f;
+  older.version = "0.0.1";
+  EXPECT_TRUE(checkKernelFile(older, spec, "sm_90", buildId()).ok());
 }
 
 //===----------------------------------------------------------------------===//
 // Disk cache format
 //===----------------------------------------------------------------------===//
 
-TEST(DiskCache, KeyHasSpecArchAndVersion) {
+TEST(DiskCache, KeyHasSpecArchAndBuildId) {
   KernelSpec a = scanSpec(1000), b = scanSpec(1001);
   std::string name = cache::fileName(a, "sm_90");
   EXPECT_EQ(name.size(), 16u);
   EXPECT_EQ(name.find_first_not_of("0123456789abcdef"), std::string::npos);
-  EXPECT_EQ(name, cache::fileName(a, "sm_90", version()));
+  EXPECT_EQ(name, cache::fileName(a, "sm_90", buildId()));
   EXPECT_NE(name, cache::fileName(b, "sm_90"));
   EXPECT_NE(name, cache::fileName(a, "sm_80"));
-  EXPECT_NE(name, cache::fileName(a, "sm_90", "0.0.0-other"));
+  EXPECT_NE(name, cache::fileName(a, "sm_90", "0123456789abcdef"));
+  // 16 hex digits, as cmake/TCUCBuildId.cmake makes it.
+  EXPECT_EQ(std::string(buildId()).size(), 16u);
+  EXPECT_EQ(std::string(buildId()).find_first_not_of("0123456789abcdef"),
+            std::string::npos);
   EXPECT_EQ(cache::fnv1a64(""), 0xcbf29ce484222325ull);
   EXPECT_EQ(cache::fnv1a64("a"), 0xaf63dc4c8601ec8cull);
   EXPECT_EQ(kernelCachePath(a, "sm_90", "/x/y"), "/x/y/" + name);
@@ -1218,6 +1231,7 @@ std::string twoPassReduceFile(const KernelSpec &spec, const std::string &arch,
   std::string S = std::to_string(spec.segmentSize);
   return std::string(kKernelFileMagic) + "\n// tcuc.spec: " + spec.key() +
          "\n// tcuc.arch: " + arch + "\n// tcuc.version: " + version() +
+         "\n// tcuc.build: " + buildId() +
          "\n// tcuc.block: 128\n// tcuc.scratch: f32 n " + S + " divu n " + S +
          " remu 0 ne add\n// tcuc.scratch: i8 0 1 sub" +
          "\n// tcuc.kernel: tcuc_k0\n// tcuc.kernel: tcuc_k1\n"

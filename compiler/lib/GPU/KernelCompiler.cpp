@@ -108,6 +108,7 @@ tcuc::Status tcuc::compileKernelFile(const KernelSpec &spec,
   plan.specKey = spec.key();
   plan.arch = arch;
   plan.version = tcuc::version();
+  plan.build = tcuc::buildId();
   plan.variant = tcu::stringifyVariant(chosen.variant).str();
   plan.tilesPerWarp = static_cast<int>(chosen.tilesPerWarp);
   plan.warpsPerBlock = static_cast<int>(chosen.warpsPerBlock);

@@ -9,6 +9,7 @@
 
 #include "RunJob.h"
 
+#include "tcuc/DiskCache.h"
 #include "tcuc/Runtime.h"
 
 #include <cstdio>
@@ -54,6 +55,11 @@ int main(int argc, char **argv) {
       !std::strcmp(argv[1], "-h")) {
     std::printf("%s", kUsage);
     return argc < 2 ? 2 : 0;
+  }
+  if (!std::strcmp(argv[1], "--version")) {
+    std::printf("tcuc %s (runtime only; kernels of build %s)\n",
+                tcuc::version(), tcuc::buildId());
+    return 0;
   }
   if (std::strcmp(argv[1], "run"))
     return usage(std::string("'") + argv[1] +

@@ -17,8 +17,10 @@ cl::OptionCategory tcuc::driver::tcucCategory("tcuc options");
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
-  cl::SetVersionPrinter(
-      [](raw_ostream &os) { os << "tcuc " << tcuc::version() << "\n"; });
+  cl::SetVersionPrinter([](raw_ostream &os) {
+    os << "tcuc " << tcuc::version() << " (kernels of build " << tcuc::buildId()
+       << ")\n";
+  });
   // libLLVM registers hundreds of backend options; show only ours.
   cl::HideUnrelatedOptions(tcuc::driver::tcucCategory);
   cl::ParseCommandLineOptions(

@@ -1,6 +1,6 @@
 //===- DiskCache.h - kernel files on disk, keyed and checked ----*- C++ -*-===//
 //
-// One file per (spec, arch, tcuc version) under a per-user directory. A file
+// One file per (spec, arch, build id) under a per-user directory. A file
 // is `tcuc-cache 1 <16 hex digits: FNV-1a 64 of the kernel file> <bytes>` on
 // its first line, then the kernel file. Writes go to a temporary file in the
 // same directory and are renamed into place, so readers see a whole file or
@@ -26,9 +26,15 @@
 
 namespace tcuc {
 
-/// The version of this tcuc (the project VERSION, e.g. "0.6.3"), part of
-/// every cache key.
+/// The release of this tcuc (the project VERSION, e.g. "0.7.0"): what
+/// `tcuc --version` and kernel files report.
 const char *version();
+
+/// The build id of the kernels this tcuc makes and accepts: 16 hex digits
+/// of a hash of the sources that determine them (cmake/TCUCBuildId.cmake).
+/// Every cache key and kernel file carries it, so a change to those sources
+/// makes cached kernels stale while a release bump alone does not.
+const char *buildId();
 
 namespace cache {
 
@@ -40,14 +46,14 @@ uint64_t fnv1a64(std::string_view bytes);
 /// these is set.
 std::string defaultDirectory();
 
-/// The file name for a kernel: 16 hex digits of fnv1a64("key|arch|version").
+/// The file name for a kernel: 16 hex digits of fnv1a64("key|arch|build").
 std::string fileName(const KernelSpec &spec, const std::string &arch,
-                     const std::string &version = tcuc::version());
+                     const std::string &build = tcuc::buildId());
 
 /// `dir`/fileName(...).
 std::string filePath(const std::string &dir, const KernelSpec &spec,
                      const std::string &arch,
-                     const std::string &version = tcuc::version());
+                     const std::string &build = tcuc::buildId());
 
 /// Whether kernel files may be loaded from `dir`: an error naming the reason
 /// when `dir` exists but is not a directory, is owned by another user than

@@ -63,7 +63,8 @@ struct ScratchBuffer {
 struct KernelFile {
   std::string specKey; // tcuc.spec
   std::string arch;    // tcuc.arch, "sm_90"
-  std::string version; // tcuc.version of the tcuc that wrote it
+  std::string version; // tcuc.version: the release that wrote it
+  std::string build;   // tcuc.build: the build id of its kernels
   int blockSize = 0;   // tcuc.block
   /// tcuc.strategy: the variant, tiles per warp and warps per block
   /// (0: the variant's own) the compiler chose or the spec fixed, as
@@ -97,10 +98,12 @@ Status parseKernelFile(std::string_view text, KernelFile &file);
 /// so the format has one writer and one reader, both here.
 std::string formatKernelFileHeader(const KernelFile &file);
 
-/// Checks that `file` is the kernel for `spec` on `arch` made by tcuc
-/// `version`; the error says which field differs.
+/// Checks that `file` is the kernel for `spec` on `arch` made by a tcuc of
+/// build id `build` (tcuc::buildId()); the error says which field differs.
+/// The release (tcuc.version) is not compared: kernels of the same build id
+/// are the same kernels.
 Status checkKernelFile(const KernelFile &file, const KernelSpec &spec,
-                       const std::string &arch, const std::string &version);
+                       const std::string &arch, const std::string &build);
 
 } // namespace tcuc
 

@@ -176,7 +176,7 @@ int64_t launchGrid(const KernelFile &file, size_t k, int64_t residentBlocks,
 std::string kernelCachePath(const KernelSpec &spec, const std::string &arch,
                             const std::string &cacheDir = "");
 
-/// Checks `kernelFile` (header parses, spec, arch and version match) and
+/// Checks `kernelFile` (header parses, spec, arch and build id match) and
 /// writes it to the disk cache: what `tcuc compile --cache-dir` uses to fill
 /// a cache for machines without the compiler.
 Status storeKernelFile(const KernelSpec &spec, const std::string &arch,
