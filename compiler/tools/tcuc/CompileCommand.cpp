@@ -11,6 +11,7 @@
 #include "SpecOptions.h"
 
 #include "tcuc/GPU/KernelCompiler.h"
+#include "tcuc/Reference/Reference.h"
 #include "tcuc/Runtime.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -19,6 +20,7 @@
 using namespace llvm;
 using namespace tcuc;
 using tcuc::driver::compileCommand;
+using tcuc::driver::givenPathError;
 using tcuc::driver::tcucCategory;
 
 cl::SubCommand tcuc::driver::compileCommand(
@@ -48,6 +50,9 @@ int tcuc::driver::runCompile() {
   std::string error;
   if (!parseSpecOptions(spec, error))
     return fail(error);
+  for (const cl::opt<std::string> *path : {&outputPath, &cacheDir})
+    if (std::string e = givenPathError(*path); !e.empty())
+      return fail(e);
   std::string file;
   if (Status s = compileKernelFile(spec, arch, file); !s)
     return fail(s.message());
@@ -56,10 +61,7 @@ int tcuc::driver::runCompile() {
       return fail(s.message());
   if (outputPath == "-" && !cacheDir.empty())
     return 0;
-  std::error_code ec;
-  raw_fd_ostream os(outputPath, ec, sys::fs::OF_None);
-  if (ec)
-    return fail("cannot write '" + outputPath + "': " + ec.message());
-  os << file;
+  if (!ref::writeRawFile(outputPath, file.data(), file.size(), &error))
+    return fail(error);
   return 0;
 }

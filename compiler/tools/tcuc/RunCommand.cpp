@@ -20,6 +20,7 @@
 
 using namespace llvm;
 using namespace tcuc;
+using tcuc::driver::givenPathError;
 using tcuc::driver::runCommand;
 using tcuc::driver::tcucCategory;
 
@@ -27,22 +28,27 @@ cl::SubCommand tcuc::driver::runCommand(
     "run", "Compile a segmented reduce/scan, run it and optionally check it");
 
 namespace {
-cl::opt<int64_t> numElements("n", cl::desc("Number of input elements (>= 1)"),
-                             cl::init(1 << 20), cl::sub(runCommand),
-                             cl::cat(tcucCategory));
+cl::opt<std::string> numElements("n",
+                                 cl::desc("Number of input elements (>= 1)"),
+                                 cl::value_desc("N"), cl::init("1048576"),
+                                 cl::sub(runCommand), cl::cat(tcucCategory));
 cl::opt<std::string>
     device("device",
            cl::desc("gpu, cpu, or auto (default: gpu when a CUDA GPU is "
                     "usable, else cpu)"),
            cl::init("auto"), cl::sub(runCommand), cl::cat(tcucCategory));
-cl::opt<uint64_t> seed("seed", cl::desc("Seed of the random input"),
-                       cl::init(1), cl::sub(runCommand), cl::cat(tcucCategory));
+cl::opt<std::string> seed("seed", cl::desc("Seed of the random input"),
+                          cl::value_desc("X"), cl::init("1"),
+                          cl::sub(runCommand), cl::cat(tcucCategory));
 cl::opt<std::string> inputFile("input",
                                cl::desc("Raw little-endian input of n elements "
                                         "(instead of random data)"),
                                cl::init(""), cl::sub(runCommand),
                                cl::cat(tcucCategory));
-cl::opt<std::string> outputFile("output", cl::desc("Write the raw output here"),
+cl::opt<std::string> outputFile("output",
+                                cl::desc("Write the raw output here ('-': "
+                                         "standard output; the report then "
+                                         "goes to standard error)"),
                                 cl::init(""), cl::sub(runCommand),
                                 cl::cat(tcucCategory));
 cl::opt<bool> check("check",
@@ -63,16 +69,21 @@ int tcuc::driver::runRun() {
   std::string error;
   if (!parseSpecOptions(request.spec, error))
     return fail(error);
-  if (numElements < 1)
-    return fail("--n must be >= 1, got " + Twine(numElements));
-  request.n = numElements;
-  request.seed = seed;
+  if (!driver::decimalFlag(numElements, request.n, error) ||
+      !driver::decimalFlag(seed, request.seed, error))
+    return fail(error);
+  if (request.n < 1)
+    return fail("--n must be >= 1, got " + Twine(request.n));
+  for (const cl::opt<std::string> *path : {&inputFile, &outputFile})
+    if (std::string e = givenPathError(*path); !e.empty())
+      return fail(e);
   request.inputFile = inputFile;
   request.outputFile = outputFile;
   request.check = check;
   request.json = json;
   // Sizes beyond the host's memory: checkHostMemory, before compiling.
-  if (!driver::checkHostMemory(request, error))
+  if (!driver::checkHostMemory(request, error) ||
+      !driver::checkFiles(request, error))
     return fail(error);
 
   if (device != "cpu" && device != "gpu" && device != "auto")

@@ -5,9 +5,11 @@
 #include "tcuc/Reference/Reference.h"
 #include "tcuc/Runtime.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <vector>
 
@@ -169,6 +171,44 @@ ExecuteFn tcuc::driver::gpuExecutor(const KernelSpec &spec) {
   };
 }
 
+bool tcuc::driver::checkFiles(const RunRequest &request, std::string &error) {
+  if (!request.outputFile.empty() && request.outputFile != "-" &&
+      !request.inputFile.empty() &&
+      ref::sameFile(request.inputFile, request.outputFile)) {
+    error = "--output '" + request.outputFile + "' is the input file '" +
+            request.inputFile + "' (it would replace the data being read)";
+    return false;
+  }
+  return true;
+}
+
+/// Bytes this process may still map: the smaller of RLIMIT_AS less what it
+/// has mapped already and RLIMIT_DATA less its data, or "unlimited".
+static uint64_t addressSpaceLeft() {
+  uint64_t left = ~uint64_t(0);
+  long page = sysconf(_SC_PAGESIZE);
+  // /proc/self/statm: total mapped pages, resident, shared, text, lib,
+  // data + stack, dirty.
+  unsigned long long size = 0, resident = 0, shared = 0, text = 0, lib = 0,
+                     data = 0;
+  if (std::FILE *f = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(f, "%llu %llu %llu %llu %llu %llu", &size, &resident,
+                    &shared, &text, &lib, &data) != 6)
+      size = data = 0;
+    std::fclose(f);
+  }
+  auto leftUnder = [&](int resource, uint64_t used) {
+    struct rlimit r;
+    if (getrlimit(resource, &r) != 0 || r.rlim_cur == RLIM_INFINITY)
+      return;
+    uint64_t limit = uint64_t(r.rlim_cur);
+    left = std::min(left, limit > used ? limit - used : 0);
+  };
+  leftUnder(RLIMIT_AS, uint64_t(size) * uint64_t(page));
+  leftUnder(RLIMIT_DATA, uint64_t(data) * uint64_t(page));
+  return left;
+}
+
 bool tcuc::driver::checkHostMemory(const RunRequest &request,
                                    std::string &error) {
   int64_t n = request.n;
@@ -185,14 +225,21 @@ bool tcuc::driver::checkHostMemory(const RunRequest &request,
     bytes += uint64_t(spec.outputLength(n)) * (8 + 8 + 4);
   uint64_t physical =
       uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE));
-  if (bytes <= physical)
-    return true;
-  error = "--n " + std::to_string(n) + " needs " + std::to_string(bytes >> 20) +
-          " MiB of host memory (input, output" +
-          (request.check ? ", reference" : "") +
-          "), more than this machine's " + std::to_string(physical >> 20) +
-          " MiB";
-  return false;
+  std::string need = "--n " + std::to_string(n) + " needs " +
+                     std::to_string(bytes >> 20) +
+                     " MiB of host memory (input, output" +
+                     (request.check ? ", reference" : "") + "), ";
+  if (bytes > physical) {
+    error = need + "more than this machine's " +
+            std::to_string(physical >> 20) + " MiB";
+    return false;
+  }
+  if (uint64_t left = addressSpaceLeft(); bytes > left) {
+    error = need + "more than the " + std::to_string(left >> 20) +
+            " MiB this process's limits leave it (ulimit -v / -d)";
+    return false;
+  }
+  return true;
 }
 
 int tcuc::driver::runJob(const RunRequest &request, const ExecuteFn &execute) {
@@ -237,6 +284,9 @@ int tcuc::driver::runJob(const RunRequest &request, const ExecuteFn &execute) {
     ok = ref::withinTolerance(spec.output, stats, seqStats);
   }
 
+  // With --output -, standard output carries the data: the report goes to
+  // standard error.
+  std::FILE *report = request.outputFile == "-" ? stderr : stdout;
   const char *op = spec.isScan ? "scan" : "reduce";
   const char *mode =
       spec.isScan ? (spec.inclusive ? "inclusive" : "exclusive") : "reduce";
@@ -253,7 +303,8 @@ int tcuc::driver::runJob(const RunRequest &request, const ExecuteFn &execute) {
   if (warps)
     tilesText += ", " + std::to_string(warps) + " warps per block";
   if (request.json) {
-    std::printf(
+    std::fprintf(
+        report,
         "{\"ok\": %s, \"checked\": %s, \"op\": \"%s\", \"mode\": \"%s\", "
         "\"segment\": %" PRId64 ", \"n\": %" PRId64 ", \"dtype\": \"%s\", "
         "\"out_dtype\": \"%s\", \"device\": \"%s\", \"variant\": \"%s\", "
@@ -267,20 +318,22 @@ int tcuc::driver::runJob(const RunRequest &request, const ExecuteFn &execute) {
         stats.maxAbsErr, seqStats.relErr, stats.mismatches, runMs,
         request.compileMs, request.kernelOrigin.c_str());
   } else {
-    std::printf("tcuc run: %s (%s) of %" PRId64 " x %s -> %s, segment %" PRId64
-                ", variant %s, %s, device %s\n"
-                "  kernel %s in %.1f ms, ran in %.3f ms\n",
-                op, mode, n, dtypeName(spec.input), dtypeName(spec.output),
-                segment, variant.c_str(), tilesText.c_str(),
-                request.device.c_str(), request.kernelOrigin.c_str(),
-                request.compileMs, runMs);
+    std::fprintf(report,
+                 "tcuc run: %s (%s) of %" PRId64 " x %s -> %s, segment %" PRId64
+                 ", variant %s, %s, device %s\n"
+                 "  kernel %s in %.1f ms, ran in %.3f ms\n",
+                 op, mode, n, dtypeName(spec.input), dtypeName(spec.output),
+                 segment, variant.c_str(), tilesText.c_str(),
+                 request.device.c_str(), request.kernelOrigin.c_str(),
+                 request.compileMs, runMs);
     if (request.check)
-      std::printf("  check: %s (rel_err %.3e, sequential f32 %.3e, "
-                  "max_abs_err %.3e, mismatches %" PRId64 ")\n",
-                  ok ? "PASS" : "FAIL", stats.relErr, seqStats.relErr,
-                  stats.maxAbsErr, stats.mismatches);
+      std::fprintf(report,
+                   "  check: %s (rel_err %.3e, sequential f32 %.3e, "
+                   "max_abs_err %.3e, mismatches %" PRId64 ")\n",
+                   ok ? "PASS" : "FAIL", stats.relErr, seqStats.relErr,
+                   stats.maxAbsErr, stats.mismatches);
   }
-  std::fflush(stdout);
+  std::fflush(report);
   if (!ok && !request.json)
     std::fprintf(stderr,
                  "tcuc run: result does not match the reference (worst "

@@ -57,9 +57,16 @@ using ExecuteFn = std::function<bool(const void *in, int64_t n, void *out,
 
 /// Refuses an element count larger than kMaxElements or whose host buffers
 /// (input, output, and with --check the float64 reference) exceed this
-/// machine's physical memory: a clear error instead of an abort or the OOM
-/// killer half way. Both drivers call it before compiling or loading.
+/// machine's physical memory or what the address-space and data limits
+/// (ulimit -v, -d) leave this process: a clear error naming the size
+/// instead of an abort or the OOM killer half way. Both drivers call it
+/// before compiling or loading.
 bool checkHostMemory(const RunRequest &request, std::string &error);
+
+/// Refuses empty --input/--output paths and an --output that names the
+/// input file (it would replace the data being read). Both drivers call it
+/// before compiling or loading.
+bool checkFiles(const RunRequest &request, std::string &error);
 
 /// Does the job; returns the process exit code (0 ok, 1 check failed,
 /// 2 error). Messages go to stdout/stderr.

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DriverArgs.h"
 #include "RunJob.h"
 
 #include "tcuc/DiskCache.h"
@@ -16,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <set>
 #include <string>
 
 using namespace tcuc;
@@ -29,7 +31,9 @@ const char *kUsage =
     "                [--tiles-per-warp K] [--warps-per-block W] [--seed X]\n"
     "                [--input FILE] [--output FILE] [--check] [--json]\n"
     "                [--device gpu]\n"
-    "(Flags take one dash or two: -n N and --n N are the same.)\n"
+    "(Flags take one dash or two: -n N and --n N are the same; each at most\n"
+    "once. Numbers are decimal. --output - writes the data to standard\n"
+    "output and the report to standard error.)\n"
     "\n"
     "Kernels come from the cache ($TCUC_CACHE_DIR, else ~/.cache/tcuc); fill\n"
     "it on a machine with the compiler: tcuc compile ... --cache-dir DIR.\n";
@@ -39,18 +43,10 @@ int usage(const std::string &message) {
   return 2;
 }
 
-bool parseInt(const std::string &text, int64_t &value) {
-  char *end = nullptr;
-  errno = 0;
-  long long v = std::strtoll(text.c_str(), &end, 10);
-  if (errno || end == text.c_str() || *end)
-    return false;
-  value = v;
-  return true;
-}
 } // namespace
 
 int main(int argc, char **argv) {
+  driver::installOutOfMemoryHandlers("tcuc");
   if (argc < 2 || !std::strcmp(argv[1], "--help") ||
       !std::strcmp(argv[1], "-h")) {
     std::printf("%s", kUsage);
@@ -72,6 +68,7 @@ int main(int argc, char **argv) {
       {"warps-per-block", "0"}, {"output", ""},     {"device", "gpu"}};
   std::map<std::string, bool> switches = {
       {"exclusive", false}, {"check", false}, {"json", false}};
+  std::set<std::string> given;
   for (int i = 2; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") {
@@ -92,6 +89,9 @@ int main(int argc, char **argv) {
       name = name.substr(0, eq);
       hasValue = true;
     }
+    if (switches.count(name) || values.count(name))
+      if (!given.insert(name).second)
+        return usage("--" + name + " given twice (give each flag once)");
     if (switches.count(name)) {
       if (hasValue)
         return usage("--" + name + " takes no value");
@@ -110,20 +110,25 @@ int main(int argc, char **argv) {
 
   driver::RunRequest request;
   KernelSpec &spec = request.spec;
-  int64_t segment = 0, seed = 0;
-  if (!parseInt(values["segment"], segment))
-    return usage("--segment must be an integer");
-  if (!parseInt(values["n"], request.n) || request.n < 1)
-    return usage("--n must be an integer >= 1");
-  if (!parseInt(values["seed"], seed))
-    return usage("--seed must be an integer");
-  request.seed = uint64_t(seed);
-  int64_t tiles = 0;
-  if (!parseInt(values["tiles-per-warp"], tiles))
-    return usage("--tiles-per-warp must be an integer");
-  int64_t warps = 0;
-  if (!parseInt(values["warps-per-block"], warps))
-    return usage("--warps-per-block must be an integer");
+  int64_t segment = 0, tiles = 0, warps = 0;
+  std::string why;
+  for (auto [flag, value] :
+       {std::pair<const char *, int64_t *>{"segment", &segment},
+        {"n", &request.n},
+        {"tiles-per-warp", &tiles},
+        {"warps-per-block", &warps}})
+    if (!driver::parseDecimal(values[flag], *value, why))
+      return usage(std::string("--") + flag + ": " + why);
+  if (request.n < 1)
+    return usage("--n must be >= 1, got " + std::to_string(request.n));
+  if (!driver::parseDecimal(values["seed"], request.seed, why))
+    return usage("--seed: " + why);
+  for (const char *flag : {"input", "output"})
+    if (given.count(flag))
+      if (std::string e =
+              driver::pathError(std::string("--") + flag, values[flag]);
+          !e.empty())
+        return usage(e);
   std::string error;
   if (!driver::makeSpec(values["op"], segment, values["dtype"],
                         values["out-dtype"], switches["exclusive"],
@@ -137,7 +142,8 @@ int main(int argc, char **argv) {
   request.outputFile = values["output"];
   request.check = switches["check"];
   request.json = switches["json"];
-  if (!driver::checkHostMemory(request, error))
+  if (!driver::checkHostMemory(request, error) ||
+      !driver::checkFiles(request, error))
     return usage(error);
 
   if (!driver::loadGPUKernel(request, error)) {

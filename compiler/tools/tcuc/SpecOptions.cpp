@@ -15,9 +15,10 @@ namespace {
 cl::opt<std::string> opName("op", cl::desc("reduce or scan"),
                             cl::init("reduce"), cl::sub(runCommand),
                             cl::sub(compileCommand), cl::cat(tcucCategory));
-cl::opt<int64_t> segment("segment", cl::desc("Segment size (>= 1)"),
-                         cl::init(256), cl::sub(runCommand),
-                         cl::sub(compileCommand), cl::cat(tcucCategory));
+cl::opt<std::string> segment("segment", cl::desc("Segment size (>= 1)"),
+                             cl::value_desc("S"), cl::init("256"),
+                             cl::sub(runCommand), cl::sub(compileCommand),
+                             cl::cat(tcucCategory));
 cl::opt<std::string> dtype("dtype", cl::desc("Input type: f16, bf16, f32, i8"),
                            cl::init("f16"), cl::sub(runCommand),
                            cl::sub(compileCommand), cl::cat(tcucCategory));
@@ -38,27 +39,32 @@ cl::opt<std::string>
                      "cost model's choice for the segment size"),
             cl::init(""), cl::sub(runCommand), cl::sub(compileCommand),
             cl::cat(tcucCategory));
-cl::opt<int64_t> tilesPerWarp(
+cl::opt<std::string> tilesPerWarp(
     "tiles-per-warp",
     cl::desc(
         "Tiles a warp loads before multiplying them (1..8): of a "
         "segment's run (seg256n, seg16n_coalesced, block, grid), of "
         "several segments (seg16, seg256, packed) or steps (seg16n_strided, "
         "seg16n); 0 = the cost model's choice"),
-    cl::init(0), cl::sub(runCommand), cl::sub(compileCommand),
-    cl::cat(tcucCategory));
-cl::opt<int64_t> warpsPerBlock(
+    cl::value_desc("K"), cl::init("0"), cl::sub(runCommand),
+    cl::sub(compileCommand), cl::cat(tcucCategory));
+cl::opt<std::string> warpsPerBlock(
     "warps-per-block",
     cl::desc("Warps that share a segment in --variant block, or a chunk "
              "in --variant lookback or lagged (1, 2, 4, 8 or 16; the GPU "
              "block is that many warps); 0 = the cost model's choice"),
-    cl::init(0), cl::sub(runCommand), cl::sub(compileCommand),
-    cl::cat(tcucCategory));
+    cl::value_desc("W"), cl::init("0"), cl::sub(runCommand),
+    cl::sub(compileCommand), cl::cat(tcucCategory));
 } // namespace
 
 bool tcuc::driver::parseSpecOptions(KernelSpec &spec, std::string &error) {
-  if (!makeSpec(opName, segment, dtype, outDtype, exclusive, variant,
-                tilesPerWarp, warpsPerBlock, spec, error))
+  int64_t segmentSize = 0, tiles = 0, warps = 0;
+  if (!decimalFlag(segment, segmentSize, error) ||
+      !decimalFlag(tilesPerWarp, tiles, error) ||
+      !decimalFlag(warpsPerBlock, warps, error))
+    return false;
+  if (!makeSpec(opName, segmentSize, dtype, outDtype, exclusive, variant, tiles,
+                warps, spec, error))
     return false;
   if (!variant.empty() && !mlir::tcu::symbolizeVariant(variant)) {
     error = "unknown --variant '" + variant + "'";

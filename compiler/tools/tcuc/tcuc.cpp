@@ -8,6 +8,8 @@
 
 #include "tcuc/DiskCache.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -15,8 +17,28 @@ using namespace llvm;
 
 cl::OptionCategory tcuc::driver::tcucCategory("tcuc options");
 
+namespace {
+/// An option of `sub` given more than once: an error, not "the last wins".
+int rejectRepeatedFlags(cl::SubCommand &sub) {
+  for (auto &[name, option] : cl::getRegisteredOptions(sub)) {
+    if (option->getNumOccurrences() <= 1 ||
+        !llvm::is_contained(option->Categories, &tcuc::driver::tcucCategory))
+      continue;
+    errs() << "tcuc " << sub.getName() << ": -" << (name.size() > 1 ? "-" : "")
+           << name << " given " << option->getNumOccurrences()
+           << " times (give each flag once)\n";
+    return 2;
+  }
+  return 0;
+}
+} // namespace
+
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  // A failed host allocation is one line and exit code 2, not an abort.
+  tcuc::driver::installOutOfMemoryHandlers("tcuc");
+  install_bad_alloc_error_handler(
+      [](void *, const char *, bool) { tcuc::driver::reportOutOfMemory(0); });
   cl::SetVersionPrinter([](raw_ostream &os) {
     os << "tcuc " << tcuc::version() << " (kernels of build " << tcuc::buildId()
        << ")\n";
@@ -36,6 +58,12 @@ int main(int argc, char **argv) {
       "                      sweep (bench/ results.csv)\n\n"
       "'tcuc <subcommand> --help' lists a subcommand's flags.\n");
 
+  for (cl::SubCommand *sub :
+       {&tcuc::driver::inspectCommand, &tcuc::driver::runCommand,
+        &tcuc::driver::compileCommand, &tcuc::driver::tuneCommand})
+    if (*sub)
+      if (int rc = rejectRepeatedFlags(*sub))
+        return rc;
   if (tcuc::driver::inspectCommand)
     return tcuc::driver::runInspect();
   if (tcuc::driver::runCommand)

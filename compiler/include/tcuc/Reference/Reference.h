@@ -113,9 +113,9 @@ struct ErrorStats {
 /// counts as the threshold, as does a reference beyond it, and the
 /// difference is an error like any other. A finite output is measured
 /// against the reference as it is (the largest finite value where the sum
-/// is far beyond the range is an error). (An f16 scan of `tcuc run`'s random input of
-/// 2^31 + 12345 elements, seed 1, overflows in 39% of its outputs, which a
-/// correct kernel stores as infinities.)
+/// is far beyond the range is an error). (An f16 scan of `tcuc run`'s random
+/// input of 2^31 + 12345 elements, seed 1, overflows in 39% of its outputs,
+/// which a correct kernel stores as infinities.)
 ///
 /// I32 output is compared exactly against the reference taken modulo 2^32 as
 /// a wrapped int32: i32 outputs wrap on overflow like CUB's do, so a true sum
@@ -145,9 +145,15 @@ bool withinTolerance(DType outType, const ErrorStats &result,
 /// file and the expected and actual byte counts (or the OS error).
 bool readRawFile(const std::string &path, DType t, int64_t n,
                  std::vector<uint8_t> &data, std::string *error);
-/// Writes `bytes` bytes to `path`, replacing any existing file.
+/// Writes `bytes` bytes to `path` ("-": standard output) as a whole or not
+/// at all: into a temporary file in the same directory, renamed over `path`
+/// once every byte is written and flushed, so a failure (a full disk, a
+/// signal) leaves an existing `path` untouched and no partial file behind.
 bool writeRawFile(const std::string &path, const void *data, size_t bytes,
                   std::string *error);
+/// Whether `a` and `b` name the same existing file (same device and inode,
+/// through links and other spellings); false when either does not exist.
+bool sameFile(const std::string &a, const std::string &b);
 
 } // namespace tcuc::ref
 
