@@ -179,8 +179,8 @@ Status Runtime::Impl::makeKernelFile(const KernelSpec &spec,
     } else if (r == cache::LoadResult::Untrusted) {
       // Not replaced either: a file we do not own may not be ours to
       // remove, and a rename over it would not make the directory safe.
-      std::lock_guard<std::mutex> lock(mu);
-      ++stats.diskUntrusted;
+      // Said once on stderr and in diskCacheWarning(), as for a directory.
+      noteDiskRefused(Status::error(why));
       ignored = why;
       path.clear();
     }

@@ -797,6 +797,42 @@ TEST(KernelCache, WorldWritableDirectoryIsNeitherReadNorWritten) {
   EXPECT_EQ(text, planted);
 }
 
+// A kernel's cache entry that is a symbolic link (to anything, here a file
+// the user does not want read) or a directory is refused, and the refusal
+// is said: in diskCacheWarning() and once on stderr, not silently
+// recompiled on every run.
+TEST(KernelCache, RefusedEntriesAreReported) {
+  for (bool link : {true, false}) {
+    TempDir dir;
+    KernelSpec spec = scanSpec();
+    std::string path = kernelCachePath(spec, "sm_90", dir.path);
+    std::string target = dir.path + "/elsewhere";
+    if (link) {
+      ASSERT_TRUE(cache::store(target, kernelFileFor(spec, "sm_90")).ok());
+      ASSERT_EQ(symlink(target.c_str(), path.c_str()), 0);
+    } else {
+      ASSERT_EQ(mkdir(path.c_str(), 0755), 0);
+    }
+    FakeCompiler compiler;
+    Runtime rt(optionsWith(dir.path, compiler.fn()));
+    std::string text;
+    testing::internal::CaptureStderr();
+    Status s = rt.getKernelFile(spec, "sm_90", text);
+    std::string err = testing::internal::GetCapturedStderr();
+    ASSERT_TRUE(s.ok()) << s.message();
+    EXPECT_EQ(compiler.calls, 1); // compiled, the entry not trusted
+    EXPECT_EQ(rt.stats().diskUntrusted, 1u);
+    std::string why = link ? "a symbolic link" : "not a regular file";
+    EXPECT_TRUE(contains(rt.diskCacheWarning(), why)) << rt.diskCacheWarning();
+    EXPECT_TRUE(contains(rt.diskCacheWarning(), path)) << rt.diskCacheWarning();
+    EXPECT_TRUE(contains(err, "tcuc: warning: ") && contains(err, why)) << err;
+    // The entry itself is left alone (not ours to replace).
+    struct stat st;
+    ASSERT_EQ(lstat(path.c_str(), &st), 0);
+    EXPECT_TRUE(link ? S_ISLNK(st.st_mode) : S_ISDIR(st.st_mode));
+  }
+}
+
 TEST(KernelCache, DirectoryOfAnotherUserIsRefused) {
   if (geteuid() != 0)
     GTEST_SKIP() << "giving a directory to another user needs root";

@@ -148,9 +148,10 @@ public:
   /// The disk cache directory in use; empty when the disk cache is off.
   std::string cacheDirectory() const;
   /// Why the disk cache is not fully used (empty while it works): writing
-  /// stopped at the first failed write, or the directory was refused as
-  /// untrusted (owned by another user, or world-writable; cache::
-  /// checkDirectory). Reported once on stderr.
+  /// stopped at the first failed write, or the directory or a kernel's file
+  /// was refused as untrusted (owned by another user, world-writable, a
+  /// symbolic link, not a regular file; cache::checkDirectory, cache::load).
+  /// The latest such reason; each is also said once on stderr.
   std::string diskCacheWarning() const;
   RuntimeStats stats() const;
 
