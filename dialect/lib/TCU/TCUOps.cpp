@@ -266,6 +266,16 @@ verifySegmentedCollective(Operation *op, ShapedType inputType,
       return op->emitOpError()
              << name << " must have unit stride (contiguous elements), got "
              << type;
+    // The kernels take their operands as pointers to global memory (and
+    // the CPU backend as plain host memory): another memory space would be
+    // read as if it were one of those.
+    if (auto memref = dyn_cast<MemRefType>(type);
+        memref && memref.getMemorySpace())
+      return op->emitOpError()
+             << name
+             << " must be in the default memory space (the collectives "
+                "read and write global memory), got "
+             << type;
   }
   if (failed(verifyTypesAndSegment(op, inputType.getElementType(),
                                    outputType.getElementType(), segmentSize,

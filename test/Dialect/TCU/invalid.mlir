@@ -267,3 +267,31 @@ func.func @schedule_unknown_field(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, schedule = #tcu.chain_schedule<lag = 3>} : memref<?xf16> -> memref<?xf32>
   return
 }
+
+// -----
+
+// Operands live in the default memory space: the kernels take them as
+// global-memory pointers (a workgroup or local memref was once compiled to
+// ld.shared / st.local of a kernel parameter).
+
+func.func @workgroup_input(%in: memref<?xf16, #gpu.address_space<workgroup>>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_reduce' op input must be in the default memory space (the collectives read and write global memory), got 'memref<?xf16, #gpu.address_space<workgroup>>'}}
+  tcu.segmented_reduce <add> %in into %out segment_size 16 : memref<?xf16, #gpu.address_space<workgroup>> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @numbered_spaces(%in: memref<?xf16, 3>, %out: memref<?xf32, 5>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op input must be in the default memory space (the collectives read and write global memory), got 'memref<?xf16, 3>'}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 16 : memref<?xf16, 3> -> memref<?xf32, 5>
+  return
+}
+
+// -----
+
+func.func @output_space(%in: memref<?xf16>, %out: memref<?xf32, 1>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op output must be in the default memory space (the collectives read and write global memory), got 'memref<?xf32, 1>'}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 16 : memref<?xf16> -> memref<?xf32, 1>
+  return
+}
