@@ -57,9 +57,19 @@ func.func @data_times_u(%a: vector<16x16xbf16>, %acc: vector<16x16xf32>) -> vect
   return %r : vector<16x16xf32>
 }
 
-// Integer products with a named matrix are exact as a contraction.
+// Integer products with a named matrix are row sums too (exact modulo
+// 2^32, as the contraction; adds instead of 4096 multiplies): L · A's row 2
+// is acc's row 2 + A's rows 0 and 1.
 // CHECK-LABEL: func.func @i8_times_l
-// CHECK: vector.contract
+// CHECK-NOT: vector.contract
+// CHECK: %[[WIDE:.*]] = arith.extsi %arg0
+// CHECK: vector.extract %arg1[2]
+// CHECK-NEXT: vector.extract %[[WIDE]][0]
+// CHECK-NEXT: arith.addi
+// CHECK-NEXT: vector.extract %[[WIDE]][1]
+// CHECK-NEXT: arith.addi
+// CHECK-NOT: vector.contract
+// CHECK: return
 func.func @i8_times_l(%a: vector<16x16xi8>, %acc: vector<16x16xi32>) -> vector<16x16xi32> {
   %l = tcu.matrix <L> : vector<16x16xi8>
   %r = tcu.mma %l, %a, %acc : vector<16x16xi8>, vector<16x16xi8> into vector<16x16xi32>
