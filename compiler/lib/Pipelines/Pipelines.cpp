@@ -5,6 +5,7 @@
 #include "tcuc/Conversion/Passes.h"
 #include "tcuc/Strategy/CostModel.h"
 #include "tcuc/Strategy/Passes.h"
+#include "tcuc/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -57,6 +58,8 @@ LogicalResult mlir::tcu::runStrategyStep(ModuleOp module,
 void mlir::tcu::buildTCUToCPUPipeline(OpPassManager &pm, bool selectStrategy) {
   if (selectStrategy)
     addStrategyPass(pm, nullptr);
+  // Repeated collectives are lowered (and compiled by LLVM) once.
+  pm.addPass(createTCUShareCollectives());
   pm.addPass(createConvertTCUToMMA());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

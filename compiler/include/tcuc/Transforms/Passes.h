@@ -9,6 +9,9 @@ namespace mlir {
 namespace arith {
 class ArithDialect;
 } // namespace arith
+namespace func {
+class FuncDialect;
+} // namespace func
 namespace linalg {
 class LinalgDialect;
 } // namespace linalg

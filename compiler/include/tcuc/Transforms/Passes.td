@@ -51,4 +51,21 @@ def TCURaiseLinalg : Pass<"tcu-raise-linalg"> {
   ];
 }
 
+def TCUShareCollectives : Pass<"tcu-share-collectives", "ModuleOp"> {
+  let summary = "Lower identical collectives once: each becomes a call to one "
+                "private function";
+  let description = [{
+    Every `tcu.segmented_reduce` / `tcu.segmented_scan` that occurs more
+    than once in the module with the same attributes and operand types is
+    replaced by a `func.call` of one private function
+    (`@__tcu_collective_N(%input, %output)`) that holds the collective, so
+    the lowering that follows (and LLVM after it) compiles it once, not once
+    per occurrence: a module of 5,000 identical collectives then costs what
+    one does. A collective that occurs once stays where it is. The CPU
+    pipeline (`tcu-to-cpu`) runs it after `tcu-select-strategy`; the GPU
+    pipeline does not (each function becomes its own kernels there).
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 #endif // TCUC_TRANSFORMS_PASSES_TD
