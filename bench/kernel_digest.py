@@ -8,8 +8,8 @@ list compile, to show that a change alters no kernel (or which ones).
   kernel_digest.py digest DIR > manifest.txt
       one line per kernel file: its spec and arch, then the SHA-256 of the
       file without the lines that name the tcuc that made it
-      (`tcuc.version`, `tcuc.build`), so two tcuc builds compare equal when
-      their kernels do;
+      (`tcuc.version`, `tcuc.build`, the cache's `tcuc-cache` line), so two
+      tcuc builds compare equal when their kernels do;
   kernel_digest.py compare A.txt B.txt
       prints the kernels that differ or exist on one side only; exits 1 if
       any do.
@@ -24,8 +24,10 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-# Header lines that say which tcuc made a file, not what it computes.
-IDENTITY = ("// tcuc.version:", "// tcuc.build:")
+# Lines that say which tcuc made a file, not what it computes: the kernel
+# file's release and build id, and the disk cache's own first line (a hash
+# and length of the kernel file, so of those two lines too).
+IDENTITY = ("// tcuc.version:", "// tcuc.build:", "tcuc-cache ")
 
 
 def fill(args):
