@@ -12,6 +12,8 @@
 
 #include "GPUPatterns.h"
 
+#include "tcuc/Conversion/LookbackWord.h"
+
 #include "tcuc/Dialect/TCU/TCUOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -24,12 +26,9 @@
 using namespace mlir;
 using namespace mlir::tcu;
 using namespace mlir::tcu::gpu_lowering;
+using namespace mlir::tcu::lookback_word;
 
 namespace {
-
-/// The flag of a published look-back word (the high 32 bits; the low 32
-/// are the value; 0: not published yet).
-constexpr int64_t kPublished = 1;
 
 /// The lagged scan's chains keep a Fenwick word only for the items that end
 /// a group of this many positions, so a block completes a word once in 16
@@ -91,22 +90,6 @@ struct Builder {
   Value fromLane(Value x, int32_t from) {
     return gpu::ShuffleOp::create(b, loc, x, from, 32, gpu::ShuffleMode::IDX)
         .getShuffleResult();
-  }
-  /// flag << 32 | the 32 bits of `v` (f32 or i32).
-  Value pack(int64_t flag, Value v) {
-    if (isa<FloatType>(v.getType()))
-      v = arith::BitcastOp::create(b, loc, b.getI32Type(), v);
-    Value low = arith::ExtUIOp::create(b, loc, b.getI64Type(), v);
-    return arith::OrIOp::create(b, loc, low, i64(flag << 32));
-  }
-  Value flagOf(Value word) {
-    return arith::ShRUIOp::create(b, loc, word, i64(32));
-  }
-  Value valueOf(Value word, Type t) {
-    Value low = arith::TruncIOp::create(b, loc, b.getI32Type(), word);
-    return t.isInteger(32)
-               ? low
-               : arith::BitcastOp::create(b, loc, t, low).getResult();
   }
   Value add(Value x, Value y) { return buildAccumulatorAdd(b, loc, x, y); }
   Value zero(Type t) {
@@ -243,9 +226,7 @@ static Value voteAny(OpBuilder &b, Location loc, Value pending) {
 
 /// Whether any lane's word is still unpublished (the same in every lane).
 static Value anyPending(OpBuilder &b, Location loc, Value word) {
-  Builder r{b, loc};
-  return voteAny(b, loc,
-                 r.cmp(arith::CmpIPredicate::eq, r.flagOf(word), r.i64(0)));
+  return voteAny(b, loc, buildWordIsPending(b, loc, word));
 }
 
 /// One warp's view of item `item` of a look-back chain whose words form a
@@ -334,7 +315,7 @@ struct FenwickItem {
     Value node = h.add(aggregate, children(trailingOnes(), 0));
     h.inLeader([&] {
       h.storeWord(h.address(state, fenwickWord(b, p)),
-                  h.pack(kPublished, node));
+                  buildPublishedWord(b, loc, node));
     });
   }
 
@@ -343,7 +324,7 @@ struct FenwickItem {
     Builder h{b, loc};
     h.inLeader([&] {
       h.storeWord(h.address(state, aggregateWord(b, p)),
-                  h.pack(kPublished, aggregate));
+                  buildPublishedWord(b, loc, aggregate));
     });
   }
 
@@ -385,7 +366,7 @@ struct FenwickItem {
     node = far.getResult(0);
     h.inLeader([&] {
       h.storeWord(h.address(state, fenwickWord(b, p)),
-                  h.pack(kPublished, node));
+                  buildPublishedWord(b, loc, node));
     });
   }
 
@@ -480,7 +461,8 @@ struct FenwickItem {
           scf::YieldOp::create(
               rb, rl,
               Value(arith::SelectOp::create(
-                  rb, rl, covered, r.i64(kPublished << 32), r.i64(0))));
+                  rb, rl, covered, buildWordConstant(rb, rl, kPublishedZero),
+                  r.i64(0))));
         });
     return ifOp.getResult(0);
   }
@@ -556,16 +538,14 @@ private:
   /// order of `reads` before the lanes are: an association fixed by the
   /// lane numbers.
   Value sumOverLanes(OpBuilder &ob, Location l, ArrayRef<LaneRead> reads) {
-    using P = arith::CmpIPredicate;
     Type i64 = ob.getI64Type();
     Builder w{ob, l};
-    Value published = w.i64(kPublished << 32);
+    Value published = buildWordConstant(ob, l, kPublishedZero);
     SmallVector<Type> types(reads.size(), i64);
     SmallVector<Value> inits(reads.size(), w.i64(0));
     auto loop = scf::WhileOp::create(
         ob, l, types, inits,
         [&](OpBuilder &wb, Location wl, ValueRange) {
-          Builder r{wb, wl};
           SmallVector<Value> words;
           Value pending;
           for (const LaneRead &read : reads) {
@@ -580,7 +560,7 @@ private:
                 });
             Value word = ifOp.getResult(0);
             words.push_back(word);
-            Value zero = r.cmp(P::eq, r.flagOf(word), r.i64(0));
+            Value zero = buildWordIsPending(wb, wl, word);
             pending =
                 pending ? arith::OrIOp::create(wb, wl, pending, zero) : zero;
           }
@@ -591,8 +571,8 @@ private:
         });
     Value sum;
     for (auto [read, word] : llvm::zip(reads, loop.getResults())) {
-      Value v = arith::SelectOp::create(ob, l, read.needed, w.valueOf(word, t),
-                                        w.zero(t));
+      Value v = arith::SelectOp::create(
+          ob, l, read.needed, buildWordValue(ob, l, word, t), w.zero(t));
       sum = sum ? w.add(sum, v) : v;
     }
     return warpSum(w, sum);
@@ -751,8 +731,9 @@ struct LowerBlockLaggedLookback : OpConversionPattern<BlockLaggedLookbackOp> {
             rewriter, loc, anyPending(rewriter, loc, given),
             arith::ConstantOp::create(rewriter, loc,
                                       rewriter.getBoolAttr(true)));
-        memref::StoreOp::create(rewriter, loc, warpSum(h, h.valueOf(given, t)),
-                                buffer, prefixSlot);
+        memref::StoreOp::create(
+            rewriter, loc, warpSum(h, buildWordValue(rewriter, loc, given, t)),
+            buffer, prefixSlot);
         memref::StoreOp::create(
             rewriter, loc,
             arith::SelectOp::create(rewriter, loc, ready,
@@ -876,7 +857,7 @@ struct LowerLaggedPrefix : OpConversionPattern<LaggedPrefixOp> {
                                    .laggedWord());
         },
         [&](OpBuilder &b, Location l) {
-          scf::YieldOp::create(b, l, Builder{b, l}.i64(kPublished << 32));
+          scf::YieldOp::create(b, l, buildWordConstant(b, l, kPublishedZero));
         });
     rewriter.replaceOp(op, look.getResults());
     return success();
