@@ -2,7 +2,8 @@
 //
 // convert-tcu-mma-to-gpu's patterns, by family: tiles and products
 // (TCUMMAToGPU.cpp), operations across the lanes of a fragment
-// (FragmentOps.cpp), and the single-pass look-back (LookbackOps.cpp).
+// (FragmentOps.cpp), and the single-pass look-back (TicketPrefetchOps.cpp,
+// BlockLookbackOps.cpp, LaggedLookbackOps.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,12 +36,20 @@ void foldExactIntRoundTrips(Operation *root);
 void populateFragmentPatterns(const TypeConverter &types,
                               RewritePatternSet &patterns);
 
-/// tcu.ticket (one lane's atomic add, shared by shuffle) and
-/// tcu.block_lookback (block barriers around warp 0's look-back over a
-/// Fenwick tree of the chain: relaxed 64-bit loads and stores of the state
-/// words, a lane per bit of the item's position, xor-butterfly sums).
-void populateLookbackPatterns(const TypeConverter &types,
-                              RewritePatternSet &patterns);
+/// tcu.ticket (one lane's atomic add, shared by shuffle) and tcu.prefetch
+/// (the lanes' L2 prefetches of a range) (TicketPrefetchOps.cpp).
+void populateTicketPrefetchPatterns(const TypeConverter &types,
+                                    RewritePatternSet &patterns);
+
+/// tcu.block_lookback: block barriers around warp 0's look-back over a
+/// Fenwick tree of the chain (FenwickChain.h) (BlockLookbackOps.cpp).
+void populateBlockLookbackPatterns(const TypeConverter &types,
+                                   RewritePatternSet &patterns);
+
+/// tcu.block_lagged_lookback and tcu.lagged_prefix, the lagged scan's
+/// look-back (LaggedLookbackOps.cpp).
+void populateLaggedLookbackPatterns(const TypeConverter &types,
+                                    RewritePatternSet &patterns);
 
 /// The bytes `count` elements of `buffer` take (an i64).
 Value byteCount(OpBuilder &b, Location loc, Value buffer, Value count);

@@ -1063,7 +1063,9 @@ void populatePatterns(TypeConverter &types, RewritePatternSet &patterns,
                LowerElementwise>(types, patterns.getContext());
   patterns.add<LowerMMA>(types, patterns.getContext(), checks);
   populateFragmentPatterns(types, patterns);
-  populateLookbackPatterns(types, patterns);
+  populateTicketPrefetchPatterns(types, patterns);
+  populateBlockLookbackPatterns(types, patterns);
+  populateLaggedLookbackPatterns(types, patterns);
 }
 
 } // namespace
