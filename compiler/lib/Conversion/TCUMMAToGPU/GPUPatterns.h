@@ -1,9 +1,9 @@
 //===- GPUPatterns.h - the conversion patterns of the GPU backend -*- C++ -*-=//
 //
-// convert-tcu-mma-to-gpu's patterns, by family: tiles and products
-// (TCUMMAToGPU.cpp), operations across the lanes of a fragment
-// (FragmentOps.cpp), and the single-pass look-back (TicketPrefetchOps.cpp,
-// BlockLookbackOps.cpp, LaggedLookbackOps.cpp).
+// convert-tcu-mma-to-gpu's patterns, by family: tile accesses
+// (TileAccessOps.cpp), products (MMAOps.cpp), operations across the lanes of a
+// fragment (FragmentOps.cpp), and the single-pass look-back
+// (TicketPrefetchOps.cpp, BlockLookbackOps.cpp, LaggedLookbackOps.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,8 +16,46 @@
 
 namespace mlir::tcu::gpu_lowering {
 
+struct TileRuns;
+
 /// Whether `t` is a 16x16 tile (which the conversion turns into a fragment).
 bool isTile(Type t);
+
+/// The slots of a tile access (tcu.load_tile in `layout`, or a store's
+/// rows) that hold consecutive positions of one line, in position order:
+/// the accesses a whole tile can make as one vector each.
+SmallVector<SmallVector<int, 8>, 8> slotGroups(TileLayout layout,
+                                               ElementOrder order);
+
+/// tcu.load_tile, tcu.store_tile and tcu.store_row as per-lane accesses
+/// that never touch a masked-off address; the tile runs in `runs` (if
+/// given) are lowered as one each (TileAccessOps.cpp).
+void populateTileAccessPatterns(const TypeConverter &types,
+                                RewritePatternSet &patterns,
+                                const TileRuns *runs);
+
+/// The finite checks already built, by the fragment they checked (in A
+/// layout). A tile that meets two named matrices (a scan's L·A and A·U)
+/// needs one check: the vote covers the warp's 256 elements in either
+/// layout. Filled in program order by one conversion; a check is reused only
+/// where it dominates.
+struct FiniteChecks {
+  DenseMap<Value, Value> byFragment;
+
+  /// The check of `fragment` for a product at `at`.
+  Value get(OpBuilder &b, Location loc, Value fragment, Operation *at);
+};
+
+/// tcu.mma (mma.sync, with the exact path for NaN and Inf next to a 0/1
+/// matrix), tcu.matrix, tcu.split, tcu.block_prefix and elementwise arith
+/// on tiles (MMAOps.cpp). `checks`, if given, shares the finite checks of
+/// one conversion between its products; null: each checks its own data.
+void populateMMAPatterns(const TypeConverter &types,
+                         RewritePatternSet &patterns, FiniteChecks *checks);
+
+/// Marks a tcu.mma whose `rhs` operand holds the transpose of the right
+/// factor (set by the transposition step, consumed by the lowering).
+constexpr StringLiteral kRhsTransposedAttr = "tcuc.rhs_transposed";
 
 /// Marks an arith.fptosi whose operand holds integers that fit its result
 /// type exactly (an i8 tile's transpose, moved as f16), so that
