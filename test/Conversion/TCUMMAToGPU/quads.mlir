@@ -1,4 +1,4 @@
-// RUN: tcuc-opt %s --convert-tcu-mma-to-gpu --canonicalize | FileCheck %s
+// RUN: tcuc-opt %s --tcu-outline-kernels --tcu-prefetch-chunks --tcu-transpose-mma-operands --convert-tcu-mma-to-gpu --canonicalize | FileCheck %s
 
 // Tiles in the quads element order (#tcu.order<quads>): a lane's four
 // elements of a row are consecutive in memory, so a whole tile moves as

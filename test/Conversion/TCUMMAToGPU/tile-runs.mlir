@@ -1,4 +1,4 @@
-// RUN: tcuc-opt %s --convert-tcu-mma-to-gpu --canonicalize | FileCheck %s
+// RUN: tcuc-opt %s --tcu-outline-kernels --tcu-prefetch-chunks --tcu-transpose-mma-operands --convert-tcu-mma-to-gpu --canonicalize | FileCheck %s
 
 // Runs of tile accesses (TileRuns in TCUMMAToGPU.cpp), in kernels whose
 // items carry tcuc.tile_runs (the lagged scan's; the reduce walks', seg256n and
