@@ -13,7 +13,7 @@
 // CHECK-SAME: tcuc.kernels = [@warp_items_k0]
 // CHECK-SAME: tcuc.scratch = []
 // CHECK: gpu.func @warp_items_k0(%[[IN:.*]]: memref<?xf16>, %[[OUT:.*]]: memref<?xf32>) workgroup(%[[WG:.*]] : memref<1024xf32, #gpu.address_space<workgroup>>) kernel
-// CHECK-SAME: attributes {nvvm.minctasm = 8 : i32, tcuc.tile_runs}
+// CHECK-SAME: attributes {nvvm.minctasm = 8 : i32, tcu.tile_runs}
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: %[[WARP:.*]] = arith.divui %[[TID]], %c32
 // CHECK: arith.muli %[[WARP]], %c256
@@ -45,7 +45,7 @@ func.func @warp_items(%in: memref<?xf16>, %out: memref<?xf32>) {
     tcu.store_tile %r, %scratch[%c0] stride %c16 line %c16 limit %c256 : vector<16x16xf32> -> memref<256xf32>
     memref.dealloc %scratch : memref<256xf32>
     scf.reduce
-  } {tcuc.min_blocks_per_sm = 8 : i64, tcuc.tile_runs}
+  } {tcu.min_blocks_per_sm = 8 : i64, tcu.tile_runs}
   return
 }
 

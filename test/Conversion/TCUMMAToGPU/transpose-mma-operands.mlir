@@ -5,7 +5,7 @@
 // CHECK-LABEL: func.func @fixed_order
 // CHECK: %[[A:.*]] = tcu.load_tile <rows>
 // CHECK-NEXT: %[[T:.*]] = vector.transpose %[[A]], [1, 0] : vector<16x16xf16> to vector<16x16xf16>
-// CHECK: tcu.mma %{{.*}}, %[[T]], %{{.*}} {tcuc.rhs_transposed} :
+// CHECK: tcu.mma %{{.*}}, %[[T]], %{{.*}} rhs_transposed :
 func.func @fixed_order(%in: memref<?xf16>, %b: index, %n: index, %acc: vector<16x16xf32>, %l: vector<16x16xf16>) -> vector<16x16xf32> {
   %c16 = arith.constant 16 : index
   %a = tcu.load_tile <rows> %in[%b] stride %c16 line %c16 limit %n : memref<?xf16> -> vector<16x16xf16>
@@ -21,7 +21,7 @@ func.func @fixed_order(%in: memref<?xf16>, %b: index, %n: index, %acc: vector<16
 // CHECK-LABEL: func.func @line_order
 // CHECK-NOT: tcu.load_tile <rows>
 // CHECK: %[[T:.*]] = tcu.load_tile <cols> %{{.*}} order <line>
-// CHECK: %[[R:.*]] = tcu.mma %{{.*}}, %[[T]], %{{.*}} {tcuc.rhs_transposed} :
+// CHECK: %[[R:.*]] = tcu.mma %{{.*}}, %[[T]], %{{.*}} rhs_transposed :
 // CHECK: tcu.mma %{{.*}}, %{{.*}}, %[[R]] :
 func.func @line_order(%in: memref<?xf16>, %b: index, %n: index, %acc: vector<16x16xf32>, %l: vector<16x16xf16>) -> vector<16x16xf32> {
   %c16 = arith.constant 16 : index
@@ -39,8 +39,8 @@ func.func @line_order(%in: memref<?xf16>, %b: index, %n: index, %acc: vector<16x
 // CHECK-LABEL: func.func @split_load
 // CHECK: %[[T:.*]] = tcu.load_tile <cols> %{{.*}} : memref<?xf32> -> vector<16x16xf32>
 // CHECK-NEXT: %[[P:.*]]:3 = tcu.split %[[T]]
-// CHECK: tcu.mma %{{.*}}, %[[P]]#0, %{{.*}} {tcuc.rhs_transposed} :
-// CHECK: tcu.mma %{{.*}}, %[[P]]#1, %{{.*}} {tcuc.rhs_transposed} :
+// CHECK: tcu.mma %{{.*}}, %[[P]]#0, %{{.*}} rhs_transposed :
+// CHECK: tcu.mma %{{.*}}, %[[P]]#1, %{{.*}} rhs_transposed :
 func.func @split_load(%in: memref<?xf32>, %b: index, %n: index, %acc: vector<16x16xf32>, %l: vector<16x16xbf16>) -> vector<16x16xf32> {
   %c16 = arith.constant 16 : index
   %a = tcu.load_tile <rows> %in[%b] stride %c16 line %c16 limit %n : memref<?xf32> -> vector<16x16xf32>
@@ -56,7 +56,7 @@ func.func @split_load(%in: memref<?xf32>, %b: index, %n: index, %acc: vector<16x
 // CHECK-LABEL: func.func @carried
 // CHECK: scf.for %{{.*}} iter_args(%[[X:.*]] = %{{.*}}, %{{.*}} = %{{.*}})
 // CHECK-NEXT: %[[T:.*]] = vector.transpose %[[X]], [1, 0] : vector<16x16xi8> to vector<16x16xi8>
-// CHECK-NEXT: tcu.mma %{{.*}}, %[[T]], %{{.*}} {tcuc.rhs_transposed} :
+// CHECK-NEXT: tcu.mma %{{.*}}, %[[T]], %{{.*}} rhs_transposed :
 func.func @carried(%x0: vector<16x16xi8>, %l: vector<16x16xi8>, %acc: vector<16x16xi32>, %k: index) -> vector<16x16xi32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

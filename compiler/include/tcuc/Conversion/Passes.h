@@ -3,6 +3,8 @@
 #ifndef TCUC_CONVERSION_PASSES_H
 #define TCUC_CONVERSION_PASSES_H
 
+#include "tcuc/Dialect/TCU/TCUDialect.h"
+
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
@@ -58,15 +60,18 @@ constexpr llvm::StringLiteral kPlanDependentLaunchAttr =
 /// its blocks an SM should hold at once, the occupancy its variant was
 /// measured at. tcu-outline-kernels gives the kernel `.minnctapersm`
 /// (nvvm.minctasm), so ptxas keeps a thread's registers within
-/// 65536 / (blocks x threads a block).
-constexpr llvm::StringLiteral kMinBlocksPerSMAttr = "tcuc.min_blocks_per_sm";
+/// 65536 / (blocks x threads a block). An i64 in [1, 32], verified by the
+/// tcu dialect.
+constexpr llvm::StringLiteral kMinBlocksPerSMAttr =
+    TCUDialect::getMinBlocksPerSMAttrName();
 
 /// On an scf.parallel of the mma form (a unit attribute): its tile loads
 /// and stores may be lowered in runs (convert-tcu-mma-to-gpu: consecutive
 /// tiles of a warp share one whole-run test, one address and one L2
 /// policy). Set by the variants where that measured faster;
-/// tcu-outline-kernels carries it to the kernel.
-constexpr llvm::StringLiteral kTileRunsAttr = "tcuc.tile_runs";
+/// tcu-outline-kernels carries it to the kernel. Verified by the tcu
+/// dialect (a unit attribute of scf.parallel or gpu.func).
+constexpr llvm::StringLiteral kTileRunsAttr = TCUDialect::getTileRunsAttrName();
 
 /// Patterns that rewrite the mma form inside GPU kernels into per-lane
 /// fragments and mma.sync (tiles converted by `types`), after

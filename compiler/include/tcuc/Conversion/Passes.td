@@ -132,7 +132,8 @@ def ConvertTCUMMAToGPU : Pass<"convert-tcu-mma-to-gpu", "ModuleOp"> {
     accumulator), constant matrices are built in registers, tile loads and
     stores become per-lane masked accesses that never touch a masked-off
     address (consecutive tiles of a kernel with `tcu.tile_runs` share one
-    whole-run test, one address and one L2 policy), and the look-back ops
+    whole-run test, one address and one L2 policy; the attribute is then
+    removed), and the look-back ops
     become warp and block code. The products of a tile share one NaN/Inf
     check. Lower further with the upstream NVVM pipeline (see
     `tcu-to-ptx`).

@@ -53,26 +53,27 @@ struct FiniteChecks {
 void populateMMAPatterns(const TypeConverter &types,
                          RewritePatternSet &patterns, FiniteChecks *checks);
 
-/// Marks a tcu.mma whose `rhs` operand holds the transpose of the right
-/// factor (set by the transposition step, consumed by the lowering).
-constexpr StringLiteral kRhsTransposedAttr = "tcuc.rhs_transposed";
+/// The arith.fptosi ops one conversion built whose operands hold integers
+/// that fit their result type exactly (an i8 tile's transpose, moved as
+/// f16), so that foldExactIntRoundTrips may drop the conversions back.
+struct ExactIntCasts {
+  SmallPtrSet<Operation *, 8> narrowings;
+};
 
-/// Marks an arith.fptosi whose operand holds integers that fit its result
-/// type exactly (an i8 tile's transpose, moved as f16), so that
-/// foldExactIntRoundTrips may drop the conversion back.
-constexpr StringLiteral kExactIntAttr = "tcuc.exact_int";
-
-/// Replaces every arith.sitofp of a kExactIntAttr arith.fptosi by the
-/// fptosi's operand where their float types match, and the fptosi too once
-/// it has no other use: the i8 transpose narrows its f16 fragment to i8 and
-/// the mma widens it again (about 30 instructions a tile for nothing).
-void foldExactIntRoundTrips(Operation *root);
+/// Replaces every arith.sitofp in `root` of an arith.fptosi in `exact` by
+/// the fptosi's operand where their float types match, and the fptosi too
+/// once it has no other use: the i8 transpose narrows its f16 fragment to
+/// i8 and the mma widens it again (about 30 instructions a tile for
+/// nothing).
+void foldExactIntRoundTrips(Operation *root, const ExactIntCasts &exact);
 
 /// tcu.row_sums (lane sums, then shuffles across the row's four lanes),
 /// vector.extract of one tile element (a shuffle from the lane holding it)
-/// and vector.transpose of a 16-bit tile (movmatrix, in registers).
+/// and vector.transpose of a 16-bit tile (movmatrix, in registers); an i8
+/// tile's transpose records its exact narrowing in `exact` (if given).
 void populateFragmentPatterns(const TypeConverter &types,
-                              RewritePatternSet &patterns);
+                              RewritePatternSet &patterns,
+                              ExactIntCasts *exact);
 
 /// tcu.ticket (one lane's atomic add, shared by shuffle) and tcu.prefetch
 /// (the lanes' L2 prefetches of a range) (TicketPrefetchOps.cpp).

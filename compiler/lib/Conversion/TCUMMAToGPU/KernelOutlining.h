@@ -13,6 +13,7 @@
 #define TCUC_CONVERSION_TCUMMATOGPU_KERNELOUTLINING_H
 
 #include "tcuc/Conversion/Passes.h"
+#include "tcuc/Dialect/TCU/TCUDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -25,7 +26,8 @@ namespace mlir::tcu::gpu_lowering {
 /// all warps of the block reach (the block scan's chunk loop). Set by
 /// tcu-outline-kernels; tcu-prefetch-chunks pipelines these loops' tile
 /// loads and removes the mark.
-constexpr llvm::StringLiteral kChunkLoopAttr = "tcu.chunk_loop";
+constexpr llvm::StringLiteral kChunkLoopAttr =
+    TCUDialect::getChunkLoopAttrName();
 
 /// Replaces `func` (arguments: rank-1 memrefs, the first one the input whose
 /// length is `n`) by a gpu.module `@<func>_kernels` of kernels launched with

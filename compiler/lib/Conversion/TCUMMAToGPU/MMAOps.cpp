@@ -62,7 +62,7 @@ struct LowerMMA : OpConversionPattern<MMAOp> {
       rhsT = buildMatrixFragment(rewriter, loc, rhsMatrix.getKind(),
                                  rhsMatrix.getBlock(), true,
                                  rhsMatrix.getType().getElementType());
-    else if (op->hasAttr(kRhsTransposedAttr))
+    else if (op.getRhsTransposed())
       rhsT = adaptor.getRhs();
     else
       return rewriter.notifyMatchFailure(op, "right operand not transposed");

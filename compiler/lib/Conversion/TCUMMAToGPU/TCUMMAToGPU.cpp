@@ -42,7 +42,8 @@ using namespace mlir::tcu::gpu_lowering;
 namespace {
 
 void populatePatterns(TypeConverter &types, RewritePatternSet &patterns,
-                      FiniteChecks *checks, const TileRuns *runs);
+                      FiniteChecks *checks, const TileRuns *runs,
+                      ExactIntCasts *exact);
 
 struct ConvertTCUMMAToGPUPass
     : tcu::impl::ConvertTCUMMAToGPUBase<ConvertTCUMMAToGPUPass> {
@@ -52,8 +53,7 @@ struct ConvertTCUMMAToGPUPass
     // The right operands must be transposes already (or constant
     // matrices, built transposed here).
     WalkResult transposed = module.walk([](MMAOp mma) {
-      if (mma.getRhs().getDefiningOp<MatrixOp>() ||
-          mma->hasAttr(kRhsTransposedAttr))
+      if (mma.getRhs().getDefiningOp<MatrixOp>() || mma.getRhsTransposed())
         return WalkResult::advance();
       mma.emitOpError("right operand must be a constant matrix or a "
                       "transpose (run tcu-transpose-mma-operands first)");
@@ -76,26 +76,31 @@ struct ConvertTCUMMAToGPUPass
         [&](Operation *op) { return types.isLegal(op); });
     RewritePatternSet patterns(ctx);
     FiniteChecks checks;
+    ExactIntCasts exact;
     const TileRuns &runs = getAnalysis<TileRuns>();
     // A run's earlier stores are lowered (and erased) by its last one.
     target.addDynamicallyLegalOp<StoreTileOp>(
         [&](StoreTileOp op) { return runs.movedStores.contains(op); });
-    populatePatterns(types, patterns, &checks, &runs);
+    populatePatterns(types, patterns, &checks, &runs, &exact);
     scf::populateSCFStructuralTypeConversionsAndLegality(types, patterns,
                                                          target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
-    foldExactIntRoundTrips(module);
+    foldExactIntRoundTrips(module, exact);
+    // The kernels' tile runs are lowered: the fact is spent.
+    module.walk(
+        [](gpu::GPUFuncOp kernel) { kernel->removeAttr(kTileRunsAttr); });
   }
 };
 
 /// The patterns, with `checks` shared by the products of one conversion
 /// (null: each product checks its own data).
 void populatePatterns(TypeConverter &types, RewritePatternSet &patterns,
-                      FiniteChecks *checks, const TileRuns *runs) {
+                      FiniteChecks *checks, const TileRuns *runs,
+                      ExactIntCasts *exact) {
   populateTileAccessPatterns(types, patterns, runs);
   populateMMAPatterns(types, patterns, checks);
-  populateFragmentPatterns(types, patterns);
+  populateFragmentPatterns(types, patterns, exact);
   populateTicketPrefetchPatterns(types, patterns);
   populateBlockLookbackPatterns(types, patterns);
   populateLaggedLookbackPatterns(types, patterns);
@@ -105,7 +110,8 @@ void populatePatterns(TypeConverter &types, RewritePatternSet &patterns,
 
 void mlir::tcu::populateTCUMMAToGPUPatterns(TypeConverter &types,
                                             RewritePatternSet &patterns) {
-  populatePatterns(types, patterns, /*checks=*/nullptr, /*runs=*/nullptr);
+  populatePatterns(types, patterns, /*checks=*/nullptr, /*runs=*/nullptr,
+                   /*exact=*/nullptr);
 }
 
 bool gpu_lowering::isTile(Type t) {

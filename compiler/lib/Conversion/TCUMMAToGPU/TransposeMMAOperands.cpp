@@ -109,7 +109,7 @@ LogicalResult transposeRightOperands(Operation *root) {
       return WalkResult::interrupt();
     }
     mma.getRhsMutable().assign(*t);
-    mma->setAttr(kRhsTransposedAttr, UnitAttr::get(mma.getContext()));
+    mma.setRhsTransposed(true);
     return WalkResult::advance();
   });
   if (r.wasInterrupted())
