@@ -25,7 +25,7 @@ bool tcuc::isSupportedArch(const std::string &arch) {
 }
 
 namespace {
-/// Copies the launch plan convert-tcu-mma-to-gpu left on the gpu.module into
+/// Copies the launch plan tcu-outline-kernels left on the gpu.module into
 /// the kernel file's header fields.
 LogicalResult readPlan(gpu::GPUModuleOp module, tcuc::KernelFile &file,
                        std::string &error) {

@@ -88,14 +88,17 @@ void mlir::tcu::buildTCUToGPUKernelsPipeline(OpPassManager &pm,
   pm.addPass(createConvertTCUToMMA());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  ConvertTCUMMAToGPUOptions gpu;
-  gpu.blockSize = options.blockSize;
+  TCUOutlineKernelsOptions outline;
+  outline.blockSize = options.blockSize;
   // griddepcontrol is sm_90's; chips are "sm_NN".
   StringRef chip = options.chip;
   unsigned version = 0;
-  gpu.dependentLaunch = chip.consume_front("sm_") &&
-                        !chip.getAsInteger(10, version) && version >= 90;
-  pm.addPass(createConvertTCUMMAToGPU(gpu));
+  outline.dependentLaunch = chip.consume_front("sm_") &&
+                            !chip.getAsInteger(10, version) && version >= 90;
+  pm.addPass(createTCUOutlineKernels(outline));
+  pm.addPass(createTCUPrefetchChunks());
+  pm.addPass(createTCUTransposeMMAOperands());
+  pm.addPass(createConvertTCUMMAToGPU());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

@@ -5,6 +5,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -25,4 +26,38 @@ void TCUDialect::initialize() {
 #define GET_ATTRDEF_LIST
 #include "tcuc/Dialect/TCU/TCUAttrs.cpp.inc"
       >();
+}
+
+/// Checks that `op` is one of `owners` (op names: the dialect checks by name
+/// so that it needs none of the GPU dialect).
+static LogicalResult verifyOwner(Operation *op, StringRef attr,
+                                 ArrayRef<StringRef> owners) {
+  if (llvm::is_contained(owners, op->getName().getStringRef()))
+    return success();
+  return op->emitOpError() << "may not carry '" << attr << "' (only "
+                           << llvm::join(owners, " or ") << ")";
+}
+
+LogicalResult TCUDialect::verifyOperationAttribute(Operation *op,
+                                                   NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  Attribute value = attr.getValue();
+  if (name == getTileRunsAttrName() || name == getChunkLoopAttrName()) {
+    if (!isa<UnitAttr>(value))
+      return op->emitOpError() << "'" << name << "' must be a unit attribute";
+    if (name == getTileRunsAttrName())
+      return verifyOwner(op, name, {"scf.parallel", "gpu.func"});
+    return verifyOwner(op, name, {"scf.for"});
+  }
+  if (name == getMinBlocksPerSMAttrName()) {
+    auto blocks = dyn_cast<IntegerAttr>(value);
+    if (!blocks || !blocks.getType().isSignlessInteger(64))
+      return op->emitOpError() << "'" << name << "' must be an i64";
+    // An SM holds at most 32 blocks (sm_80, sm_90).
+    if (blocks.getInt() < 1 || blocks.getInt() > 32)
+      return op->emitOpError()
+             << "'" << name << "' must be in [1, 32], got " << blocks.getInt();
+    return verifyOwner(op, name, {"scf.parallel"});
+  }
+  return op->emitOpError() << "unknown tcu attribute '" << name << "'";
 }

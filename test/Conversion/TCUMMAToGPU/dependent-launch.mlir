@@ -3,8 +3,8 @@
 // and then waiting for the one before, and the gpu.module says so for the
 // runtime; a plan of one kernel is left as it is. Without the option
 // nothing changes.
-// RUN: tcuc-opt %s --convert-tcu-to-mma --canonicalize --cse --convert-tcu-mma-to-gpu="dependent-launch=true" | FileCheck %s
-// RUN: tcuc-opt %s --convert-tcu-to-mma --canonicalize --cse --convert-tcu-mma-to-gpu | FileCheck %s --check-prefix=SERIAL
+// RUN: tcuc-opt %s --convert-tcu-to-mma --canonicalize --cse --tcu-outline-kernels="dependent-launch=true" | FileCheck %s
+// RUN: tcuc-opt %s --convert-tcu-to-mma --canonicalize --cse --tcu-outline-kernels | FileCheck %s --check-prefix=SERIAL
 
 // CHECK-LABEL: gpu.module @grid_kernels
 // CHECK-SAME: tcuc.dependent_launch

@@ -1,4 +1,4 @@
-// RUN: tcuc-opt %s --split-input-file --convert-tcu-mma-to-gpu --verify-diagnostics
+// RUN: tcuc-opt %s --split-input-file --tcu-outline-kernels --verify-diagnostics
 
 // expected-error @below {{GPU kernels take rank-1 memref arguments only}}
 func.func @scalar_arg(%in: memref<?xf16>, %k: index) {

@@ -1,4 +1,4 @@
-// RUN: tcuc-opt %s --convert-tcu-to-mma --canonicalize --cse --convert-tcu-mma-to-gpu | FileCheck %s
+// RUN: tcuc-opt %s --convert-tcu-to-mma --canonicalize --cse --tcu-outline-kernels --tcu-prefetch-chunks --tcu-transpose-mma-operands --convert-tcu-mma-to-gpu | FileCheck %s
 
 // Reduction16: one kernel, no scratch; a warp per group of 16 segments in a
 // grid-stride loop; P·A as mma.sync on f16 with the data as B^T; per-lane

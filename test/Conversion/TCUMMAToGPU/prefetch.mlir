@@ -1,5 +1,7 @@
-// RUN: tcuc-opt %s --convert-tcu-mma-to-gpu --canonicalize | FileCheck %s
-// RUN: tcuc-opt %s --convert-tcu-mma-to-gpu=prefetch-chunks=false --canonicalize | FileCheck %s --check-prefix=OFF
+// The chunk prefetch through the whole GPU backend (the passes of tcu-to-ptx),
+// and the same without tcu-prefetch-chunks (OFF).
+// RUN: tcuc-opt %s --tcu-outline-kernels --tcu-prefetch-chunks --tcu-transpose-mma-operands --convert-tcu-mma-to-gpu --canonicalize | FileCheck %s
+// RUN: tcuc-opt %s --tcu-outline-kernels --tcu-transpose-mma-operands --convert-tcu-mma-to-gpu --canonicalize | FileCheck %s --check-prefix=OFF
 
 // A chunk loop around a phase with tcu.block_prefix (the block scan's
 // shape, docs/gpu.md "Block items"): the tile load whose address comes from

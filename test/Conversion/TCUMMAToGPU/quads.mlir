@@ -1,4 +1,4 @@
-// RUN: tcuc-opt %s --convert-tcu-mma-to-gpu --canonicalize | FileCheck %s
+// RUN: tcuc-opt %s --tcu-outline-kernels --tcu-prefetch-chunks --tcu-transpose-mma-operands --convert-tcu-mma-to-gpu --canonicalize | FileCheck %s
 
 // Tiles in the quads element order (#tcu.order<quads>): a lane's four
 // elements of a row are consecutive in memory, so a whole tile moves as
@@ -34,6 +34,6 @@ func.func @quads(%in: memref<?xf16>, %out: memref<?xf16>) {
     tcu.store_tile %r, %out[%base] stride %c16 line %c16 limit %n order <quads> cache <streaming> : vector<16x16xf32> -> memref<?xf16>
     tcu.store_tile %s, %out[%next] stride %c16 line %c16 limit %n order <quads> cache <streaming> : vector<16x16xf32> -> memref<?xf16>
     scf.reduce
-  } {tcuc.tile_runs}
+  } {tcu.tile_runs}
   return
 }

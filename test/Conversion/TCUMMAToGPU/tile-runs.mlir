@@ -1,7 +1,7 @@
-// RUN: tcuc-opt %s --convert-tcu-mma-to-gpu --canonicalize | FileCheck %s
+// RUN: tcuc-opt %s --tcu-outline-kernels --tcu-prefetch-chunks --tcu-transpose-mma-operands --convert-tcu-mma-to-gpu --canonicalize | FileCheck %s
 
 // Runs of tile accesses (TileRuns in TCUMMAToGPU.cpp), in kernels whose
-// items carry tcuc.tile_runs (the lagged scan's; the reduce walks', seg256n and
+// items carry tcu.tile_runs (the lagged scan's; the reduce walks', seg256n and
 // the grid's chunks).
 
 // A warp's run of two tile loads 256 elements apart (the lagged scan's
@@ -32,7 +32,7 @@ func.func @run(%in: memref<?xf16>, %out: memref<?xf32>) {
     %q = tcu.mma %b, %ones, %p : vector<16x16xf16>, vector<16x16xf16> into vector<16x16xf32>
     tcu.store_tile %q, %out[%base] stride %c16 line %c16 limit %n : vector<16x16xf32> -> memref<?xf32>
     scf.reduce
-  } {tcuc.tile_runs}
+  } {tcu.tile_runs}
   return
 }
 
@@ -66,7 +66,7 @@ func.func @scaled_run(%in: memref<?xf16>, %out: memref<?xf32>) {
     %q = tcu.mma %b, %ones, %p : vector<16x16xf16>, vector<16x16xf16> into vector<16x16xf32>
     tcu.store_tile %q, %out[%at] stride %c16 line %c16 limit %n : vector<16x16xf32> -> memref<?xf32>
     scf.reduce
-  } {tcuc.tile_runs}
+  } {tcu.tile_runs}
   return
 }
 
@@ -93,7 +93,7 @@ func.func @scaled_not_run(%in: memref<?xf16>, %out: memref<?xf32>) {
     %q = tcu.mma %b, %ones, %p : vector<16x16xf16>, vector<16x16xf16> into vector<16x16xf32>
     tcu.store_tile %q, %out[%at] stride %c16 line %c16 limit %n : vector<16x16xf32> -> memref<?xf32>
     scf.reduce
-  } {tcuc.tile_runs}
+  } {tcu.tile_runs}
   return
 }
 
@@ -127,7 +127,7 @@ func.func @not_runs(%in: memref<?xf16>, %out: memref<?xf32>) {
     %r = tcu.mma %c, %ones, %q : vector<16x16xf16>, vector<16x16xf16> into vector<16x16xf32>
     tcu.store_tile %r, %out[%base] stride %c16 line %c16 limit %n : vector<16x16xf32> -> memref<?xf32>
     scf.reduce
-  } {tcuc.tile_runs}
+  } {tcu.tile_runs}
   return
 }
 
@@ -160,11 +160,11 @@ func.func @store_run(%in: memref<?xf16>, %out: memref<?xf32>) {
     %next = arith.addi %base, %c256 : index
     tcu.store_tile %q, %out[%next] stride %c16 line %c16 limit %n cache <streaming> : vector<16x16xf32> -> memref<?xf32>
     scf.reduce
-  } {tcuc.tile_runs}
+  } {tcu.tile_runs}
   return
 }
 
-// Without tcuc.tile_runs (the block scans': slower with runs) each tile
+// Without tcu.tile_runs (the block scans': slower with runs) each tile
 // tests and stores alone.
 // CHECK-LABEL: gpu.func @no_runs_k0
 // CHECK-COUNT-2: st.global.cs.v2.b32 [g], {$1, $2}; st.global.cs.v2.b32 [g+512], {$3, $4}; st.global.cs.v2.b32 [g+32], {$5, $6}; st.global.cs.v2.b32 [g+544], {$7, $8}; }"

@@ -51,7 +51,7 @@ func.func @seg256n(%in: memref<?xf32>, %out: memref<?xf32>) {
 // Four tiles in flight: the group's bases lie 256, 512 and 768 elements
 // above the first (written so for the masked path's code, ReduceVariants.cpp;
 // TileRuns would find the run as `(t + i) * 256` too, tile-runs.mlir
-// @scaled_run), and the loop allows runs (tcuc.tile_runs).
+// @scaled_run), and the loop allows runs (tcu.tile_runs).
 // CHECK-LABEL: func @seg256n_four
 // CHECK: scf.for %{{.*}} = %c0 to %c32 step %c4
 // CHECK: %[[B0:.*]] = arith.addi %{{.*}}, %{{.*}} : index
@@ -63,7 +63,7 @@ func.func @seg256n(%in: memref<?xf32>, %out: memref<?xf32>) {
 // CHECK: %[[B3:.*]] = arith.addi %[[B0]], %c768 : index
 // CHECK: tcu.load_tile <rows> %{{.*}}[%[[B3]]]
 // CHECK: tcu.row_sums
-// CHECK: } {tcuc.tile_runs}
+// CHECK: } {tcu.tile_runs}
 func.func @seg256n_four(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_reduce <add> %in into %out segment_size 8192 {variant = #tcu.variant<seg256n>, tiles_per_warp = 4} : memref<?xf16> -> memref<?xf32>
   return
@@ -109,7 +109,7 @@ func.func @seg16n_coalesced(%in: memref<?xf16>, %out: memref<?xf32>) {
 // The block reduce's loop is not marked for runs: a warp's group is
 // strided (its first tile is its warp index), each tile with its own
 // limit, which no run joins.
-// CHECK-NOT: tcuc.tile_runs
+// CHECK-NOT: tcu.tile_runs
 func.func @block(%in: memref<?xi8>, %out: memref<?xi32>) {
   tcu.segmented_reduce <add> %in into %out segment_size 5000 {variant = #tcu.variant<block>} : memref<?xi8> -> memref<?xi32>
   return
@@ -120,7 +120,7 @@ func.func @block(%in: memref<?xi8>, %out: memref<?xi32>) {
 // CHECK-LABEL: func @grid
 // CHECK: %[[SCRATCH:.*]] = memref.alloc(%{{.*}}) : memref<?xf32>
 // CHECK: tcu.store_row %{{.*}}[0], %[[SCRATCH]]
-// CHECK: } {tcuc.tile_runs}
+// CHECK: } {tcu.tile_runs}
 // CHECK: tcu.load_tile <cols> %[[SCRATCH]][%{{.*}}] stride %c3 line %c3
 // CHECK: memref.dealloc %[[SCRATCH]]
 func.func @grid(%in: memref<?xf16>, %out: memref<?xf16>) {

@@ -99,7 +99,7 @@ func.func @seg16n(%in: memref<?xi8>, %out: memref<?xi32>) {
 // CHECK: scf.yield
 // CHECK: memref.dealloc %[[TOTALS]]
 // The block scan's tiles are tested one by one (tile runs measured slower).
-// CHECK-NOT: tcuc.tile_runs
+// CHECK-NOT: tcu.tile_runs
 // CHECK: return
 func.func @block(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 5000 {variant = #tcu.variant<block>} : memref<?xf16> -> memref<?xf32>
@@ -324,8 +324,8 @@ func.func @lookback(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: arith.addf %[[CHUNK]], %[[BEFORE]]
 // CHECK: tcu.store_tile %{{.*}}, %arg1[%[[SAT]]] stride %c16 line %c16 limit %[[SEND]] cache <streaming>
 // At 2 tiles a warp or fewer the blocks ask for 32 warps an SM (8 of 4);
-// their tile accesses may go in runs (tcuc.tile_runs).
-// CHECK: } {tcuc.min_blocks_per_sm = 8 : i64, tcuc.tile_runs}
+// their tile accesses may go in runs (tcu.tile_runs).
+// CHECK: } {tcu.min_blocks_per_sm = 8 : i64, tcu.tile_runs}
 // CHECK-NEXT: memref.dealloc %[[STATE]]
 func.func @lagged(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, tiles_per_warp = 1, warps_per_block = 4, schedule = #tcu.chain_schedule<prefetch_bytes = 2097152, lag_bytes = 6291456, blocks_per_sm = 8, share_items = true>} : memref<?xf16> -> memref<?xf32>
@@ -340,8 +340,8 @@ func.func @lagged(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: tcu.matrix <U>
 // CHECK-NOT: order <quads>
 // CHECK: tcu.block_lagged_lookback
-// CHECK-NOT: tcuc.min_blocks_per_sm
-// CHECK: } {tcuc.tile_runs}
+// CHECK-NOT: tcu.min_blocks_per_sm
+// CHECK: } {tcu.tile_runs}
 // CHECK: return
 func.func @lagged_four_tiles(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 4, schedule = #tcu.chain_schedule<prefetch_bytes = 2097152, lag_bytes = 6291456, share_items = true>} : memref<?xf16> -> memref<?xf32>
@@ -415,7 +415,7 @@ func.func @lagged_f16_out(%in: memref<?xf16>, %out: memref<?xf16>) {
 // CHECK-NOT: tcu.lagged_prefix
 // CHECK: tcu.block_lagged_lookback {{.*}} : memref<9xf32>
 // CHECK: tcu.store_tile %{{.*}}, %arg1[%{{.*}}] {{.*}} order <quads> cache <streaming>
-// CHECK: tcuc.min_blocks_per_sm = 5
+// CHECK: tcu.min_blocks_per_sm = 5
 // CHECK: return
 func.func @lagged_f16_out_four_tiles(%in: memref<?xf16>, %out: memref<?xf16>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 4, schedule = #tcu.chain_schedule<prefetch_bytes = 1048576, blocks_per_sm = 5, quads = true, share_items = true, walk_tickets = true>} : memref<?xf16> -> memref<?xf16>
@@ -450,7 +450,7 @@ func.func @lagged_f16_out_four_tiles(%in: memref<?xf16>, %out: memref<?xf16>) {
 // CHECK: tcu.matrix <UQuads>
 // CHECK: tcu.block_lagged_lookback {{.*}}, %[[TOTALS]][%[[HALF]]], %{{.*}} of 8, {{.*}} prefix[%[[ITEM]]] {{.*}} given %[[GIVEN]] : memref<36xf32>
 // CHECK: tcu.store_tile %{{.*}}, %arg1[%{{.*}}] {{.*}} order <quads> cache <streaming>
-// CHECK: tcuc.min_blocks_per_sm = 3
+// CHECK: tcu.min_blocks_per_sm = 3
 // CHECK: return
 func.func @lagged_f16_out_eight_warps(%in: memref<?xf16>, %out: memref<?xf16>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 8, schedule = #tcu.chain_schedule<lag_bytes = 9437184, blocks_per_sm = 3, quads = true, sum_first = true, read_early = true, share_items = true, walk_tickets = true>} : memref<?xf16> -> memref<?xf16>
@@ -473,7 +473,7 @@ func.func @lagged_f16_out_eight_warps(%in: memref<?xf16>, %out: memref<?xf16>) {
 // CHECK-NOT: tcu.matrix <UQuads>
 // CHECK: tcu.matrix <U>
 // CHECK: tcu.block_lagged_lookback {{.*}} of 8, {{.*}} given
-// CHECK: tcuc.min_blocks_per_sm = 3
+// CHECK: tcu.min_blocks_per_sm = 3
 // CHECK: return
 func.func @lagged_eight_warps(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 8, schedule = #tcu.chain_schedule<prefetch_bytes = 2097152, lag_bytes = 6291456, blocks_per_sm = 3, sum_first = true, read_early = true, share_items = true>} : memref<?xf16> -> memref<?xf32>
@@ -498,7 +498,7 @@ func.func @lagged_eight_warps(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: tcu.matrix <UQuads>
 // CHECK: tcu.block_lagged_lookback {{.*}} of 8, {{.*}} given
 // CHECK: tcu.store_tile %{{.*}}, %arg1[%{{.*}}] {{.*}} order <quads> cache <streaming>
-// CHECK: tcuc.min_blocks_per_sm = 3
+// CHECK: tcu.min_blocks_per_sm = 3
 // CHECK: return
 func.func @lagged_bf16_out_eight_warps(%in: memref<?xbf16>, %out: memref<?xbf16>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 8, schedule = #tcu.chain_schedule<lag_bytes = 9437184, blocks_per_sm = 3, quads = true, sum_first = true, read_early = true, share_items = true, walk_tickets = true>} : memref<?xbf16> -> memref<?xbf16>
@@ -527,7 +527,7 @@ func.func @lagged_bf16_out_four_warps(%in: memref<?xbf16>, %out: memref<?xbf16>)
 // CHECK: tcu.prefetch %arg0[%{{.*}}], %{{.*}} cache <evict_last>
 // CHECK-NOT: tcu.matrix <UQuads>
 // CHECK: tcu.block_lagged_lookback {{.*}} of 8,
-// CHECK: tcuc.min_blocks_per_sm = 3
+// CHECK: tcu.min_blocks_per_sm = 3
 // CHECK: return
 func.func @lagged_bf16_eight_warps(%in: memref<?xbf16>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 8, schedule = #tcu.chain_schedule<prefetch_bytes = 2097152, lag_bytes = 6291456, blocks_per_sm = 3, sum_first = true, read_early = true, share_items = true>} : memref<?xbf16> -> memref<?xf32>

@@ -3,6 +3,8 @@
 #ifndef TCUC_CONVERSION_PASSES_H
 #define TCUC_CONVERSION_PASSES_H
 
+#include "tcuc/Dialect/TCU/TCUDialect.h"
+
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
@@ -43,7 +45,7 @@ void populateTCUToMMAPatterns(RewritePatternSet &patterns);
 /// Patterns that rewrite the mma form into CPU-executable vector code.
 void populateTCUMMAToLoopsPatterns(RewritePatternSet &patterns);
 
-/// The launch plan convert-tcu-mma-to-gpu leaves on each gpu.module:
+/// The launch plan tcu-outline-kernels leaves on each gpu.module:
 /// threads per block, kernels in launch order, device scratch buffers as
 /// [element type, element count as an RPN expression over n] pairs, and
 /// (when every kernel's is an expression of n) each kernel's count of work
@@ -59,25 +61,28 @@ constexpr llvm::StringLiteral kPlanDependentLaunchAttr =
 
 /// On an scf.parallel of the mma form whose items are blocks: how many of
 /// its blocks an SM should hold at once, the occupancy its variant was
-/// measured at. convert-tcu-mma-to-gpu gives the kernel `.minnctapersm`
+/// measured at. tcu-outline-kernels gives the kernel `.minnctapersm`
 /// (nvvm.minctasm), so ptxas keeps a thread's registers within
-/// 65536 / (blocks x threads a block).
-constexpr llvm::StringLiteral kMinBlocksPerSMAttr = "tcuc.min_blocks_per_sm";
+/// 65536 / (blocks x threads a block). An i64 in [1, 32], verified by the
+/// tcu dialect.
+constexpr llvm::StringLiteral kMinBlocksPerSMAttr =
+    TCUDialect::getMinBlocksPerSMAttrName();
 
 /// On an scf.parallel of the mma form (a unit attribute): its tile loads
 /// and stores may be lowered in runs (convert-tcu-mma-to-gpu: consecutive
 /// tiles of a warp share one whole-run test, one address and one L2
-/// policy). Set by the variants where that measured faster; the outlining
-/// carries it to the kernel.
-constexpr llvm::StringLiteral kTileRunsAttr = "tcuc.tile_runs";
+/// policy). Set by the variants where that measured faster;
+/// tcu-outline-kernels carries it to the kernel. Verified by the tcu
+/// dialect (a unit attribute of scf.parallel or gpu.func).
+constexpr llvm::StringLiteral kTileRunsAttr = TCUDialect::getTileRunsAttrName();
 
 /// Patterns that rewrite the mma form inside GPU kernels into per-lane
-/// fragments and mma.sync (tiles converted by `types`). Here every product
-/// with a 0/1 matrix checks its own data for NaN/Inf; the
-/// convert-tcu-mma-to-gpu pass also shares one check between the products
-/// of a tile (a cache that lives for one conversion), and lowers the tile
-/// runs of kernels with kTileRunsAttr; these patterns lower each tile
-/// access alone.
+/// fragments and mma.sync (tiles converted by `types`), after
+/// tcu-transpose-mma-operands. Here every product with a 0/1 matrix checks
+/// its own data for NaN/Inf; the convert-tcu-mma-to-gpu pass also shares
+/// one check between the products of a tile (a cache that lives for one
+/// conversion), and lowers the tile runs of kernels with kTileRunsAttr;
+/// these patterns lower each tile access alone.
 void populateTCUMMAToGPUPatterns(TypeConverter &types,
                                  RewritePatternSet &patterns);
 

@@ -36,7 +36,7 @@ struct TCUToPTXOptions : PassPipelineOptions<TCUToPTXOptions> {
 /// tcu collectives -> mma form -> GPU kernels on mma.sync -> NVVM -> PTX:
 /// each function becomes a `gpu.binary @<name>_kernels` whose object is the
 /// PTX text, with the launch plan left on the gpu.module beforehand (see
-/// convert-tcu-mma-to-gpu; tcuc::compileKernelFile keeps it).
+/// tcu-outline-kernels; tcuc::compileKernelFile keeps it).
 void buildTCUToPTXPipeline(OpPassManager &pm, const TCUToPTXOptions &options);
 /// Its two halves: tcu -> GPU kernels (launch plan on each gpu.module), and
 /// GPU kernels -> PTX.

@@ -3,9 +3,10 @@
 // A block scan walks its segment in chunks, one block barrier per chunk
 // (tcu.block_prefix). Without prefetching, a block's loads of chunk i + 1
 // start only after every warp has passed chunk i's barrier, so DRAM sees
-// each block's loads in bursts. prefetchChunkLoads moves the loads one
-// iteration ahead: chunk i + 1 is in flight while the block scans, waits at
-// the barrier and stores chunk i (docs/gpu.md, "Chunk prefetch").
+// each block's loads in bursts. tcu-prefetch-chunks moves the loads of the
+// loops tcu-outline-kernels marked one iteration ahead: chunk i + 1 is in
+// flight while the block scans, waits at the barrier and stores chunk i
+// (docs/gpu.md, "Chunk prefetch").
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,12 +15,19 @@
 #include "tcuc/Dialect/TCU/TCUOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+namespace mlir::tcu {
+#define GEN_PASS_DEF_TCUPREFETCHCHUNKS
+#include "tcuc/Conversion/Passes.h.inc"
+} // namespace mlir::tcu
+
 using namespace mlir;
 using namespace mlir::tcu;
+using namespace mlir::tcu::gpu_lowering;
 
 /// Adds to `slice`, operands first, the ops of `loop`'s body that compute
 /// `v`. Fails when `v` depends on anything but pure ops of the body, the
@@ -48,14 +56,15 @@ static bool collectSlice(Value v, scf::ForOp loop,
 
 /// Adds to `written` every buffer an op in `loop` writes. Fails when a
 /// write's buffer is unknown (an op that declares no memory effects and is
-/// neither a region holder with recursive effects nor a barrier).
+/// neither a region holder with recursive effects nor a barrier: the
+/// block's, or the warp's the outlining puts after each store).
 static bool collectWrittenBuffers(scf::ForOp loop,
                                   SmallPtrSetImpl<Value> &written) {
   WalkResult walk = loop.getBody()->walk([&](Operation *op) {
     auto effects = dyn_cast<MemoryEffectOpInterface>(op);
     if (!effects) {
       bool known = op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
-                   isa<gpu::BarrierOp>(op);
+                   isa<gpu::BarrierOp, NVVM::SyncWarpOp>(op);
       return known ? WalkResult::advance() : WalkResult::interrupt();
     }
     SmallVector<MemoryEffects::EffectInstance> list;
@@ -138,3 +147,27 @@ void gpu_lowering::prefetchChunkLoads(scf::ForOp loop) {
       });
   (void)pipelined; // scf.for always supports additional yields.
 }
+
+namespace {
+
+struct TCUPrefetchChunksPass
+    : tcu::impl::TCUPrefetchChunksBase<TCUPrefetchChunksPass> {
+  void runOnOperation() override {
+    // The marked loops in the order of their first block barriers, the
+    // order of the phases the outlining found in them: a loop's prefetch
+    // moves loads to its parent's top level, where an enclosing marked loop
+    // would see them.
+    SetVector<Operation *> loops;
+    getOperation()->walk([&](gpu::BarrierOp barrier) {
+      Operation *parent = barrier->getParentOp();
+      if (isa<scf::ForOp>(parent) && parent->hasAttr(kChunkLoopAttr))
+        loops.insert(parent);
+    });
+    for (Operation *loop : loops) {
+      loop->removeAttr(kChunkLoopAttr);
+      prefetchChunkLoads(cast<scf::ForOp>(loop));
+    }
+  }
+};
+
+} // namespace

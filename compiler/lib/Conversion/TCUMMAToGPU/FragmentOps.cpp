@@ -124,7 +124,11 @@ struct LowerTileExtract : OpConversionPattern<vector::ExtractOp> {
 /// instructions instead of reloading the tile with one load per element.
 /// i8 elements travel as f16 (exact for |x| <= 2048).
 struct LowerTileTranspose : OpConversionPattern<vector::TransposeOp> {
-  using OpConversionPattern::OpConversionPattern;
+  LowerTileTranspose(const TypeConverter &types, MLIRContext *ctx,
+                     ExactIntCasts *exact)
+      : OpConversionPattern(types, ctx), exact(exact) {}
+  ExactIntCasts *exact; // null: not recorded
+
   LogicalResult
   matchAndRewrite(vector::TransposeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -181,7 +185,8 @@ struct LowerTileTranspose : OpConversionPattern<vector::TransposeOp> {
     if (narrow) {
       auto back =
           arith::FPToSIOp::create(rewriter, loc, fragmentType(elt), result);
-      back->setAttr(kExactIntAttr, rewriter.getUnitAttr());
+      if (exact)
+        exact->narrowings.insert(back);
       result = back;
     }
     rewriter.replaceOp(op, result);
@@ -191,10 +196,11 @@ struct LowerTileTranspose : OpConversionPattern<vector::TransposeOp> {
 
 } // namespace
 
-void gpu_lowering::foldExactIntRoundTrips(Operation *root) {
-  root->walk([](arith::SIToFPOp widen) {
+void gpu_lowering::foldExactIntRoundTrips(Operation *root,
+                                          const ExactIntCasts &exact) {
+  root->walk([&](arith::SIToFPOp widen) {
     auto narrow = widen.getIn().getDefiningOp<arith::FPToSIOp>();
-    if (!narrow || !narrow->hasAttr(kExactIntAttr) ||
+    if (!narrow || !exact.narrowings.contains(narrow) ||
         narrow.getIn().getType() != widen.getType())
       return;
     widen.replaceAllUsesWith(narrow.getIn());
@@ -205,7 +211,8 @@ void gpu_lowering::foldExactIntRoundTrips(Operation *root) {
 }
 
 void gpu_lowering::populateFragmentPatterns(const TypeConverter &types,
-                                            RewritePatternSet &patterns) {
-  patterns.add<LowerRowSums, LowerTileExtract, LowerTileTranspose>(
-      types, patterns.getContext());
+                                            RewritePatternSet &patterns,
+                                            ExactIntCasts *exact) {
+  patterns.add<LowerRowSums, LowerTileExtract>(types, patterns.getContext());
+  patterns.add<LowerTileTranspose>(types, patterns.getContext(), exact);
 }

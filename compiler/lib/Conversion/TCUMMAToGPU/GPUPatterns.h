@@ -1,8 +1,9 @@
 //===- GPUPatterns.h - the conversion patterns of the GPU backend -*- C++ -*-=//
 //
-// convert-tcu-mma-to-gpu's patterns, by family: tiles and products
-// (TCUMMAToGPU.cpp), operations across the lanes of a fragment
-// (FragmentOps.cpp), and the single-pass look-back (LookbackOps.cpp).
+// convert-tcu-mma-to-gpu's patterns, by family: tile accesses
+// (TileAccessOps.cpp), products (MMAOps.cpp), operations across the lanes of a
+// fragment (FragmentOps.cpp), and the single-pass look-back
+// (TicketPrefetchOps.cpp, BlockLookbackOps.cpp, LaggedLookbackOps.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,32 +16,79 @@
 
 namespace mlir::tcu::gpu_lowering {
 
+struct TileRuns;
+
 /// Whether `t` is a 16x16 tile (which the conversion turns into a fragment).
 bool isTile(Type t);
 
-/// Marks an arith.fptosi whose operand holds integers that fit its result
-/// type exactly (an i8 tile's transpose, moved as f16), so that
-/// foldExactIntRoundTrips may drop the conversion back.
-constexpr StringLiteral kExactIntAttr = "tcuc.exact_int";
+/// The slots of a tile access (tcu.load_tile in `layout`, or a store's
+/// rows) that hold consecutive positions of one line, in position order:
+/// the accesses a whole tile can make as one vector each.
+SmallVector<SmallVector<int, 8>, 8> slotGroups(TileLayout layout,
+                                               ElementOrder order);
 
-/// Replaces every arith.sitofp of a kExactIntAttr arith.fptosi by the
-/// fptosi's operand where their float types match, and the fptosi too once
-/// it has no other use: the i8 transpose narrows its f16 fragment to i8 and
-/// the mma widens it again (about 30 instructions a tile for nothing).
-void foldExactIntRoundTrips(Operation *root);
+/// tcu.load_tile, tcu.store_tile and tcu.store_row as per-lane accesses
+/// that never touch a masked-off address; the tile runs in `runs` (if
+/// given) are lowered as one each (TileAccessOps.cpp).
+void populateTileAccessPatterns(const TypeConverter &types,
+                                RewritePatternSet &patterns,
+                                const TileRuns *runs);
+
+/// The finite checks already built, by the fragment they checked (in A
+/// layout). A tile that meets two named matrices (a scan's L·A and A·U)
+/// needs one check: the vote covers the warp's 256 elements in either
+/// layout. Filled in program order by one conversion; a check is reused only
+/// where it dominates.
+struct FiniteChecks {
+  DenseMap<Value, Value> byFragment;
+
+  /// The check of `fragment` for a product at `at`.
+  Value get(OpBuilder &b, Location loc, Value fragment, Operation *at);
+};
+
+/// tcu.mma (mma.sync, with the exact path for NaN and Inf next to a 0/1
+/// matrix), tcu.matrix, tcu.split, tcu.block_prefix and elementwise arith
+/// on tiles (MMAOps.cpp). `checks`, if given, shares the finite checks of
+/// one conversion between its products; null: each checks its own data.
+void populateMMAPatterns(const TypeConverter &types,
+                         RewritePatternSet &patterns, FiniteChecks *checks);
+
+/// The arith.fptosi ops one conversion built whose operands hold integers
+/// that fit their result type exactly (an i8 tile's transpose, moved as
+/// f16), so that foldExactIntRoundTrips may drop the conversions back.
+struct ExactIntCasts {
+  SmallPtrSet<Operation *, 8> narrowings;
+};
+
+/// Replaces every arith.sitofp in `root` of an arith.fptosi in `exact` by
+/// the fptosi's operand where their float types match, and the fptosi too
+/// once it has no other use: the i8 transpose narrows its f16 fragment to
+/// i8 and the mma widens it again (about 30 instructions a tile for
+/// nothing).
+void foldExactIntRoundTrips(Operation *root, const ExactIntCasts &exact);
 
 /// tcu.row_sums (lane sums, then shuffles across the row's four lanes),
 /// vector.extract of one tile element (a shuffle from the lane holding it)
-/// and vector.transpose of a 16-bit tile (movmatrix, in registers).
+/// and vector.transpose of a 16-bit tile (movmatrix, in registers); an i8
+/// tile's transpose records its exact narrowing in `exact` (if given).
 void populateFragmentPatterns(const TypeConverter &types,
-                              RewritePatternSet &patterns);
+                              RewritePatternSet &patterns,
+                              ExactIntCasts *exact);
 
-/// tcu.ticket (one lane's atomic add, shared by shuffle) and
-/// tcu.block_lookback (block barriers around warp 0's look-back over a
-/// Fenwick tree of the chain: relaxed 64-bit loads and stores of the state
-/// words, a lane per bit of the item's position, xor-butterfly sums).
-void populateLookbackPatterns(const TypeConverter &types,
-                              RewritePatternSet &patterns);
+/// tcu.ticket (one lane's atomic add, shared by shuffle) and tcu.prefetch
+/// (the lanes' L2 prefetches of a range) (TicketPrefetchOps.cpp).
+void populateTicketPrefetchPatterns(const TypeConverter &types,
+                                    RewritePatternSet &patterns);
+
+/// tcu.block_lookback: block barriers around warp 0's look-back over a
+/// Fenwick tree of the chain (FenwickChain.h) (BlockLookbackOps.cpp).
+void populateBlockLookbackPatterns(const TypeConverter &types,
+                                   RewritePatternSet &patterns);
+
+/// tcu.block_lagged_lookback and tcu.lagged_prefix, the lagged scan's
+/// look-back (LaggedLookbackOps.cpp).
+void populateLaggedLookbackPatterns(const TypeConverter &types,
+                                    RewritePatternSet &patterns);
 
 /// The bytes `count` elements of `buffer` take (an i64).
 Value byteCount(OpBuilder &b, Location loc, Value buffer, Value count);

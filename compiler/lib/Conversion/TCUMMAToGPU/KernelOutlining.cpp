@@ -1,4 +1,10 @@
 //===- KernelOutlining.cpp - mma-form loops to GPU kernels ----------------===//
+//
+// tcu-outline-kernels: the host side of the mma form becomes kernels and a
+// launch plan the runtime reads; the kernels keep the mma form for the
+// passes after it (KernelOutlining.h).
+//
+//===----------------------------------------------------------------------===//
 
 #include "KernelOutlining.h"
 
@@ -11,6 +17,11 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
+
+namespace mlir::tcu {
+#define GEN_PASS_DEF_TCUOUTLINEKERNELS
+#include "tcuc/Conversion/Passes.h.inc"
+} // namespace mlir::tcu
 
 using namespace mlir;
 using namespace mlir::tcu;
@@ -78,8 +89,8 @@ private:
 class Outliner {
 public:
   Outliner(func::FuncOp func, gpu::GPUModuleOp module, int64_t blockSize,
-           bool prefetch, bool dependentLaunch)
-      : func(func), module(module), blockSize(blockSize), prefetch(prefetch),
+           bool dependentLaunch)
+      : func(func), module(module), blockSize(blockSize),
         dependentLaunch(dependentLaunch) {}
 
   LogicalResult run();
@@ -94,7 +105,6 @@ private:
   func::FuncOp func;
   gpu::GPUModuleOp module;
   int64_t blockSize;
-  bool prefetch;
   bool dependentLaunch;
   /// Kernel argument types: the function's arguments, then the scratch.
   SmallVector<Type> argTypes;
@@ -291,7 +301,7 @@ LogicalResult Outliner::outline(scf::ParallelOp loop, int index) {
   // reads what the phase before wrote), so all reach each barrier.
   SmallVector<scf::ParallelOp> phases;
   kernel.walk([&](scf::ParallelOp p) { phases.push_back(p); });
-  SetVector<Operation *> prefetchLoops;
+  SetVector<Operation *> chunkLoops;
   for (scf::ParallelOp phase : phases) {
     if (phase.getNumLoops() != 1 ||
         !isConstantIntValue(phase.getLowerBound()[0], 0) ||
@@ -315,13 +325,13 @@ LogicalResult Outliner::outline(scf::ParallelOp loop, int index) {
     // A phase of one iteration per warp is its body with w = the warp's
     // index in the block, no loop around it: then a loop around the phase
     // (a block scan's chunks) holds the tile loads at its top level, where
-    // prefetchChunkLoads finds them.
+    // tcu-prefetch-chunks finds them.
     OpBuilder pb(phase);
     IRMapping phaseMap;
     OpBuilder wb = pb;
     if (isConstantIntValue(phase.getUpperBound()[0], warpsPerBlock)) {
       phaseMap.map(phase.getInductionVars()[0], warpInBlock);
-      prefetchLoops.insert(phase->getParentOp());
+      chunkLoops.insert(phase->getParentOp());
     } else {
       Value step = arith::ConstantIndexOp::create(pb, loc, warpsPerBlock);
       auto warps = scf::ForOp::create(pb, phase.getLoc(), warpInBlock,
@@ -334,10 +344,9 @@ LogicalResult Outliner::outline(scf::ParallelOp loop, int index) {
     gpu::BarrierOp::create(pb, phase.getLoc());
     phase.erase();
   }
-  if (prefetch)
-    for (Operation *op : prefetchLoops)
-      if (auto chunks = dyn_cast<scf::ForOp>(op))
-        prefetchChunkLoads(chunks);
+  for (Operation *op : chunkLoops)
+    if (isa<scf::ForOp>(op))
+      op->setAttr(kChunkLoopAttr, UnitAttr::get(ctx));
 
   // Nested deallocs of workgroup slices were cloned if inside nested
   // regions; drop them. Then order every store before later reads by other
@@ -454,14 +463,12 @@ LogicalResult Outliner::run() {
 }
 
 LogicalResult gpu_lowering::outlineKernels(func::FuncOp func, int64_t blockSize,
-                                           bool prefetch,
                                            bool dependentLaunch) {
   auto top = func->getParentOfType<ModuleOp>();
   OpBuilder b(func);
   auto module = gpu::GPUModuleOp::create(b, func.getLoc(),
                                          (func.getName() + "_kernels").str());
-  if (failed(
-          Outliner(func, module, blockSize, prefetch, dependentLaunch).run())) {
+  if (failed(Outliner(func, module, blockSize, dependentLaunch).run())) {
     module.erase();
     return failure();
   }
@@ -470,3 +477,27 @@ LogicalResult gpu_lowering::outlineKernels(func::FuncOp func, int64_t blockSize,
   func.erase();
   return success();
 }
+
+namespace {
+
+struct TCUOutlineKernelsPass
+    : tcu::impl::TCUOutlineKernelsBase<TCUOutlineKernelsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (blockSize < 32 || blockSize % 32 || blockSize > 1024) {
+      module.emitError("block-size must be a multiple of 32 in [32, 1024]");
+      return signalPassFailure();
+    }
+    for (auto func :
+         llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
+      if (func.isExternal())
+        continue;
+      if (failed(outlineKernels(func, blockSize, dependentLaunch)))
+        return signalPassFailure();
+    }
+  }
+};
+
+} // namespace

@@ -1,6 +1,6 @@
 //===- KernelOutlining.h - mma-form loops to GPU kernels --------*- C++ -*-===//
 //
-// The structural half of convert-tcu-mma-to-gpu. Every top-level
+// tcu-outline-kernels, the first step of the GPU backend. Every top-level
 // `scf.parallel` of a host function becomes one `gpu.func` kernel in which
 // each warp takes work items in a grid-stride loop; the host function itself
 // becomes a launch plan (kernel order, scratch buffers) on the gpu.module,
@@ -13,6 +13,7 @@
 #define TCUC_CONVERSION_TCUMMATOGPU_KERNELOUTLINING_H
 
 #include "tcuc/Conversion/Passes.h"
+#include "tcuc/Dialect/TCU/TCUDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -20,16 +21,24 @@
 
 namespace mlir::tcu::gpu_lowering {
 
+/// Marks an scf.for of a kernel (a unit attribute) directly around a phase
+/// of one iteration per warp: every iteration ends at a block barrier that
+/// all warps of the block reach (the block scan's chunk loop). Set by
+/// tcu-outline-kernels; tcu-prefetch-chunks pipelines these loops' tile
+/// loads and removes the mark.
+constexpr llvm::StringLiteral kChunkLoopAttr =
+    TCUDialect::getChunkLoopAttrName();
+
 /// Replaces `func` (arguments: rank-1 memrefs, the first one the input whose
 /// length is `n`) by a gpu.module `@<func>_kernels` of kernels launched with
 /// `blockSize` threads. Work items are warps; per-item scratch allocations
 /// become slices of workgroup memory, top-level ones device scratch buffers.
-/// With `prefetch`, the chunk loops of block items load their next chunk
-/// early (prefetchChunkLoads). With `dependentLaunch` (sm_90) a plan of
-/// several kernels is marked for programmatic dependent launch and each
-/// kernel starts with the griddepcontrol steps that make it safe.
+/// The chunk loops of block items get kChunkLoopAttr. With
+/// `dependentLaunch` (sm_90) a plan of several kernels is marked for
+/// programmatic dependent launch and each kernel starts with the
+/// griddepcontrol steps that make it safe.
 LogicalResult outlineKernels(func::FuncOp func, int64_t blockSize,
-                             bool prefetch, bool dependentLaunch);
+                             bool dependentLaunch);
 
 /// Software-pipelines `loop` by one iteration for its tile loads: each
 /// tcu.load_tile at the loop's top level whose operands are computed (pure

@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tcuc/Conversion/LookbackWord.h"
 #include "tcuc/Conversion/Passes.h"
 #include "tcuc/Dialect/TCU/TCUOps.h"
 
@@ -414,17 +415,14 @@ struct DropPrefetch : OpRewritePattern<PrefetchOp> {
   }
 };
 
-/// The CPU's look-back words: state[i] = 1 << 32 | the bits of item i's
-/// inclusive prefix (the sum of its chain's items up to i), published in
-/// ticket order.
+/// The CPU's look-back words: state[i] = the published word
+/// (tcuc/Conversion/LookbackWord.h) of item i's inclusive prefix (the sum of
+/// its chain's items up to i), published in ticket order.
 struct InclusiveChain {
   OpBuilder &b;
   Location loc;
   Value state;
 
-  Value c64(int64_t v) {
-    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
-  }
   /// The sum of the chain's items first .. item - 1 (0 for the first),
   /// from item - 1's word, which must be published (anything else aborts
   /// rather than spin: items run in ticket order on the CPU).
@@ -438,32 +436,23 @@ struct InclusiveChain {
               Value(arith::ConstantOp::create(ib, l, ib.getZeroAttr(t))));
         },
         [&](OpBuilder &ib, Location l) {
-          InclusiveChain in{ib, l, state};
           Value word =
               memref::LoadOp::create(ib, l, state,
                                      ValueRange{arith::SubIOp::create(
                                          ib, l, item, constIndex(ib, l, 1))});
-          Value flag = arith::ShRUIOp::create(ib, l, word, in.c64(32));
           cf::AssertOp::create(
-              ib, l, arith::CmpIOp::create(ib, l, P::eq, flag, in.c64(1)),
+              ib, l, lookback_word::buildWordIsPublished(ib, l, word),
               (opName + ": the item before has no inclusive prefix (items "
                         "must be claimed in order with tcu.ticket)")
                   .str());
-          Value v = arith::TruncIOp::create(ib, l, ib.getI32Type(), word);
-          if (isa<FloatType>(t))
-            v = arith::BitcastOp::create(ib, l, t, v);
-          scf::YieldOp::create(ib, l, v);
+          scf::YieldOp::create(ib, l,
+                               lookback_word::buildWordValue(ib, l, word, t));
         });
     return ifOp.getResult(0);
   }
   /// Publishes `inclusive` as item `item`'s word.
   void publish(Value item, Value inclusive) {
-    Value v = inclusive;
-    if (isa<FloatType>(v.getType()))
-      v = arith::BitcastOp::create(b, loc, b.getI32Type(), v);
-    Value word = arith::OrIOp::create(
-        b, loc, arith::ExtUIOp::create(b, loc, b.getI64Type(), v),
-        c64(int64_t(1) << 32));
+    Value word = lookback_word::buildPublishedWord(b, loc, inclusive);
     memref::StoreOp::create(b, loc, word, state, ValueRange{item});
   }
 };
@@ -570,21 +559,11 @@ struct LowerBlockLaggedLookback : OpRewritePattern<BlockLaggedLookbackOp> {
       Value chunkPrefix = ifOp.getResult(0);
       // The given word where it is published (always, here).
       if (Value given = op.getGivenWords()) {
-        Value high = arith::ShRUIOp::create(
-            rewriter, loc, given,
-            arith::ConstantOp::create(rewriter, loc,
-                                      rewriter.getI64IntegerAttr(32)));
-        Value value = arith::TruncIOp::create(rewriter, loc,
-                                              rewriter.getI32Type(), given);
-        if (isa<FloatType>(t))
-          value = arith::BitcastOp::create(rewriter, loc, t, value);
-        chunkPrefix = arith::SelectOp::create(
-            rewriter, loc,
-            arith::CmpIOp::create(
-                rewriter, loc, arith::CmpIPredicate::ne, high,
-                arith::ConstantOp::create(rewriter, loc,
-                                          rewriter.getI64IntegerAttr(0))),
-            value, chunkPrefix);
+        Value published =
+            lookback_word::buildWordIsPublished(rewriter, loc, given);
+        Value value = lookback_word::buildWordValue(rewriter, loc, given, t);
+        chunkPrefix = arith::SelectOp::create(rewriter, loc, published, value,
+                                              chunkPrefix);
       }
       memref::StoreOp::create(rewriter, loc, chunkPrefix, buffer,
                               ValueRange{slot(2 * warps)});
@@ -614,8 +593,8 @@ struct LowerLaggedPrefix : OpRewritePattern<LaggedPrefixOp> {
   LogicalResult matchAndRewrite(LaggedPrefixOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value published = arith::ConstantOp::create(
-        rewriter, loc, rewriter.getI64IntegerAttr(int64_t(1) << 32));
+    Value published = lookback_word::buildWordConstant(
+        rewriter, loc, lookback_word::kPublishedZero);
     Value reads = arith::AndIOp::create(
         rewriter, loc, op.getLooksBack(),
         arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,

@@ -29,8 +29,35 @@ def TCU_Dialect : Dialect {
 
     Later passes lower these operations to the "mma form", in which the
     Tensor Core matrix products (P·A, A·U, L·A) of Dakkak et al. are explicit.
+
+    Discardable attributes the dialect verifies (type, value, owner), by
+    which the mma-form lowering hands facts to the GPU backend:
+
+    - `tcu.tile_runs` (unit, on an `scf.parallel` of work items or on the
+      `gpu.func` kernel made of it): the tile loads and stores of its items
+      may be lowered in runs (one bounds test, address and L2 policy for
+      consecutive tiles of a warp);
+    - `tcu.min_blocks_per_sm` (i64 in [1, 32], on an `scf.parallel` of
+      block work items): how many of its blocks an SM should hold at once;
+      the kernel gets it as `nvvm.minctasm`;
+    - `tcu.chunk_loop` (unit, on an `scf.for` inside a kernel): every
+      iteration ends at a block barrier that all warps of the block reach;
+      set by tcu-outline-kernels, consumed by tcu-prefetch-chunks.
   }];
   let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// The discardable attributes above (verifyOperationAttribute).
+    static constexpr ::llvm::StringLiteral getTileRunsAttrName() {
+      return ::llvm::StringLiteral("tcu.tile_runs");
+    }
+    static constexpr ::llvm::StringLiteral getMinBlocksPerSMAttrName() {
+      return ::llvm::StringLiteral("tcu.min_blocks_per_sm");
+    }
+    static constexpr ::llvm::StringLiteral getChunkLoopAttrName() {
+      return ::llvm::StringLiteral("tcu.chunk_loop");
+    }
+  }];
 }
 
 def TCU_CombinerKind : I32EnumAttr<"CombinerKind",

@@ -55,15 +55,24 @@ def TCU_MMAOp : TCU_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
     An f32 or i32 tile must pass through `tcu.split` before it can be an
     operand, so every rounding is visible in the IR.
 
+    With `rhs_transposed`, `rhs` holds the transpose of the right factor:
+    result = lhs · rhsᵀ + acc. The GPU backend's B fragment of X is the A
+    layout of X^T, so tcu-transpose-mma-operands re-expresses the right
+    operands that are data so and sets it (never with a `tcu.matrix` on
+    the right, which the lowering builds transposed itself); the CPU
+    backend takes products without it.
+
     ```mlir
     %V = tcu.mma %P, %A, %acc : vector<16x16xf16>, vector<16x16xf16> into vector<16x16xf32>
+    %W = tcu.mma %P, %At, %acc rhs_transposed : vector<16x16xf16>, vector<16x16xf16> into vector<16x16xf32>
     ```
   }];
-  let arguments = (ins TCU_Tile:$lhs, TCU_Tile:$rhs, TCU_Tile:$acc);
+  let arguments = (ins TCU_Tile:$lhs, TCU_Tile:$rhs, TCU_Tile:$acc,
+                   UnitAttr:$rhs_transposed);
   let results = (outs TCU_Tile:$result);
   let assemblyFormat = [{
-    $lhs `,` $rhs `,` $acc attr-dict `:` type($lhs) `,` type($rhs) `into`
-    type($acc)
+    $lhs `,` $rhs `,` $acc (`rhs_transposed` $rhs_transposed^)? attr-dict `:`
+    type($lhs) `,` type($rhs) `into` type($acc)
   }];
   let hasVerifier = 1;
 }

@@ -1,0 +1,541 @@
+//===- TileAccessOps.cpp - tile loads and stores as lane accesses ---------===//
+//
+// tcu.load_tile, tcu.store_tile and tcu.store_row on lane fragments: each
+// lane reads or writes its 8 slots (LaneFragments.h) at addresses that
+// never touch a masked-off element. Whole tiles (and whole runs of tiles,
+// TileRuns.h) go without masks, a group of consecutive elements of a line
+// as one vector access; the ragged ends mask each element.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GPUPatterns.h"
+#include "LaneFragments.h"
+#include "TileRuns.h"
+
+#include "tcuc/Dialect/TCU/TCUOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::tcu;
+using namespace mlir::tcu::gpu_lowering;
+
+namespace {
+
+Value constIndex(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+Value cmp(OpBuilder &b, Location loc, arith::CmpIPredicate p, Value x,
+          Value y) {
+  return arith::CmpIOp::create(b, loc, p, x, y);
+}
+
+/// Converts a scalar of a tile's element type to a buffer's (f32 -> f16 or
+/// bf16 rounds to nearest even, as on the CPU).
+Value toElement(OpBuilder &b, Location loc, Value x, Type to) {
+  if (x.getType() == to)
+    return x;
+  if (isa<FloatType>(to) &&
+      cast<FloatType>(to).getWidth() < cast<FloatType>(x.getType()).getWidth())
+    return arith::TruncFOp::create(b, loc, to, x);
+  return arith::ExtFOp::create(b, loc, to, x);
+}
+
+/// if (valid) load src[addr] else 0.
+Value maskedLoad(OpBuilder &b, Location loc, Value valid, Value src,
+                 Value addr) {
+  Type elt = cast<MemRefType>(src.getType()).getElementType();
+  auto ifOp = scf::IfOp::create(
+      b, loc, valid,
+      [&](OpBuilder &t, Location l) {
+        Value v = memref::LoadOp::create(t, l, src, addr);
+        scf::YieldOp::create(t, l, v);
+      },
+      [&](OpBuilder &e, Location l) {
+        Value z = arith::ConstantOp::create(e, l, e.getZeroAttr(elt));
+        scf::YieldOp::create(e, l, z);
+      });
+  return ifOp.getResult(0);
+}
+
+/// if (valid) dest[addr] = x (converted to the buffer's type); with
+/// `accumulate`, dest[addr] += x in x's type.
+void maskedStore(OpBuilder &b, Location loc, Value valid, Value x, Value dest,
+                 Value addr, bool accumulate = false) {
+  Type destElt = cast<MemRefType>(dest.getType()).getElementType();
+  auto ifOp = scf::IfOp::create(b, loc, valid);
+  OpBuilder then = ifOp.getThenBodyBuilder();
+  if (accumulate) {
+    Value old = memref::LoadOp::create(then, loc, dest, addr);
+    old = toElement(then, loc, old, x.getType());
+    x = isa<FloatType>(x.getType())
+            ? arith::AddFOp::create(then, loc, old, x).getResult()
+            : arith::AddIOp::create(then, loc, old, x).getResult();
+  }
+  memref::StoreOp::create(then, loc, toElement(then, loc, x, destElt), dest,
+                          addr);
+}
+
+/// Slot s of a tile access: the element (row, col) lies on line `row`
+/// (`rows` layout) or line `col` (`cols`), at position col or row. Freedoms
+/// of `order` (tcu.load_tile's) let a lane's elements be consecutive in
+/// memory:
+/// - Line permutes the positions within each line: in `rows`, the
+///   lane's columns {2t, 2t+1, 2t+8, 2t+9} of a row become positions
+///   4t..4t+3; in `cols`, its rows {g, g+8} of a column become 2g, 2g+1;
+/// - Tile ignores the layout: lane L's slot s is element L * 8 + s of
+///   the 256 in line order (line 2g + t / 2, position 8 (t % 2) + s).
+/// Each is a bijection on the tile's 16 x 16 (line, position) pairs.
+struct SlotAddress {
+  Value addr, valid;
+};
+
+/// The slot's part of its element's (line, position): in every layout and
+/// order these split into a lane's part (laneLine / laneStart below) plus
+/// a constant of the slot, so whole tiles can address every slot from one
+/// lane base.
+struct SlotOffset {
+  int64_t line, position;
+  /// Elements past slot 0's, for lines `stride` elements apart.
+  int64_t elements(int64_t stride) const { return line * stride + position; }
+};
+/// Whether a lane's four elements of a row take four consecutive positions
+/// of the line: `line` order (any position is fine) and `quads` (rows only:
+/// the positions the quads permutation gives them, which are those).
+bool quadsOfLine(ElementOrder order) {
+  return order == ElementOrder::Line || order == ElementOrder::Quads;
+}
+
+SlotOffset slotOffset(int s, TileLayout layout, ElementOrder order) {
+  // Lane 0 (g = t = 0) holds exactly the slot's part of row and column.
+  int64_t rowOff = slotRow(0, s), colOff = slotCol(0, s);
+  if (order == ElementOrder::Tile)
+    return {0, s};
+  // quads: lane t's slot s is column 2t + (s & 1) + 8 (s >> 2), at line
+  // position 4t + (s & 1) + 2 (s >> 2) (laneLineStart gives 4t): the
+  // position tcu::quadsPosition gives that column (QuadsOrderTest checks
+  // quadsPosition against these positions; test/Conversion/TCUMMAToGPU/
+  // quads.mlir pins the accesses).
+  if (layout == TileLayout::Rows)
+    return {rowOff, quadsOfLine(order) ? (s & 1) + 2 * (s >> 2) : colOff};
+  return {colOff, order == ElementOrder::Line ? (s >> 1) & 1 : rowOff};
+}
+
+/// The lane's part of slot 0's (line, position) (see slotOffset).
+std::pair<Value, Value> laneLineStart(OpBuilder &b, Location loc,
+                                      const LanePosition &lane,
+                                      TileLayout layout, ElementOrder order) {
+  auto c = [&](int64_t v) { return constIndex(b, loc, v); };
+  auto add = [&](Value x, Value y) -> Value {
+    return arith::AddIOp::create(b, loc, x, y);
+  };
+  auto mul = [&](Value x, int64_t k) -> Value {
+    return arith::MulIOp::create(b, loc, x, c(k));
+  };
+  if (order == ElementOrder::Tile)
+    return {add(mul(lane.g, 2), arith::DivUIOp::create(b, loc, lane.t, c(2))),
+            mul(arith::RemUIOp::create(b, loc, lane.t, c(2)), 8)};
+  // Rows: line g, position 2t (line and quads order: 4t); cols: the
+  // transpose (line order: 2g).
+  if (layout == TileLayout::Rows)
+    return {lane.g, mul(lane.t, quadsOfLine(order) ? 4 : 2)};
+  return {mul(lane.t, 2),
+          order == ElementOrder::Line ? mul(lane.g, 2) : lane.g};
+}
+
+SlotAddress slotAddress(OpBuilder &b, Location loc, const LanePosition &lane,
+                        int s, TileLayout layout, Value base, Value stride,
+                        Value lineLength, Value limit,
+                        ElementOrder order = ElementOrder::Fixed) {
+  auto c = [&](int64_t v) { return constIndex(b, loc, v); };
+  auto add = [&](Value x, int64_t k) -> Value {
+    return k ? arith::AddIOp::create(b, loc, x, c(k)).getResult() : x;
+  };
+  auto [laneLine, laneStart] = laneLineStart(b, loc, lane, layout, order);
+  SlotOffset off = slotOffset(s, layout, order);
+  Value line = add(laneLine, off.line), j = add(laneStart, off.position);
+  Value addr = arith::AddIOp::create(
+      b, loc, base,
+      arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, line, stride),
+                            j));
+  Value valid = arith::AndIOp::create(
+      b, loc, cmp(b, loc, arith::CmpIPredicate::slt, j, lineLength),
+      cmp(b, loc, arith::CmpIPredicate::slt, addr, limit));
+  return {addr, valid};
+}
+
+} // namespace
+
+SmallVector<SmallVector<int, 8>, 8>
+gpu_lowering::slotGroups(TileLayout layout, ElementOrder order) {
+  if (order == ElementOrder::Tile)
+    return {{0, 1, 2, 3, 4, 5, 6, 7}};
+  bool lineFree = order == ElementOrder::Line;
+  if (layout == TileLayout::Rows && quadsOfLine(order))
+    return {{0, 1, 4, 5}, {2, 3, 6, 7}};
+  if (layout == TileLayout::Rows)
+    return {{0, 1}, {2, 3}, {4, 5}, {6, 7}};
+  if (lineFree)
+    return {{0, 2}, {1, 3}, {4, 6}, {5, 7}};
+  return {{0}, {1}, {2}, {3}, {4}, {5}, {6}, {7}};
+}
+
+namespace {
+
+/// Each group's first element past the first group's (in elements), where
+/// the tile's line stride is a constant: one address serves a whole tile.
+std::optional<SmallVector<int64_t>>
+groupOffsets(ArrayRef<SmallVector<int, 8>> groups, TileLayout layout,
+             ElementOrder order, Value stride) {
+  std::optional<int64_t> lines = getConstantIntValue(stride);
+  if (!lines)
+    return std::nullopt;
+  int64_t first =
+      slotOffset(groups.front().front(), layout, order).elements(*lines);
+  SmallVector<int64_t> offsets;
+  for (ArrayRef<int> group : groups)
+    offsets.push_back(
+        slotOffset(group.front(), layout, order).elements(*lines) - first);
+  return offsets;
+}
+
+/// Whether a tile access needs no masks: every line is complete
+/// (line_length >= 16), the last element base + 15 * stride + 15 is below
+/// `limit`, and each group of `width` consecutive elements on a line starts
+/// `width`-element aligned in `buffer` (base and stride multiples of width,
+/// the buffer's address a multiple of width elements), so it can move as
+/// one vector<width x T>.
+Value isWholeTile(OpBuilder &b, Location loc, Value buffer, Value base,
+                  Value stride, Value lineLength, Value limit, int64_t width) {
+  using P = arith::CmpIPredicate;
+  auto c = [&](int64_t v) { return constIndex(b, loc, v); };
+  Value last = arith::AddIOp::create(
+      b, loc, base,
+      arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, stride, c(kTileSize - 1)),
+          c(kTileSize - 1)));
+  int64_t eltBytes = cast<MemRefType>(buffer.getType())
+                         .getElementType()
+                         .getIntOrFloatBitWidth() /
+                     8;
+  Value ptr = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+  Value start = arith::AddIOp::create(
+      b, loc, ptr, arith::MulIOp::create(b, loc, base, c(eltBytes)));
+  Value parity = arith::OrIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, start, c(width * eltBytes)),
+      arith::RemUIOp::create(b, loc, stride, c(width)));
+  Value ok = arith::AndIOp::create(
+      b, loc, cmp(b, loc, P::sge, lineLength, c(kTileSize)),
+      cmp(b, loc, P::slt, last, limit));
+  ok = arith::AndIOp::create(b, loc, ok, cmp(b, loc, P::sge, stride, c(0)));
+  return arith::AndIOp::create(b, loc, ok, cmp(b, loc, P::eq, parity, c(0)));
+}
+
+/// `base + offset` (`base` itself for offset 0).
+Value offsetBase(OpBuilder &b, Location loc, Value base, int64_t offset) {
+  return offset
+             ? arith::AddIOp::create(b, loc, base, constIndex(b, loc, offset))
+                   .getResult()
+             : base;
+}
+
+/// isWholeTile for a run of tiles at `base` + offsets from 0 to `last`
+/// (multiples of `width`): its first and last tiles are whole, so every
+/// tile between is in bounds and aligned alike. One tile when `last` is 0.
+Value isWholeRun(OpBuilder &b, Location loc, Value buffer, Value base,
+                 int64_t last, Value stride, Value lineLength, Value limit,
+                 int64_t width) {
+  Value whole =
+      isWholeTile(b, loc, buffer, base, stride, lineLength, limit, width);
+  if (!last)
+    return whole;
+  return arith::AndIOp::create(b, loc, whole,
+                               isWholeTile(b, loc, buffer,
+                                           offsetBase(b, loc, base, last),
+                                           stride, lineLength, limit, width));
+}
+
+struct LowerLoadTile : OpConversionPattern<LoadTileOp> {
+  LowerLoadTile(const TypeConverter &types, MLIRContext *ctx,
+                const TileRuns *runs)
+      : OpConversionPattern(types, ctx), runs(runs) {}
+
+  LogicalResult
+  matchAndRewrite(LoadTileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    LanePosition lane = getLanePosition(rewriter, loc);
+    Value src = adaptor.getSource();
+    Type fragment = fragmentType(op.getType().getElementType());
+    // The tiles loaded here: this one, or a run's (TileRuns), whose later
+    // tiles move up to it.
+    ArrayRef<std::pair<LoadTileOp, int64_t>> run;
+    if (runs)
+      if (auto it = runs->loads.find(op); it != runs->loads.end())
+        run = it->second;
+    SmallVector<int64_t> offsets{0};
+    for (auto &member : run)
+      offsets.push_back(member.second);
+    Value base = adaptor.getBase(), stride = adaptor.getStride(),
+          lineLength = adaptor.getLineLength(), limit = adaptor.getLimit();
+    // Whole tiles (all but the ragged ends; a run when its first and last
+    // tiles are: the bases between are in range and, being multiples of
+    // the width apart, aligned alike) load without masks, each group of
+    // consecutive elements as one vector access from the first tile's lane
+    // address (one PTX block where hinted; the L2 hint goes on these
+    // accesses only); the rest masks each element.
+    Type elt = cast<MemRefType>(src.getType()).getElementType();
+    ElementOrder order = op.getOrder();
+    auto groups = slotGroups(op.getLayout(), order);
+    int64_t width = groups.front().size();
+    Value whole = isWholeRun(rewriter, loc, src, base, offsets.back(), stride,
+                             lineLength, limit, width);
+    bool hinted = canHint(op.getCache(), width * getElementBytes(elt));
+    std::optional<SmallVector<int64_t>> tileOffsets =
+        groupOffsets(groups, op.getLayout(), order, stride);
+    size_t count = offsets.size() * kSlots;
+    auto ifOp = scf::IfOp::create(
+        rewriter, loc, whole,
+        [&](OpBuilder &b, Location l) {
+          SmallVector<Value> slots(count);
+          auto type = VectorType::get({width}, elt);
+          auto place = [&](size_t tile, ArrayRef<int> group, Value vec) {
+            for (auto [k, s] : llvm::enumerate(group))
+              slots[tile * kSlots + s] =
+                  vector::ExtractOp::create(b, l, vec, int64_t(k));
+          };
+          if (hinted && tileOffsets) {
+            Value first =
+                slotAddress(b, l, lane, groups.front().front(), op.getLayout(),
+                            base, stride, lineLength, limit, order)
+                    .addr;
+            SmallVector<int64_t> all;
+            for (int64_t offset : offsets)
+              for (int64_t g : *tileOffsets)
+                all.push_back(offset + g);
+            SmallVector<Value> vectors =
+                hintedLoads(b, l, op.getCache(), type, src, first, all);
+            for (size_t tile = 0; tile < offsets.size(); ++tile)
+              for (auto [g, group] : llvm::enumerate(groups))
+                place(tile, group, vectors[tile * groups.size() + g]);
+            scf::YieldOp::create(b, l, slots);
+            return;
+          }
+          for (auto [tile, offset] : llvm::enumerate(offsets))
+            for (ArrayRef<int> group : groups) {
+              Value addr =
+                  slotAddress(b, l, lane, group.front(), op.getLayout(),
+                              offsetBase(b, l, base, offset), stride,
+                              lineLength, limit, order)
+                      .addr;
+              if (width == 1) {
+                slots[tile * kSlots + group.front()] =
+                    memref::LoadOp::create(b, l, src, addr);
+                continue;
+              }
+              place(tile, group,
+                    hinted
+                        ? hintedLoads(b, l, op.getCache(), type, src, addr, {0})
+                              .front()
+                        : vector::LoadOp::create(
+                              b, l, type, src, ValueRange{addr},
+                              /*nontemporal=*/false,
+                              llvm::MaybeAlign(width *
+                                               elt.getIntOrFloatBitWidth() / 8))
+                              .getResult());
+            }
+          scf::YieldOp::create(b, l, slots);
+        },
+        [&](OpBuilder &b, Location l) {
+          SmallVector<Value> slots;
+          for (int64_t offset : offsets)
+            for (int s = 0; s < kSlots; ++s) {
+              SlotAddress a = slotAddress(b, l, lane, s, op.getLayout(),
+                                          offsetBase(b, l, base, offset),
+                                          stride, lineLength, limit, order);
+              slots.push_back(maskedLoad(b, l, a.valid, src, a.addr));
+            }
+          scf::YieldOp::create(b, l, slots);
+        });
+    auto tile = [&](size_t i) -> Value {
+      return vector::FromElementsOp::create(
+          rewriter, loc, fragment,
+          ValueRange(ifOp.getResults()).slice(i * kSlots, kSlots));
+    };
+    for (auto [i, member] : llvm::enumerate(run))
+      rewriter.replaceOp(member.first, tile(i + 1));
+    rewriter.replaceOp(op, tile(0));
+    return success();
+  }
+
+private:
+  const TileRuns *runs;
+};
+
+struct LowerStoreTile : OpConversionPattern<StoreTileOp> {
+  LowerStoreTile(const TypeConverter &types, MLIRContext *ctx,
+                 const TileRuns *runs)
+      : OpConversionPattern(types, ctx), runs(runs) {}
+
+  LogicalResult
+  matchAndRewrite(StoreTileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    LanePosition lane = getLanePosition(rewriter, loc);
+    Value dest = adaptor.getDest();
+    Type destElt = cast<MemRefType>(dest.getType()).getElementType();
+    // The tiles stored here: this one, or a run's (TileRuns) from its
+    // first store's base, lowered at its last store.
+    Value base = adaptor.getBase();
+    SmallVector<std::pair<Value, int64_t>> tiles{{adaptor.getTile(), 0}};
+    SmallVector<Operation *> moved;
+    if (runs)
+      if (auto it = runs->stores.find(op); it != runs->stores.end()) {
+        StoreTileOp first = it->second.front().first;
+        base = rewriter.getRemappedValue(first.getBase());
+        tiles.clear();
+        for (auto [member, offset] : it->second) {
+          StoreTileOp store = member;
+          tiles.push_back({store == op
+                               ? adaptor.getTile()
+                               : rewriter.getRemappedValue(store.getTile()),
+                           offset});
+          if (store != op)
+            moved.push_back(store);
+        }
+      }
+    Value stride = adaptor.getStride(), lineLength = adaptor.getLineLength(),
+          limit = adaptor.getLimit();
+    ElementOrder order = op.getOrder();
+    auto address = [&](OpBuilder &b, int s, int64_t offset) {
+      return slotAddress(b, loc, lane, s, TileLayout::Rows,
+                         offsetBase(b, loc, base, offset), stride, lineLength,
+                         limit, order);
+    };
+    auto slot = [&](OpBuilder &b, Value tile, int s) {
+      return vector::ExtractOp::create(b, loc, tile, ArrayRef<int64_t>{s});
+    };
+    // As for loads: whole tiles (whole runs: their first and last tiles
+    // are) store each group of consecutive elements as one vector,
+    // unmasked; the rest per element.
+    auto groups = slotGroups(TileLayout::Rows, order);
+    int64_t width = groups.front().size();
+    Value whole = isWholeRun(rewriter, loc, dest, base, tiles.back().second,
+                             stride, lineLength, limit, width);
+    scf::IfOp::create(
+        rewriter, loc, whole,
+        [&](OpBuilder &b, Location l) {
+          bool hinted =
+              canHint(op.getCache(), width * getElementBytes(destElt));
+          SmallVector<Value> vectors;
+          for (auto &tile : tiles)
+            for (ArrayRef<int> group : groups) {
+              SmallVector<Value> elements;
+              for (int s : group)
+                elements.push_back(
+                    toElement(b, l, slot(b, tile.first, s), destElt));
+              vectors.push_back(vector::FromElementsOp::create(
+                  b, l, VectorType::get({width}, destElt), elements));
+            }
+          std::optional<SmallVector<int64_t>> offsets =
+              hinted ? groupOffsets(groups, TileLayout::Rows, order, stride)
+                     : std::nullopt;
+          if (offsets) {
+            SmallVector<int64_t> all;
+            for (auto &tile : tiles)
+              for (int64_t g : *offsets)
+                all.push_back(tile.second + g);
+            hintedStores(b, l, op.getCache(), vectors, dest,
+                         address(b, groups.front().front(), 0).addr, all);
+            scf::YieldOp::create(b, l);
+            return;
+          }
+          for (auto [t, tile] : llvm::enumerate(tiles))
+            for (auto [g, group] : llvm::enumerate(groups)) {
+              Value vec = vectors[t * groups.size() + g];
+              Value addr = address(b, group.front(), tile.second).addr;
+              if (hinted)
+                hintedStores(b, l, op.getCache(), vec, dest, addr, {0});
+              else
+                vector::StoreOp::create(
+                    b, l, vec, dest, ValueRange{addr},
+                    /*nontemporal=*/false,
+                    llvm::MaybeAlign(width * destElt.getIntOrFloatBitWidth() /
+                                     8));
+            }
+          scf::YieldOp::create(b, l);
+        },
+        [&](OpBuilder &b, Location l) {
+          for (auto &tile : tiles)
+            for (int s = 0; s < kSlots; ++s) {
+              SlotAddress a = address(b, s, tile.second);
+              maskedStore(b, l, a.valid, slot(b, tile.first, s), dest, a.addr);
+            }
+          scf::YieldOp::create(b, l);
+        });
+    for (Operation *store : moved)
+      rewriter.eraseOp(store);
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+private:
+  const TileRuns *runs;
+};
+
+struct LowerStoreRow : OpConversionPattern<StoreRowOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(StoreRowOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    int64_t row = op.getRow();
+    LanePosition lane = getLanePosition(rewriter, loc);
+    Value holdsRow = cmp(rewriter, loc, arith::CmpIPredicate::eq, lane.g,
+                         constIndex(rewriter, loc, row % 8));
+    int64_t step = op.getStep();
+    for (int s = 0; s < kSlots; ++s) {
+      if (((s >> 1) & 1) != row / 8)
+        continue;
+      // Column c goes to base + c / step when step divides it.
+      Value col = lane.col(rewriter, loc, s);
+      Value first = holdsRow;
+      if (step > 1) {
+        first = arith::AndIOp::create(
+            rewriter, loc, holdsRow,
+            cmp(rewriter, loc, arith::CmpIPredicate::eq,
+                arith::RemUIOp::create(rewriter, loc, col,
+                                       constIndex(rewriter, loc, step)),
+                constIndex(rewriter, loc, 0)));
+        col = arith::DivUIOp::create(rewriter, loc, col,
+                                     constIndex(rewriter, loc, step));
+      }
+      Value addr = arith::AddIOp::create(rewriter, loc, adaptor.getBase(), col);
+      Value valid =
+          arith::AndIOp::create(rewriter, loc, first,
+                                cmp(rewriter, loc, arith::CmpIPredicate::slt,
+                                    addr, adaptor.getLimit()));
+      Value x = vector::ExtractOp::create(rewriter, loc, adaptor.getTile(),
+                                          ArrayRef<int64_t>{s});
+      maskedStore(rewriter, loc, valid, x, adaptor.getDest(), addr,
+                  op.getAccumulate());
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void gpu_lowering::populateTileAccessPatterns(const TypeConverter &types,
+                                              RewritePatternSet &patterns,
+                                              const TileRuns *runs) {
+  patterns.add<LowerLoadTile, LowerStoreTile>(types, patterns.getContext(),
+                                              runs);
+  patterns.add<LowerStoreRow>(types, patterns.getContext());
+}
