@@ -565,7 +565,7 @@ func.func @lagged_bf16_out_two_tiles(%in: memref<?xbf16>, %out: memref<?xbf16>) 
 // CHECK-NOT: scf.while
 // CHECK: tcu.block_lagged_lookback
 // CHECK-NOT: tcu.prefetch
-// CHECK: } {tcuc.tile_runs}
+// CHECK: } {tcu.tile_runs}
 // CHECK: return
 func.func @lagged_plain(%in: memref<?xf16>, %out: memref<?xf16>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 4} : memref<?xf16> -> memref<?xf16>
@@ -577,7 +577,7 @@ func.func @lagged_plain(%in: memref<?xf16>, %out: memref<?xf16>) {
 // CHECK: scf.while
 // CHECK: tcu.prefetch %arg0[%{{.*}}], %{{.*}} cache <evict_last>
 // CHECK: order <quads>
-// CHECK: } {tcuc.min_blocks_per_sm = 7 : i64, tcuc.tile_runs}
+// CHECK: } {tcu.min_blocks_per_sm = 7 : i64, tcu.tile_runs}
 // CHECK: return
 func.func @lagged_fields(%in: memref<?xf16>, %out: memref<?xf16>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 4, schedule = #tcu.chain_schedule<prefetch_bytes = 65536, blocks_per_sm = 7, quads = true, walk_tickets = true>} : memref<?xf16> -> memref<?xf16>
