@@ -11,7 +11,7 @@ The cost model's tuned table comes from a sweep's results.csv through
 
 `fill` compiles every tcuc kernel the sweep needs (each applicable variant,
 and the default choice) into a runtime kernel cache. The sweep covers the
-issue's four operations (OPS); the bf16 ones (EXTRA_OPS) only where --ops
+issue's four operations (OPS); the bf16 and f32 ones (EXTRA_OPS) only where --ops
 names them, in fill and run alike. `run` sweeps segment
 sizes 2^4..2^24 and the whole array for each operation, times every library
 on the same random data (median of CUDA-event timings of single calls after
@@ -46,6 +46,10 @@ EXTRA_OPS = [
     ("reduce bf16->f32", "reduce", "bf16", "f32"),
     ("scan bf16->f32", "scan", "bf16", "f32"),
     ("scan bf16->bf16", "scan", "bf16", "bf16"),
+    # f32 input (CUB's baselines have no f32 entry points: torch and Triton
+    # are its peers).
+    ("reduce f32->f32", "reduce", "f32", "f32"),
+    ("scan f32->f32", "scan", "f32", "f32"),
 ]
 REDUCE_VARIANTS = ["seg16", "seg256", "seg256n", "seg16n_strided",
                    "seg16n_coalesced", "block", "grid", "packed"]
@@ -318,6 +322,9 @@ def run(args):
     bf16 = any(din == "bf16" for _, _, din, _ in ops)
     xb16 = [torch.randn(n, device=dev, generator=gen).bfloat16()
             for _ in range(2)] if bf16 else []
+    f32 = any(din == "f32" for _, _, din, _ in ops)
+    x32 = [torch.randn(n, device=dev, generator=gen)
+           for _ in range(2)] if f32 else []
     outs = {t: [torch.empty(n, device=dev, dtype=t) for _ in range(2)]
             for t in (torch.float32, torch.float16, torch.int32) +
             ((torch.bfloat16,) if bf16 else ())}
@@ -355,7 +362,7 @@ def run(args):
            "i8": torch.int8, "i32": torch.int32}
 
     for opname, op, din, dout in ops:
-        xs = {"f16": x16, "bf16": xb16, "i8": x8}[din]
+        xs = {"f16": x16, "bf16": xb16, "i8": x8, "f32": x32}[din]
         ys = outs[tdt[dout]]
         for seg in segments(n):
             if not swept(args, seg, n):
@@ -444,7 +451,9 @@ def run(args):
                 if r != 0:
                     raise RuntimeError(f"CUDA error {r}")
 
-            if op == "reduce":
+            if not hasattr(cub, f"cubb_scan_{din}_{dout}"):
+                pass  # no CUB baseline for these types
+            elif op == "reduce":
                 f = getattr(cub, f"cubb_segmented_reduce_{din}_{dout}")
                 record("cub", "DeviceSegmentedReduce::Sum",
                        lambda i: cubcall(f, xs[i % 2].data_ptr(),

@@ -12,7 +12,11 @@ list compile, to show that a change alters no kernel (or which ones).
       tcuc builds compare equal when their kernels do;
   kernel_digest.py compare A.txt B.txt
       prints the kernels that differ or exist on one side only; exits 1 if
-      any do.
+      any do;
+  kernel_digest.py retag SRC DST --build ID
+      copies cache SRC's kernels to DST as made by build ID (the runtime
+      takes only kernels of its own build id, tcuc --version), so that one
+      runtime can time the kernels of two compilers (bench/ab.sh).
 """
 
 import argparse
@@ -114,6 +118,47 @@ def compare(args):
     return 1 if bad else 0
 
 
+def fnv1a64(data):
+    h = 0xcbf29ce484222325
+    for c in data:
+        h = ((h ^ c) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def retag(args):
+    os.makedirs(args.dst, exist_ok=True)
+    count = 0
+    for name in sorted(os.listdir(args.src)):
+        path = os.path.join(args.src, name)
+        if not os.path.isfile(path):
+            continue
+        raw = open(path, "rb").read()
+        first, _, body = raw.partition(b"\n")
+        if not first.startswith(b"tcuc-cache 1 "):
+            continue
+        lines = body.decode().split("\n")
+        spec = arch = None
+        out = []
+        for line in lines:
+            if line.startswith("// tcuc.build:"):
+                continue
+            out.append(line)
+            if line.startswith("// tcuc.spec:"):
+                spec = line.split(":", 1)[1].strip()
+            elif line.startswith("// tcuc.arch:"):
+                arch = line.split(":", 1)[1].strip()
+            elif line.startswith("// tcuc.version:"):
+                out.append("// tcuc.build: " + args.build)
+        text = "\n".join(out).encode()
+        header = b"tcuc-cache 1 %016x %d\n" % (fnv1a64(text), len(text))
+        key = f"{spec}|{arch}|{args.build}".encode()
+        with open(os.path.join(args.dst, "%016x" % fnv1a64(key)), "wb") as f:
+            f.write(header + text)
+        count += 1
+    print(f"{count} kernels retagged as build {args.build} in {args.dst}")
+    return 0
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)
@@ -127,9 +172,13 @@ def main():
     c = sub.add_parser("compare")
     c.add_argument("a")
     c.add_argument("b")
+    r = sub.add_parser("retag")
+    r.add_argument("src")
+    r.add_argument("dst")
+    r.add_argument("--build", required=True)
     args = p.parse_args()
-    return {"fill": fill, "digest": digest, "compare": compare}[args.action](
-        args)
+    return {"fill": fill, "digest": digest, "compare": compare,
+            "retag": retag}[args.action](args)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@
 # filled on the compiler machine:
 #
 #   python3 test/gpu/gpu_grid.py fill --tcuc build/bin/tcuc --cache-dir DIR
-#   test/gpu/run_on_gpu.sh DIR [grid|large|sanitize|example|all]
+#   test/gpu/run_on_gpu.sh DIR [grid|large|sanitize|example|all|extremes]
 #
 # and, not part of `all`, every variant's sanitizer, determinism and NaN/Inf
 # runs (test/gpu/reliability_specs.txt), from a cache filled with
@@ -101,7 +101,37 @@ fi
 # racecheck, initcheck and synccheck; 10 runs of the same input compared
 # bitwise; an input with NaN, +Inf and -Inf checked against the IEEE
 # reference (docs/algorithms.md, "NaN and Inf"), and run under racecheck
-# and memcheck.
+# and memcheck; an input with the finite extremes (subnormals, values below
+# 2^-110, f32's top binade: docs/algorithms.md, "Precision") checked, and
+# run under memcheck. `extremes` runs the input checks alone (no
+# sanitizers, no determinism): minutes instead of an hour.
+# extremes: the NaN/Inf and finite-extreme input checks of every float spec.
+extremes() {
+  local n=100003 bad=0 total=0 s dt out
+  python3 "$root/test/Driver/Inputs/nan_inf_input.py" /tmp/tcuc-nan.f16 \
+    /tmp/tcuc-nan.bf16 /tmp/tcuc-nan.f32 "$n"
+  python3 "$root/test/Driver/Inputs/extreme_input.py" /tmp/tcuc-ext.f16 \
+    /tmp/tcuc-ext.bf16 /tmp/tcuc-ext.f32 "$n"
+  for kind in nan ext; do
+    bad=0; total=0
+    for s in "${specs[@]}"; do
+      dt=$(echo "$s" | sed -n 's/.*--dtype \([a-z0-9]*\).*/\1/p')
+      [ "$dt" = i8 ] && continue
+      total=$((total + 1))
+      out=$("$tcuc" run --device gpu $s --n $n --input /tmp/tcuc-$kind.$dt --check 2>&1)
+      [ $? -ne 0 ] && bad=$((bad + 1))
+      echo "$kind: $s -> $(echo "$out" | grep -E 'check:|error' | tr '\n' ' ')"
+    done
+    record "$kind inputs (every float variant)" $bad "$((total - bad)) of $total match the reference"
+  done
+}
+
+if [ "$what" = extremes ]; then
+  mapfile -t specs < <(grep -v '^#' \
+    "${TCUC_RELIABILITY_SPECS:-$root/test/gpu/reliability_specs.txt}")
+  extremes
+fi
+
 if [ "$what" = reliability ]; then
   # TCUC_RELIABILITY_SPECS: another spec file (a subset, after a change to
   # one variant).
@@ -125,25 +155,15 @@ if [ "$what" = reliability ]; then
     echo "determinism: $s -> $distinct distinct result(s) in 10 runs"
   done
   record "determinism (10 runs, every variant)" $bad "$((${#specs[@]} - bad)) of ${#specs[@]} bitwise identical"
-  bad=0; total=0
-  for s in "${specs[@]}"; do
-    dt=$(echo "$s" | sed -n 's/.*--dtype \([a-z0-9]*\).*/\1/p')
-    [ "$dt" = i8 ] && continue
-    total=$((total + 1))
-    out=$("$tcuc" run --device gpu $s --n $n --input /tmp/tcuc-nan.$dt --check 2>&1)
-    rc=$?
-    [ $rc -ne 0 ] && bad=$((bad + 1))
-    echo "nan/inf: $s -> $(echo "$out" | grep -E 'check:|error' | tr '\n' ' ')"
-  done
-  record "NaN/Inf inputs (every float variant)" $bad "$((total - bad)) of $total match the IEEE reference"
+  extremes
   # The same inputs under racecheck and memcheck: random data never takes
   # the exact path (per-warp shared memory, docs/algorithms.md), these do.
   nanSpecs=()
   for s in "${specs[@]}"; do
     dt=$(echo "$s" | sed -n 's/.*--dtype \([a-z0-9]*\).*/\1/p')
-    [ "$dt" = i8 ] || nanSpecs+=("$s --input /tmp/tcuc-nan.$dt")
+    [ "$dt" = i8 ] || nanSpecs+=("$s --input /tmp/tcuc-nan.$dt" "$s --input /tmp/tcuc-ext.$dt")
   done
-  sanitize " (NaN/Inf inputs: the exact path)" racecheck memcheck -- "${nanSpecs[@]}"
+  sanitize " (NaN/Inf and extreme inputs: the exact path)" racecheck memcheck -- "${nanSpecs[@]}"
 fi
 
 if part example; then

@@ -142,18 +142,36 @@ SmallVector<Value> mlir::tcu::buildSplitParts(OpBuilder &b, Location loc,
   auto type = cast<VectorType>(x.getType());
   SmallVector<Value> parts;
   if (type.getElementType().isF32()) {
-    // hi = bf16(x), mid = bf16(x - hi), lo = bf16(x - hi - mid): each
-    // subtraction is exact, and the three parts hold all 24 bits. A part
-    // that is NaN or infinite leaves 0 to the next ones (not inf - inf =
-    // NaN), so NaN and Inf pass through as hi alone.
+    // Each part is the rest with its low 16 bits cleared (bf16 rounded
+    // toward zero): hi = rz(x), mid = rz(x - hi), lo = x - hi - mid. Each
+    // subtraction is exact, the three parts hold all 24 bits, and no part
+    // can round up past the largest bf16 (x - hi loses nothing either), so
+    // every finite x, f32's top binade included, splits exactly; round to
+    // nearest sent |x| > 3.39e38 to hi = inf. Only a NaN keeps its value
+    // (its payload may lie in the cleared bits). A part that is NaN or
+    // infinite leaves 0 to the next ones (not inf - inf = NaN), so NaN and
+    // Inf pass through as hi alone. Values below 2^-110 lose the bits
+    // below bf16's 2^-133 in lo (docs/algorithms.md, "Precision").
     VectorType partType = type.clone(b.getBF16Type());
+    VectorType bitsType = type.clone(b.getI32Type());
     Value zero = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(type, b.getF32FloatAttr(0)));
+    Value highBits = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(bitsType,
+                               b.getI32IntegerAttr(int32_t(0xFFFF0000u))));
     Value rest = x;
     for (int p = 0; p < 3; ++p) {
-      Value part = arith::TruncFOp::create(b, loc, partType, rest);
-      parts.push_back(part);
-      Value back = arith::ExtFOp::create(b, loc, type, part);
+      Value bits = arith::BitcastOp::create(b, loc, bitsType, rest);
+      Value back = arith::BitcastOp::create(
+          b, loc, type, arith::AndIOp::create(b, loc, bits, highBits));
+      if (p == 0) {
+        Value nan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO,
+                                          rest, rest);
+        back = arith::SelectOp::create(b, loc, nan, rest, back);
+      }
+      // `back` is a bf16 value (or NaN): the conversion is exact.
+      parts.push_back(arith::TruncFOp::create(b, loc, partType, back));
       Value finite = arith::CmpFOp::create(
           b, loc, arith::CmpFPredicate::OEQ,
           arith::SubFOp::create(b, loc, back, back), zero);
@@ -176,6 +194,31 @@ SmallVector<Value> mlir::tcu::buildSplitParts(OpBuilder &b, Location loc,
   Value top = arith::ShRSIOp::create(b, loc, x, splat(28));
   parts.push_back(arith::TruncIOp::create(b, loc, partType, top));
   return parts;
+}
+
+std::optional<SplitProduct> mlir::tcu::matchSplitProduct(MMAOp last) {
+  auto lhsMatrix = last.getLhs().getDefiningOp<MatrixOp>();
+  bool constOnLeft = static_cast<bool>(lhsMatrix);
+  auto dataOf = [&](MMAOp m) { return constOnLeft ? m.getRhs() : m.getLhs(); };
+  auto matrixOf = [&](MMAOp m) {
+    return (constOnLeft ? m.getLhs() : m.getRhs()).getDefiningOp<MatrixOp>();
+  };
+  MatrixOp k = matrixOf(last);
+  auto part = dyn_cast<OpResult>(dataOf(last));
+  auto split = part ? dyn_cast<SplitOp>(part.getOwner()) : SplitOp();
+  if (!k || !split || part.getResultNumber() != 0)
+    return std::nullopt;
+  MMAOp m = last;
+  for (unsigned p = 1; p < split.getNumResults(); ++p) {
+    auto prev = m.getAcc().getDefiningOp<MMAOp>();
+    MatrixOp kPrev = prev ? matrixOf(prev) : MatrixOp();
+    if (!prev || !prev->hasOneUse() || dataOf(prev) != split.getResult(p) ||
+        !kPrev || kPrev.getKind() != k.getKind() ||
+        kPrev.getBlock() != k.getBlock())
+      return std::nullopt;
+    m = prev;
+  }
+  return SplitProduct{split, m, constOnLeft};
 }
 
 Value mlir::tcu::buildAccumulatorAdd(OpBuilder &b, Location loc, Value x,

@@ -86,12 +86,44 @@ func.func @matrix_constant() -> vector<16x16xi8> {
   return %l : vector<16x16xi8>
 }
 
-// tcu.split: f32 into three bf16 parts, i32 into five i8 digits.
-// CHECK-LABEL: func.func @split
-// CHECK: arith.truncf %arg0 : vector<16x16xf32> to vector<16x16xbf16>
+// tcu.split: f32 into three bf16 parts, each the rest with its low 16 bits
+// cleared (rounded toward zero, so f32's top binade splits finitely); a NaN
+// keeps its value in hi.
+// CHECK-LABEL: func.func @split(
+// CHECK: %[[MASK:.*]] = arith.constant dense<-65536> : vector<16x16xi32>
+// CHECK: %[[BITS:.*]] = arith.bitcast %arg0 : vector<16x16xf32> to vector<16x16xi32>
+// CHECK: %[[HI:.*]] = arith.andi %[[BITS]], %[[MASK]]
+// CHECK: %[[HIF:.*]] = arith.bitcast %[[HI]] : vector<16x16xi32> to vector<16x16xf32>
+// CHECK: %[[NAN:.*]] = arith.cmpf uno, %arg0, %arg0
+// CHECK: %[[KEEP:.*]] = arith.select %[[NAN]], %arg0, %[[HIF]]
+// CHECK: arith.truncf %[[KEEP]] : vector<16x16xf32> to vector<16x16xbf16>
+// CHECK-COUNT-2: arith.andi %{{.*}}, %[[MASK]]
 // CHECK-NOT: tcu.split
 // CHECK: return
+
 func.func @split(%x: vector<16x16xf32>) -> (vector<16x16xbf16>, vector<16x16xbf16>, vector<16x16xbf16>) {
   %h, %m, %l = tcu.split %x : vector<16x16xf32> -> vector<16x16xbf16>, vector<16x16xbf16>, vector<16x16xbf16>
   return %h, %m, %l : vector<16x16xbf16>, vector<16x16xbf16>, vector<16x16xbf16>
+}
+
+// A product of a split f32 tile is one product of the unsplit tile: the
+// f32 sums of the selected elements (exact where the parts could not hold
+// a value below 2^-110); the parts' products are gone.
+// CHECK-LABEL: func.func @split_product(
+// CHECK-NOT: vector.contract
+// CHECK: %[[R0:.*]] = vector.extract %arg0[0] : vector<16xf32>
+// CHECK: %[[R1:.*]] = vector.extract %arg0[1] : vector<16xf32>
+// CHECK: arith.addf %[[R0]], %[[R1]]
+// CHECK: vector.extract %arg0[15]
+// CHECK-NOT: arith.truncf
+// CHECK: return
+func.func @split_product(%x: vector<16x16xf32>, %acc: vector<16x16xf32>) -> vector<16x16xf32> {
+  %h, %m, %l = tcu.split %x : vector<16x16xf32> -> vector<16x16xbf16>, vector<16x16xbf16>, vector<16x16xbf16>
+  %k0 = tcu.matrix <Ones> : vector<16x16xbf16>
+  %r0 = tcu.mma %k0, %l, %acc : vector<16x16xbf16>, vector<16x16xbf16> into vector<16x16xf32>
+  %k1 = tcu.matrix <Ones> : vector<16x16xbf16>
+  %r1 = tcu.mma %k1, %m, %r0 : vector<16x16xbf16>, vector<16x16xbf16> into vector<16x16xf32>
+  %k2 = tcu.matrix <Ones> : vector<16x16xbf16>
+  %r2 = tcu.mma %k2, %h, %r1 : vector<16x16xbf16>, vector<16x16xbf16> into vector<16x16xf32>
+  return %r2 : vector<16x16xf32>
 }

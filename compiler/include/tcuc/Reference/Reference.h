@@ -139,6 +139,10 @@ ErrorStats compareF32(const std::vector<float> &out,
 /// passes.
 bool withinTolerance(DType outType, const ErrorStats &result,
                      const ErrorStats &seqF32);
+/// The bound on relErr that rule uses (0 for I32 output, where any
+/// difference is a mismatch): what `--check` prints beside relErr, so its
+/// verdict can be read off its numbers.
+double relErrBound(DType outType, const ErrorStats &seqF32);
 
 /// Reads a raw little-endian file that must hold exactly `n` elements of `t`.
 /// On failure returns false and, if `error` is non-null, a message naming the

@@ -40,10 +40,12 @@ void populateTileAccessPatterns(const TypeConverter &types,
 /// layout. Filled in program order by one conversion; a check is reused only
 /// where it dominates.
 struct FiniteChecks {
-  DenseMap<Value, Value> byFragment;
+  DenseMap<Value, Value> byFragment, tinyByFragment;
 
   /// The check of `fragment` for a product at `at`.
   Value get(OpBuilder &b, Location loc, Value fragment, Operation *at);
+  /// The same for anyTiny (f32 fragments that are split).
+  Value getTiny(OpBuilder &b, Location loc, Value fragment, Operation *at);
 };
 
 /// tcu.mma (mma.sync, with the exact path for NaN and Inf next to a 0/1

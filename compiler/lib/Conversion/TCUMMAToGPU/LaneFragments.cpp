@@ -219,6 +219,27 @@ Value gpu_lowering::anyNonFinite(OpBuilder &b, Location loc, Value fragment) {
                                   NVVM::VoteSyncKind::any);
 }
 
+Value gpu_lowering::anyTiny(OpBuilder &b, Location loc, Value fragment) {
+  // |x|'s bits b: 0 < b < bits(2^-110) is one unsigned compare of b - 1.
+  Type i32 = b.getI32Type();
+  auto c = [&](uint32_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(int32_t(v)));
+  };
+  Value any;
+  for (int64_t s = 0; s < kSlots; ++s) {
+    Value bits = arith::BitcastOp::create(
+        b, loc, i32, vector::ExtractOp::create(b, loc, fragment, s));
+    Value magnitude = arith::AndIOp::create(b, loc, bits, c(0x7FFFFFFF));
+    Value tiny = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ult,
+        arith::SubIOp::create(b, loc, magnitude, c(1)), c(0x087FFFFF));
+    any = any ? arith::OrIOp::create(b, loc, any, tiny).getResult() : tiny;
+  }
+  Value all = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(-1));
+  return NVVM::VoteSyncOp::create(b, loc, b.getI1Type(), all, any,
+                                  NVVM::VoteSyncKind::any);
+}
+
 Value gpu_lowering::buildSelectedSums(OpBuilder &b, Location loc, Operation *at,
                                       MatrixKind kind, int block,
                                       bool constOnLeft, Value data, Value acc) {
@@ -235,8 +256,9 @@ Value gpu_lowering::buildSelectedSums(OpBuilder &b, Location loc, Operation *at,
   // space), shared by every exact product of that type in the module's
   // kernels (a warp runs one at a time).
   Type elt = cast<VectorType>(data.getType()).getElementType();
-  std::string name =
-      elt.isBF16() ? "tcuc_exact_tiles_bf16" : "tcuc_exact_tiles_f16";
+  std::string name = elt.isBF16()  ? "tcuc_exact_tiles_bf16"
+                     : elt.isF32() ? "tcuc_exact_tiles_f32"
+                                   : "tcuc_exact_tiles_f16";
   auto tiles = MemRefType::get({warps * 256}, elt, AffineMap(),
                                b.getI64IntegerAttr(3)); // shared memory
   if (!SymbolTable::lookupSymbolIn(module, name)) {
@@ -338,10 +360,9 @@ Value gpu_lowering::buildSelectedSums(OpBuilder &b, Location loc, Operation *at,
       b.setInsertionPointToStart(loop.getBody());
       Value k = loop.getInductionVar();
       Value sum = loop.getRegionIterArgs()[0];
-      Value x = arith::ExtFOp::create(
-          b, loc, f32,
-          memref::LoadOp::create(b, loc, buffer, ValueRange{at16(m, k)})
-              .getResult());
+      Value x = memref::LoadOp::create(b, loc, buffer, ValueRange{at16(m, k)});
+      if (!elt.isF32())
+        x = arith::ExtFOp::create(b, loc, f32, x);
       Value selected = arith::TruncIOp::create(
           b, loc, b.getI1Type(),
           arith::ShRUIOp::create(b, loc, mask,

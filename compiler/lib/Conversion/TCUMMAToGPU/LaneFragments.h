@@ -75,12 +75,19 @@ Value buildMMA(OpBuilder &b, Location loc, Value lhs, Value rhsT, Value acc);
 /// the same in every lane (vote.sync.any).
 Value anyNonFinite(OpBuilder &b, Location loc, Value fragment);
 
+/// Whether any lane's f32 `fragment` holds a value that tcu.split cannot
+/// keep whole: 0 < |x| < 2^-110, whose low bits fall below bf16's
+/// smallest subnormal (f32 subnormals among them). An i1, the same in every
+/// lane.
+Value anyTiny(OpBuilder &b, Location loc, Value fragment);
+
 /// D = K · X + C (`constOnLeft`) or X · K + C for the named 0/1 matrix K,
 /// computed as sums of the selected elements of X with f32 adds in order of
 /// k, then C added: the exact path for data with NaN or Inf, which a Tensor
 /// Core product would spread to every output of the tile (0 · NaN and
-/// 0 · Inf are NaN). `data` is X's fragment in A layout for X · K, X^T's for
-/// K · X (as buildMMA takes them); f16/bf16 data, f32 accumulator.
+/// 0 · Inf are NaN), and for f32 data too small to split exactly.
+/// `data` is X's fragment in A layout for X · K, X^T's for K · X (as
+/// buildMMA takes them); f16, bf16 or f32 data, f32 accumulator.
 ///
 /// The warp writes the data to a tile of workgroup memory (one per warp,
 /// `tcuc_exact_tiles` in the gpu.module around `at`, sized by its block

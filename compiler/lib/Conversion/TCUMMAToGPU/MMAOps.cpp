@@ -21,15 +21,28 @@ using namespace mlir;
 using namespace mlir::tcu;
 using namespace mlir::tcu::gpu_lowering;
 
-Value FiniteChecks::get(OpBuilder &b, Location loc, Value fragment,
-                        Operation *at) {
-  if (Value bad = byFragment.lookup(fragment)) {
+/// The check `build` makes of `fragment`, reused from `cache` where one
+/// dominates `at`.
+static Value cachedCheck(DenseMap<Value, Value> &cache, OpBuilder &b,
+                         Location loc, Value fragment, Operation *at,
+                         Value (*build)(OpBuilder &, Location, Value)) {
+  if (Value bad = cache.lookup(fragment)) {
     Operation *def = bad.getDefiningOp();
     Operation *ancestor = def->getBlock()->findAncestorOpInBlock(*at);
     if (ancestor && def->isBeforeInBlock(ancestor))
       return bad;
   }
-  return byFragment[fragment] = anyNonFinite(b, loc, fragment);
+  return cache[fragment] = build(b, loc, fragment);
+}
+
+Value FiniteChecks::get(OpBuilder &b, Location loc, Value fragment,
+                        Operation *at) {
+  return cachedCheck(byFragment, b, loc, fragment, at, anyNonFinite);
+}
+
+Value FiniteChecks::getTiny(OpBuilder &b, Location loc, Value fragment,
+                            Operation *at) {
+  return cachedCheck(tinyByFragment, b, loc, fragment, at, anyTiny);
 }
 
 namespace {
@@ -80,6 +93,37 @@ struct LowerMMA : OpConversionPattern<MMAOp> {
     // others the exact selected sums (docs/algorithms.md, "NaN and Inf").
     bool constOnLeft = static_cast<bool>(lhsMatrix);
     Value data = constOnLeft ? rhsT : lhs;
+    // The last of a split f32 product's three: its tile takes the exact
+    // path, summing X's f32 elements from the chain's own accumulator, also
+    // where X holds values too small to split whole (the bf16 parts lose
+    // their bits below 2^-133), which needs a check even beside Ones.
+    if (std::optional<SplitProduct> chain = matchSplitProduct(op)) {
+      Value x = rewriter.getRemappedValue(chain->split.getSource());
+      Value acc0 = rewriter.getRemappedValue(chain->first.getAcc());
+      if (x && acc0 &&
+          chain->split.getSource().getType().getElementType().isF32()) {
+        Value bad = checks ? checks->getTiny(rewriter, loc, x, op)
+                           : anyTiny(rewriter, loc, x);
+        if (matrix.getKind() != MatrixKind::Ones)
+          bad =
+              arith::OrIOp::create(rewriter, loc, bad,
+                                   checks ? checks->get(rewriter, loc, data, op)
+                                          : anyNonFinite(rewriter, loc, data));
+        auto ifOp = scf::IfOp::create(
+            rewriter, loc, bad,
+            [&](OpBuilder &t, Location l) {
+              scf::YieldOp::create(t, l,
+                                   buildSelectedSums(t, l, op, matrix.getKind(),
+                                                     matrix.getBlock(),
+                                                     constOnLeft, x, acc0));
+            },
+            [&](OpBuilder &e, Location l) {
+              scf::YieldOp::create(e, l, buildMMA(e, l, lhs, rhsT, acc));
+            });
+        rewriter.replaceOp(op, ifOp.getResults());
+        return success();
+      }
+    }
     // The lower parts of a tcu.split are finite by construction (a NaN or
     // Inf stays in `hi`): no check, the mma.
     auto part = dyn_cast<OpResult>(constOnLeft ? op.getRhs() : op.getLhs());

@@ -183,6 +183,56 @@ Value selectedRowSums(OpBuilder &b, Location loc,
   return out;
 }
 
+/// K · X + acc (`constOnLeft`) or X · K + acc as selected row sums, X
+/// already widened to the accumulator's type: X · K = (K^T · X^T)^T.
+Value selectedSumsProduct(OpBuilder &b, Location loc,
+                          const std::array<std::array<bool, T>, T> &k,
+                          bool constOnLeft, Value x, Value acc) {
+  if (constOnLeft)
+    return selectedRowSums(b, loc, k, x, acc);
+  std::array<std::array<bool, T>, T> kt;
+  for (int r = 0; r < T; ++r)
+    for (int c = 0; c < T; ++c)
+      kt[r][c] = k[c][r];
+  auto transpose = [&](Value v) -> Value {
+    return vector::TransposeOp::create(b, loc, v, ArrayRef<int64_t>{1, 0});
+  };
+  return transpose(selectedRowSums(b, loc, kt, transpose(x), transpose(acc)));
+}
+
+/// A split f32 product (tcu::matchSplitProduct) as one product of the
+/// unsplit tile: each output is the f32 sum of the X elements it selects,
+/// in order of k, plus the chain's accumulator. The same numbers the parts
+/// give wherever they hold X whole, and IEEE sums where they cannot (values
+/// below 2^-110, whose bits below 2^-133 no bf16 part holds). Replaces the
+/// chain's products.
+void lowerSplitProducts(Operation *root) {
+  SmallVector<MMAOp> lasts;
+  root->walk([&](MMAOp op) {
+    if (auto chain = matchSplitProduct(op);
+        chain && chain->split.getSource().getType().getElementType().isF32())
+      lasts.push_back(op);
+  });
+  IRRewriter rewriter(root->getContext());
+  for (MMAOp last : lasts) {
+    std::optional<SplitProduct> chain = matchSplitProduct(last);
+    Value matrix = chain->constOnLeft ? last.getLhs() : last.getRhs();
+    std::optional<std::array<std::array<bool, T>, T>> k =
+        zeroOneEntries(matrix);
+    SmallVector<Operation *> earlier;
+    for (auto m = last.getAcc().getDefiningOp<MMAOp>(); m;
+         m = m == chain->first ? MMAOp() : m.getAcc().getDefiningOp<MMAOp>())
+      earlier.push_back(m);
+    rewriter.setInsertionPoint(last);
+    rewriter.replaceOp(last, selectedSumsProduct(rewriter, last.getLoc(), *k,
+                                                 chain->constOnLeft,
+                                                 chain->split.getSource(),
+                                                 chain->first.getAcc()));
+    for (Operation *m : earlier)
+      rewriter.eraseOp(m);
+  }
+}
+
 struct LowerMMA : OpRewritePattern<MMAOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(MMAOp op,
@@ -196,29 +246,13 @@ struct LowerMMA : OpRewritePattern<MMAOp> {
         return arith::ExtFOp::create(rewriter, loc, wide, v);
       return arith::ExtSIOp::create(rewriter, loc, wide, v);
     };
-    {
-      if (auto k = zeroOneEntries(op.getLhs())) {
-        rewriter.replaceOp(op,
-                           selectedRowSums(rewriter, loc, *k,
-                                           widen(op.getRhs()), op.getAcc()));
-        return success();
-      }
-      if (auto k = zeroOneEntries(op.getRhs())) {
-        // X · K = (K^T · X^T)^T.
-        std::array<std::array<bool, T>, T> kt;
-        for (int r = 0; r < T; ++r)
-          for (int c = 0; c < T; ++c)
-            kt[r][c] = (*k)[c][r];
-        auto transpose = [&](Value v) -> Value {
-          return vector::TransposeOp::create(rewriter, loc, v,
-                                             ArrayRef<int64_t>{1, 0});
-        };
-        Value t =
-            selectedRowSums(rewriter, loc, kt, transpose(widen(op.getLhs())),
-                            transpose(op.getAcc()));
-        rewriter.replaceOp(op, transpose(t));
-        return success();
-      }
+    bool constOnLeft = static_cast<bool>(zeroOneEntries(op.getLhs()));
+    if (auto k = zeroOneEntries(constOnLeft ? op.getLhs() : op.getRhs())) {
+      rewriter.replaceOp(op, selectedSumsProduct(
+                                 rewriter, loc, *k, constOnLeft,
+                                 widen(constOnLeft ? op.getRhs() : op.getLhs()),
+                                 op.getAcc()));
+      return success();
     }
     MLIRContext *ctx = rewriter.getContext();
     AffineExpr i, j, k;
@@ -620,6 +654,7 @@ struct LowerLaggedPrefix : OpRewritePattern<LaggedPrefixOp> {
 struct ConvertTCUMMAToLoopsPass
     : tcu::impl::ConvertTCUMMAToLoopsBase<ConvertTCUMMAToLoopsPass> {
   void runOnOperation() override {
+    lowerSplitProducts(getOperation());
     RewritePatternSet patterns(&getContext());
     populateTCUMMAToLoopsPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

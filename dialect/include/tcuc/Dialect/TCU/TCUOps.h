@@ -85,6 +85,22 @@ int64_t getNumSegments(int64_t numElements, int64_t segmentSize);
 #include "tcuc/Dialect/TCU/TCUOps.h.inc"
 
 namespace mlir::tcu {
+/// A product of an f32 tile X with a named matrix as
+/// convert-tcu-to-mma builds it: X split into parts (tcu.split) and one
+/// product per part chained through the accumulator, the lowest part first
+/// (K·hi + (K·mid + (K·lo + acc))). Both backends lower such a chain as one
+/// product of X where the parts would lose something (values below
+/// 2^-110; NaN and Inf). (i32 tiles' Horner chains are not matched.)
+struct SplitProduct {
+  SplitOp split; // of X
+  MMAOp first;   // the lowest part's product: its accumulator is the chain's
+  bool constOnLeft;
+};
+/// The chain `last` (the product of part 0) ends, if it is one: every
+/// product with the same named matrix on the same side, the parts in order,
+/// each earlier product used only by the next.
+std::optional<SplitProduct> matchSplitProduct(MMAOp last);
+
 /// tcu.block_prefix as memref, scf and arith ops, the earlier warps'
 /// values added in warp order. With `wait` (the GPU's block barrier, placed
 /// after the store) all W values are loaded and the warp's prefix picked by
