@@ -63,6 +63,8 @@ LogicalResult SplitOp::verify() {
   if (getParts().size() != expected)
     return emitOpError() << "splitting " << src << " yields " << expected
                          << " parts, got " << getParts().size();
+  if (getCheckTiny() && !src.isF32())
+    return emitOpError() << "check_tiny applies to f32 tiles only, got " << src;
   for (Value p : getParts())
     if (cast<VectorType>(p.getType()).getElementType() != part)
       return emitOpError() << "parts of " << src << " must be " << part
@@ -138,7 +140,7 @@ LogicalResult StoreRowOp::verify() {
 }
 
 SmallVector<Value> mlir::tcu::buildSplitParts(OpBuilder &b, Location loc,
-                                              Value x) {
+                                              Value x, Value *remainder) {
   auto type = cast<VectorType>(x.getType());
   SmallVector<Value> parts;
   if (type.getElementType().isF32()) {
@@ -163,6 +165,8 @@ SmallVector<Value> mlir::tcu::buildSplitParts(OpBuilder &b, Location loc,
     Value rest = x;
     for (int p = 0; p < 3; ++p) {
       Value bits = arith::BitcastOp::create(b, loc, bitsType, rest);
+      if (p == 2 && remainder)
+        *remainder = bits;
       Value back = arith::BitcastOp::create(
           b, loc, type, arith::AndIOp::create(b, loc, bits, highBits));
       if (p == 0) {

@@ -191,3 +191,21 @@ func.func @packed_columns(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_reduce <add> %in into %out segment_size 128 {variant = #tcu.variant<packed>} : memref<?xf16> -> memref<?xf32>
   return
 }
+
+// f32 input: its tiles are split into bf16 parts marked check_tiny (they
+// may hold values below 2^-110, which the parts lose: the backends sum such
+// a tile unsplit); the partial sums of 16-bit input are never marked.
+// CHECK-LABEL: func @f32_split
+// CHECK: tcu.split %{{.*}} {check_tiny} : vector<16x16xf32> -> vector<16x16xbf16>, vector<16x16xbf16>, vector<16x16xbf16>
+func.func @f32_split(%in: memref<?xf32>, %out: memref<?xf32>) {
+  tcu.segmented_reduce <add> %in into %out segment_size 16 {variant = #tcu.variant<seg16>} : memref<?xf32> -> memref<?xf32>
+  return
+}
+// CHECK-LABEL: func @f16_partials
+// CHECK: tcu.split
+// CHECK-NOT: check_tiny
+// CHECK: return
+func.func @f16_partials(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_reduce <add> %in into %out segment_size 100000 {variant = #tcu.variant<block>} : memref<?xf16> -> memref<?xf32>
+  return
+}

@@ -168,3 +168,11 @@ func.func @store_order_line(%out: memref<?xf32>, %t: vector<16x16xf32>, %i: inde
   tcu.store_tile %t, %out[%i] stride %i line %i limit %i order <line> : vector<16x16xf32> -> memref<?xf32>
   return
 }
+
+// -----
+
+func.func @split_check_tiny_i32(%x: vector<16x16xi32>) {
+  // expected-error @+1 {{'tcu.split' op check_tiny applies to f32 tiles only, got 'i32'}}
+  %p:5 = tcu.split %x {check_tiny} : vector<16x16xi32> -> vector<16x16xi8>, vector<16x16xi8>, vector<16x16xi8>, vector<16x16xi8>, vector<16x16xi8>
+  return
+}

@@ -40,12 +40,14 @@ void populateTileAccessPatterns(const TypeConverter &types,
 /// layout. Filled in program order by one conversion; a check is reused only
 /// where it dominates.
 struct FiniteChecks {
-  DenseMap<Value, Value> byFragment, tinyByFragment;
+  DenseMap<Value, Value> byFragment;
+  /// Per check_tiny tcu.split: whether the lane's elements lose bits in the
+  /// parts (an i1, before the warp's vote), then the chain's verdict (voted,
+  /// with the NaN/Inf check), which its later products follow.
+  DenseMap<Operation *, Value> lossyBySplit, badByChain;
 
   /// The check of `fragment` for a product at `at`.
   Value get(OpBuilder &b, Location loc, Value fragment, Operation *at);
-  /// The same for anyTiny (f32 fragments that are split).
-  Value getTiny(OpBuilder &b, Location loc, Value fragment, Operation *at);
 };
 
 /// tcu.mma (mma.sync, with the exact path for NaN and Inf next to a 0/1

@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -21,31 +22,55 @@ using namespace mlir;
 using namespace mlir::tcu;
 using namespace mlir::tcu::gpu_lowering;
 
-/// The check `build` makes of `fragment`, reused from `cache` where one
-/// dominates `at`.
-static Value cachedCheck(DenseMap<Value, Value> &cache, OpBuilder &b,
-                         Location loc, Value fragment, Operation *at,
-                         Value (*build)(OpBuilder &, Location, Value)) {
-  if (Value bad = cache.lookup(fragment)) {
+Value FiniteChecks::get(OpBuilder &b, Location loc, Value fragment,
+                        Operation *at) {
+  if (Value bad = byFragment.lookup(fragment)) {
     Operation *def = bad.getDefiningOp();
     Operation *ancestor = def->getBlock()->findAncestorOpInBlock(*at);
     if (ancestor && def->isBeforeInBlock(ancestor))
       return bad;
   }
-  return cache[fragment] = build(b, loc, fragment);
-}
-
-Value FiniteChecks::get(OpBuilder &b, Location loc, Value fragment,
-                        Operation *at) {
-  return cachedCheck(byFragment, b, loc, fragment, at, anyNonFinite);
-}
-
-Value FiniteChecks::getTiny(OpBuilder &b, Location loc, Value fragment,
-                            Operation *at) {
-  return cachedCheck(tinyByFragment, b, loc, fragment, at, anyTiny);
+  return byFragment[fragment] = anyNonFinite(b, loc, fragment);
 }
 
 namespace {
+
+/// Where a product sits in a chain of split products
+/// (tcu::matchSplitProduct): position 0 is the first (the lowest part's).
+struct ChainMember {
+  SplitProduct chain;
+  unsigned position;
+};
+
+std::optional<ChainMember> splitChainMember(MMAOp op) {
+  bool constOnLeft = static_cast<bool>(op.getLhs().getDefiningOp<MatrixOp>());
+  auto part = dyn_cast<OpResult>(constOnLeft ? op.getRhs() : op.getLhs());
+  auto split = part ? dyn_cast<SplitOp>(part.getOwner()) : SplitOp();
+  if (!split)
+    return std::nullopt;
+  // Part p's product is followed by p more (the higher parts').
+  MMAOp last = op;
+  for (unsigned p = part.getResultNumber(); p > 0; --p) {
+    if (!last->hasOneUse())
+      return std::nullopt;
+    auto next = dyn_cast<MMAOp>(*last->user_begin());
+    if (!next || next.getAcc() != last.getResult())
+      return std::nullopt;
+    last = next;
+  }
+  std::optional<SplitProduct> chain = matchSplitProduct(last);
+  if (!chain || chain->split != split)
+    return std::nullopt;
+  return ChainMember{*chain, split.getNumResults() - 1 -
+                                 unsigned(part.getResultNumber())};
+}
+
+/// vote.sync.any over the warp.
+Value voteAny(OpBuilder &b, Location loc, Value mine) {
+  Value all = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(-1));
+  return NVVM::VoteSyncOp::create(b, loc, b.getI1Type(), all, mine,
+                                  NVVM::VoteSyncKind::any);
+}
 
 struct LowerMatrix : OpConversionPattern<MatrixOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -93,29 +118,34 @@ struct LowerMMA : OpConversionPattern<MMAOp> {
     // others the exact selected sums (docs/algorithms.md, "NaN and Inf").
     bool constOnLeft = static_cast<bool>(lhsMatrix);
     Value data = constOnLeft ? rhsT : lhs;
-    // The last of a split f32 product's three: its tile takes the exact
-    // path, summing X's f32 elements from the chain's own accumulator, also
-    // where X holds values too small to split whole (the bf16 parts lose
-    // their bits below 2^-133), which needs a check even beside Ones.
-    if (std::optional<SplitProduct> chain = matchSplitProduct(op)) {
-      Value x = rewriter.getRemappedValue(chain->split.getSource());
-      Value acc0 = rewriter.getRemappedValue(chain->first.getAcc());
-      if (x && acc0 &&
-          chain->split.getSource().getType().getElementType().isF32()) {
-        Value bad = checks ? checks->getTiny(rewriter, loc, x, op)
-                           : anyTiny(rewriter, loc, x);
+    // The products of a check_tiny split (f32 input): the tile is checked
+    // once, at the first product, for values the parts lose (below 2^-110)
+    // and, beside a matrix with zeros, for NaN and Inf; such a tile is
+    // summed unsplit there, on the exact path, and the chain's later
+    // products pass its result on. Checked first, the unsplit tile and the
+    // chain's accumulator need not live past the first product.
+    if (auto member = splitChainMember(op);
+        member && member->chain.split.getCheckTiny()) {
+      SplitOp split = member->chain.split;
+      Value bad;
+      if (member->position == 0) {
+        Value x = rewriter.getRemappedValue(split.getSource());
+        Value lossy = checks ? checks->lossyBySplit.lookup(split) : Value();
+        bad = lossy ? voteAny(rewriter, loc, lossy) : anyTiny(rewriter, loc, x);
         if (matrix.getKind() != MatrixKind::Ones)
-          bad =
-              arith::OrIOp::create(rewriter, loc, bad,
-                                   checks ? checks->get(rewriter, loc, data, op)
-                                          : anyNonFinite(rewriter, loc, data));
+          bad = arith::OrIOp::create(
+              rewriter, loc, bad,
+              anyNonFinite(rewriter, loc,
+                           rewriter.getRemappedValue(split.getResult(0))));
+        if (checks)
+          checks->badByChain[split] = bad;
         auto ifOp = scf::IfOp::create(
             rewriter, loc, bad,
             [&](OpBuilder &t, Location l) {
               scf::YieldOp::create(t, l,
                                    buildSelectedSums(t, l, op, matrix.getKind(),
                                                      matrix.getBlock(),
-                                                     constOnLeft, x, acc0));
+                                                     constOnLeft, x, acc));
             },
             [&](OpBuilder &e, Location l) {
               scf::YieldOp::create(e, l, buildMMA(e, l, lhs, rhsT, acc));
@@ -123,6 +153,19 @@ struct LowerMMA : OpConversionPattern<MMAOp> {
         rewriter.replaceOp(op, ifOp.getResults());
         return success();
       }
+      bad = checks ? checks->badByChain.lookup(split) : Value();
+      if (bad) {
+        auto ifOp = scf::IfOp::create(
+            rewriter, loc, bad,
+            [&](OpBuilder &t, Location l) { scf::YieldOp::create(t, l, acc); },
+            [&](OpBuilder &e, Location l) {
+              scf::YieldOp::create(e, l, buildMMA(e, l, lhs, rhsT, acc));
+            });
+        rewriter.replaceOp(op, ifOp.getResults());
+        return success();
+      }
+      return rewriter.notifyMatchFailure(
+          op, "a later product of a check_tiny split needs the shared checks");
     }
     // The lower parts of a tcu.split are finite by construction (a NaN or
     // Inf stays in `hi`): no check, the mma.
@@ -164,12 +207,34 @@ struct LowerMMA : OpConversionPattern<MMAOp> {
 };
 
 struct LowerSplit : OpConversionPattern<SplitOp> {
-  using OpConversionPattern::OpConversionPattern;
+  LowerSplit(const TypeConverter &types, MLIRContext *ctx, FiniteChecks *checks)
+      : OpConversionPattern(types, ctx), checks(checks) {}
+  FiniteChecks *checks; // null: the products check the source themselves
+
   LogicalResult
   matchAndRewrite(SplitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(
-        op, buildSplitParts(rewriter, op.getLoc(), adaptor.getSource()));
+    Location loc = op.getLoc();
+    Value rest;
+    SmallVector<Value> parts =
+        buildSplitParts(rewriter, loc, adaptor.getSource(), &rest);
+    if (checks && op.getCheckTiny()) {
+      // The lane's elements lose bits exactly where the rest `lo` was cut
+      // from has low 16 bits: one or-reduction and one test a lane, cheaper
+      // than testing every element's range (anyTiny).
+      Type i32 = rewriter.getI32Type();
+      Value low = vector::ReductionOp::create(rewriter, loc,
+                                              vector::CombiningKind::OR, rest);
+      checks->lossyBySplit[op] = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ne,
+          arith::AndIOp::create(
+              rewriter, loc, low,
+              arith::ConstantOp::create(rewriter, loc,
+                                        rewriter.getI32IntegerAttr(0xFFFF))),
+          arith::ConstantOp::create(rewriter, loc, i32,
+                                    rewriter.getI32IntegerAttr(0)));
+    }
+    rewriter.replaceOp(op, parts);
     return success();
   }
 };
@@ -230,7 +295,7 @@ struct LowerElementwise : ConversionPattern {
 void gpu_lowering::populateMMAPatterns(const TypeConverter &types,
                                        RewritePatternSet &patterns,
                                        FiniteChecks *checks) {
-  patterns.add<LowerMatrix, LowerSplit, LowerBlockPrefix, LowerElementwise>(
+  patterns.add<LowerMatrix, LowerBlockPrefix, LowerElementwise>(
       types, patterns.getContext());
-  patterns.add<LowerMMA>(types, patterns.getContext(), checks);
+  patterns.add<LowerMMA, LowerSplit>(types, patterns.getContext(), checks);
 }

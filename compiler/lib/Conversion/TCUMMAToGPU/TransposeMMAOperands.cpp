@@ -85,6 +85,7 @@ FailureOr<Value> transposed(Value v, DenseMap<Value, Value> &memo) {
       b.setInsertionPointAfter(split);
       auto parts =
           SplitOp::create(b, split.getLoc(), split.getResultTypes(), *source);
+      parts.setCheckTiny(split.getCheckTiny());
       for (auto [orig, part] :
            llvm::zip(split.getResults(), parts.getResults()))
         memo[orig] = part;

@@ -39,6 +39,8 @@ Collective describe(TileBuilder &tb, OpTy op, bool inclusive) {
   c.numSegments = tb.ceilDiv(c.n, c.segmentSize);
   c.inclusive = inclusive;
   c.tilesPerWarp = op.getTilesPerWarpOrDefault();
+  // f32 data, and sums of it, can hold values the split parts lose.
+  tb.setSplitsCheckTiny(op.getInputType().getElementType().isF32());
   c.warpsPerBlock = op.getWarpsPerBlockOrZero();
   if constexpr (std::is_same_v<OpTy, SegmentedScanOp>)
     c.schedule = op.getScheduleAttr();

@@ -103,6 +103,8 @@ Value TileBuilder::product(MatrixKind k, Value data, Value acc,
     Type bf16 = b.getBF16Type();
     auto split = SplitOp::create(
         b, loc, TypeRange(SmallVector<Type>(3, tileType(bf16))), data);
+    if (splitsCheckTiny)
+      split.setCheckTiny(true);
     Value r = acc;
     for (int i = 2; i >= 0; --i)
       r = mma(split.getResult(i), r);

@@ -82,6 +82,10 @@ public:
   void storeTile(Value tile, Value dest, Value base, Value stride,
                  Value lineLength, Value limit,
                  ElementOrder order = ElementOrder::Fixed);
+  /// Whether the f32 tiles this builder splits may hold values below
+  /// 2^-110 (the collective's input is f32): the splits get `check_tiny`.
+  void setSplitsCheckTiny(bool check) { splitsCheckTiny = check; }
+
   /// The L2 hints loadTile and storeTile attach from now on (normal:
   /// none); returns the previous pair.
   std::pair<CacheHint, CacheHint> setCacheHints(CacheHint load,
@@ -121,6 +125,7 @@ private:
   OpBuilder &b;
   Location loc;
   CacheHint loadHint = CacheHint::Normal, storeHint = CacheHint::Normal;
+  bool splitsCheckTiny = false;
 };
 
 } // namespace mlir::tcu::detail

@@ -84,18 +84,28 @@ def TCU_SplitOp : TCU_Op<"split", [Pure]> {
     it to the operand type. `tcu.split` instead writes it as a sum of parts
     that are exact operands:
 
-    - f32 -> three bf16 tiles `hi, mid, lo` with `x == hi + mid + lo`
-      (8 + 8 + 8 significand bits cover f32's 24). This is exact for
-      2^-110 <= |x| < (2 - 2^-8) * 2^127: below, `lo` falls into bf16's
-      subnormals and loses bits; above, `hi` rounds to infinity. NaN and
-      infinite `x` (and a `hi` rounded to infinity) give `hi` that value
-      and zero lower parts, so the parts' sum is `hi`, not inf - inf = NaN.
+    - f32 -> three bf16 tiles `hi, mid, lo`, each the rest rounded toward
+      zero (its low 16 bits cleared), with `x == hi + mid + lo` (8 + 8 + 8
+      significand bits cover f32's 24). This is exact for every finite x
+      with |x| >= 2^-110 or x = 0, f32's top binade included; below 2^-110
+      (f32 subnormals among them) `lo` loses the bits under bf16's smallest
+      subnormal, 2^-133. NaN and infinite `x` give `hi` that value and zero
+      lower parts, so the parts' sum is `hi`, not inf - inf = NaN.
     - i32 -> five i8 tiles `d0..d4` with `x == sum_k d_k * 2^(7k)` modulo
       2^32: `d0..d3` are 7-bit digits in [0, 127], `d4 = x >> 28` (signed).
       Products are combined by Horner's rule (shift the accumulator left
       by 7 between the digit products).
+
+    `check_tiny` (f32 only) says the source may hold values below 2^-110,
+    which the parts cannot hold whole: where the parts' products form a
+    chain (K·hi + (K·mid + (K·lo + acc)), `tcu::matchSplitProduct`), the
+    backends compute a tile holding such a value (or NaN or Inf) as one
+    product of the unsplit tile, the exact f32 sums of the selected
+    elements. `convert-tcu-to-mma` sets it where the collective's input is
+    f32; the partial sums of f16, bf16 and i8 data are multiples of 2^-24
+    or 2^-133 and always split exactly.
   }];
-  let arguments = (ins TCU_Tile:$source);
+  let arguments = (ins TCU_Tile:$source, UnitAttr:$check_tiny);
   let results = (outs Variadic<TCU_Tile>:$parts);
   let assemblyFormat = "$source attr-dict `:` type($source) `->` type($parts)";
   let hasVerifier = 1;

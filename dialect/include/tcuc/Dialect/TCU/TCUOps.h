@@ -65,7 +65,11 @@ int matrixEntry(MatrixKind kind, int row, int col, int block = 16);
 /// five i8 vectors `d0..d4` for i32 (see SplitOp's description). Both
 /// backends lower `tcu.split` with this, on whole tiles (CPU) or on one
 /// lane's fragment (GPU).
-SmallVector<Value> buildSplitParts(OpBuilder &b, Location loc, Value source);
+/// For f32, `remainder`, if given, receives the bits (i32) of the rest `lo`
+/// was cut from: their low 16 are all 0 exactly where the three parts hold
+/// x whole.
+SmallVector<Value> buildSplitParts(OpBuilder &b, Location loc, Value source,
+                                   Value *remainder = nullptr);
 
 /// x + y for accumulator values (f32 or i32 elements, scalars or vectors):
 /// arith.addf or arith.addi.
