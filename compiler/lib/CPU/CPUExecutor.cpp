@@ -114,7 +114,7 @@ tcuc::CPUKernel::compile(const KernelSpec &spec, std::string &error) {
   // `transformer` is a function_ref: the std::function it refers to must
   // outlive ExecutionEngine::create (a temporary dangled; found by ASan).
   std::function<llvm::Error(llvm::Module *)> optimize =
-      makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0,
+      makeOptimizingTransformer(/*optLevel=*/1, /*sizeLevel=*/0,
                                 /*targetMachine=*/nullptr);
   ExecutionEngineOptions options;
   options.transformer = optimize;

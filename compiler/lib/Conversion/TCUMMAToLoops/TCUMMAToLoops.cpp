@@ -200,6 +200,77 @@ Value selectedSumsProduct(OpBuilder &b, Location loc,
   return transpose(selectedRowSums(b, loc, kt, transpose(x), transpose(acc)));
 }
 
+/// The i32 counterpart: TileBuilder::product splits an i32 tile into five
+/// i8 digits and combines their products by Horner's rule (r = K·d4; r =
+/// (r << 7) + K·d_k for k = 3..0; acc + r), exact modulo 2^32. On the CPU
+/// K·x modulo 2^32 is the selected rows' i32 sums directly: the digits'
+/// extraction and the shifts cost LLVM's code generator seconds (an i8
+/// whole-array scan: 3.5 s to compile).
+void lowerDigitProducts(Operation *root) {
+  SmallVector<SplitOp> splits;
+  root->walk([&](SplitOp op) {
+    if (op.getSource().getType().getElementType().isSignlessInteger(32) &&
+        op.getNumResults() == 5)
+      splits.push_back(op);
+  });
+  IRRewriter rewriter(root->getContext());
+  for (SplitOp split : splits) {
+    // Follow the chain from the top digit's product.
+    SmallVector<Operation *> chain;
+    auto productOf = [&](Value digit) -> MMAOp {
+      if (!digit.hasOneUse())
+        return MMAOp();
+      return dyn_cast<MMAOp>(*digit.getUsers().begin());
+    };
+    MMAOp m = productOf(split.getResult(4));
+    if (!m)
+      continue;
+    bool constOnLeft = m.getRhs() == split.getResult(4);
+    Value matrix = constOnLeft ? m.getLhs() : m.getRhs();
+    std::optional<std::array<std::array<bool, T>, T>> k =
+        zeroOneEntries(matrix);
+    if (!k)
+      continue;
+    bool ok = true;
+    chain.push_back(m);
+    for (int d = 3; d >= 0 && ok; --d) {
+      auto shift = m->hasOneUse()
+                       ? dyn_cast<arith::ShLIOp>(*m->getUsers().begin())
+                       : arith::ShLIOp();
+      MMAOp next = productOf(split.getResult(d));
+      ok = shift && next && shift->hasOneUse() && next.getAcc() == shift &&
+           (constOnLeft ? next.getRhs() : next.getLhs()) ==
+               split.getResult(d) &&
+           zeroOneEntries(constOnLeft ? next.getLhs() : next.getRhs()) == k;
+      if (ok) {
+        chain.push_back(shift);
+        chain.push_back(next);
+        m = next;
+      }
+    }
+    if (!ok)
+      continue;
+    // The chain starts from a zero accumulator; `acc + r` follows it unless
+    // canonicalization folded a zero acc away.
+    auto add = m->hasOneUse()
+                   ? dyn_cast<arith::AddIOp>(*m->getUsers().begin())
+                   : arith::AddIOp();
+    Operation *result = add ? add.getOperation() : m.getOperation();
+    Value acc = !add                         ? chain.front()->getOperand(2)
+                : add.getLhs() == m.getResult() ? add.getRhs()
+                                                : add.getLhs();
+    rewriter.setInsertionPoint(result);
+    Value sums = selectedSumsProduct(rewriter, result->getLoc(), *k,
+                                     constOnLeft, split.getSource(), acc);
+    rewriter.replaceOp(result, sums);
+    if (add)
+      rewriter.eraseOp(m);
+    chain.pop_back();
+    for (Operation *op : llvm::reverse(chain))
+      rewriter.eraseOp(op);
+  }
+}
+
 /// A split f32 product (tcu::matchSplitProduct) as one product of the
 /// unsplit tile: each output is the f32 sum of the X elements it selects,
 /// in order of k, plus the chain's accumulator. The same numbers the parts
@@ -231,6 +302,7 @@ void lowerSplitProducts(Operation *root) {
     for (Operation *m : earlier)
       rewriter.eraseOp(m);
   }
+  lowerDigitProducts(root);
 }
 
 struct LowerMMA : OpRewritePattern<MMAOp> {
