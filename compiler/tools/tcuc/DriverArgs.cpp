@@ -34,17 +34,21 @@ bool decimalDigits(const std::string &text, bool allowMinus, bool &negative,
 }
 } // namespace
 
-bool tcuc::driver::parseDecimal(const std::string &text, uint64_t &value,
-                                std::string &why) {
-  bool negative = false;
+/// `text` as a decimal magnitude of at most `limit` (an optional '-' when
+/// `allowMinus`), or why not; `range` names the limit in the message.
+static bool parseMagnitude(const std::string &text, bool allowMinus,
+                           uint64_t limit, const char *range, bool &negative,
+                           uint64_t &value, std::string &why) {
   std::string digits;
-  if (!decimalDigits(text, /*allowMinus=*/false, negative, digits, why))
+  if (!decimalDigits(text, allowMinus, negative, digits, why))
     return false;
+  if (negative)
+    ++limit; // -2^63 fits where 2^63 does not
   uint64_t v = 0;
   for (char c : digits) {
     uint64_t d = uint64_t(c - '0');
-    if (v > (std::numeric_limits<uint64_t>::max() - d) / 10) {
-      why = "'" + text + "' is out of range (at most 2^64 - 1)";
+    if (v > (limit - d) / 10) {
+      why = "'" + text + "' is out of range (" + range + ")";
       return false;
     }
     v = v * 10 + d;
@@ -53,22 +57,21 @@ bool tcuc::driver::parseDecimal(const std::string &text, uint64_t &value,
   return true;
 }
 
+bool tcuc::driver::parseDecimal(const std::string &text, uint64_t &value,
+                                std::string &why) {
+  bool negative = false;
+  return parseMagnitude(text, /*allowMinus=*/false,
+                        std::numeric_limits<uint64_t>::max(),
+                        "at most 2^64 - 1", negative, value, why);
+}
+
 bool tcuc::driver::parseDecimal(const std::string &text, int64_t &value,
                                 std::string &why) {
   bool negative = false;
-  std::string digits;
-  if (!decimalDigits(text, /*allowMinus=*/true, negative, digits, why))
-    return false;
-  uint64_t limit = negative ? uint64_t(1) << 63 : (uint64_t(1) << 63) - 1;
   uint64_t v = 0;
-  for (char c : digits) {
-    uint64_t d = uint64_t(c - '0');
-    if (v > (limit - d) / 10) {
-      why = "'" + text + "' is out of range (a 64-bit signed integer)";
-      return false;
-    }
-    v = v * 10 + d;
-  }
+  if (!parseMagnitude(text, /*allowMinus=*/true, (uint64_t(1) << 63) - 1,
+                      "a 64-bit signed integer", negative, v, why))
+    return false;
   value = negative ? int64_t(0 - v) : int64_t(v);
   return true;
 }

@@ -238,10 +238,10 @@ void lowerDigitProducts(Operation *root) {
                        ? dyn_cast<arith::ShLIOp>(*m->getUsers().begin())
                        : arith::ShLIOp();
       MMAOp next = productOf(split.getResult(d));
-      ok = shift && next && shift->hasOneUse() && next.getAcc() == shift &&
-           (constOnLeft ? next.getRhs() : next.getLhs()) ==
-               split.getResult(d) &&
-           zeroOneEntries(constOnLeft ? next.getLhs() : next.getRhs()) == k;
+      ok =
+          shift && next && shift->hasOneUse() && next.getAcc() == shift &&
+          (constOnLeft ? next.getRhs() : next.getLhs()) == split.getResult(d) &&
+          zeroOneEntries(constOnLeft ? next.getLhs() : next.getRhs()) == k;
       if (ok) {
         chain.push_back(shift);
         chain.push_back(next);
@@ -252,11 +252,10 @@ void lowerDigitProducts(Operation *root) {
       continue;
     // The chain starts from a zero accumulator; `acc + r` follows it unless
     // canonicalization folded a zero acc away.
-    auto add = m->hasOneUse()
-                   ? dyn_cast<arith::AddIOp>(*m->getUsers().begin())
-                   : arith::AddIOp();
+    auto add = m->hasOneUse() ? dyn_cast<arith::AddIOp>(*m->getUsers().begin())
+                              : arith::AddIOp();
     Operation *result = add ? add.getOperation() : m.getOperation();
-    Value acc = !add                         ? chain.front()->getOperand(2)
+    Value acc = !add                            ? chain.front()->getOperand(2)
                 : add.getLhs() == m.getResult() ? add.getRhs()
                                                 : add.getLhs();
     rewriter.setInsertionPoint(result);

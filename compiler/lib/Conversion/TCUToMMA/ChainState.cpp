@@ -103,6 +103,20 @@ int64_t chunksOfInput(const Collective &c, int64_t chunkLength, int64_t bytes) {
   return std::max<int64_t>(1, bytes / chunkBytes);
 }
 
+int64_t prefetchChunksOf(const Collective &c, ChainScheduleAttr schedule,
+                         int64_t chunkLength) {
+  int64_t bytes = schedule ? schedule.getPrefetchBytes() : 0;
+  return bytes ? chunksOfInput(c, chunkLength, bytes) : 0;
+}
+
+ChainItems chainItems(TileBuilder &tb, const Collective &c,
+                      int64_t chunkLength) {
+  int64_t chunks = (c.segmentSize + chunkLength - 1) / chunkLength;
+  Value perSegment = tb.min(tb.idx(chunks), tb.ceilDiv(c.n, chunkLength));
+  return {perSegment, arith::MulIOp::create(tb.builder(), tb.location(),
+                                            c.numSegments, perSegment)};
+}
+
 void prefetchChunk(TileBuilder &tb, const Collective &c, Value item,
                    Value items, Value perSegment, int64_t chunkLength) {
   OpBuilder &b = tb.builder();

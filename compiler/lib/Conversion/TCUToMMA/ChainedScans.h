@@ -47,6 +47,17 @@ drawTicket(TileBuilder &tb, int64_t warps, Value state, int64_t derived = 0,
 /// How many chunks of `chunkLength` elements hold `bytes` of the input: at
 /// least one. (The schedules give prefetch distances and lags in bytes.)
 int64_t chunksOfInput(const Collective &c, int64_t chunkLength, int64_t bytes);
+/// The schedule's prefetch distance in chunks; 0 (none) without one.
+int64_t prefetchChunksOf(const Collective &c, ChainScheduleAttr schedule,
+                         int64_t chunkLength);
+
+/// A chain's items: every segment's chunks of `chunkLength` elements
+/// (`perSegment` a segment, clipped to the input), `items` in all.
+struct ChainItems {
+  Value perSegment, items;
+};
+ChainItems chainItems(TileBuilder &tb, const Collective &c,
+                      int64_t chunkLength);
 
 /// Prefetches the input of chunk `item` (a global chunk number, as a
 /// ticket) into L2, if there is such a chunk.

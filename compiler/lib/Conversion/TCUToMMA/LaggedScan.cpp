@@ -57,15 +57,11 @@ void scanLagged(TileBuilder &tb, const Collective &given) {
   ChainScheduleAttr schedule =
       c.schedule ? c.schedule : ChainScheduleAttr::get(b.getContext());
   c.scanOrder = schedule.getQuads() ? ElementOrder::Quads : ElementOrder::Fixed;
-  int64_t chunks = (c.segmentSize + chunkLength - 1) / chunkLength;
   Type elt = inputElementType(c.input);
   Type acc = TileBuilder::accumulatorFor(elt);
-  Value perSegment = tb.min(tb.idx(chunks), tb.ceilDiv(c.n, chunkLength));
-  Value items = arith::MulIOp::create(b, loc, c.numSegments, perSegment);
-  int64_t ahead =
-      schedule.getPrefetchBytes()
-          ? chunksOfInput(c, chunkLength, schedule.getPrefetchBytes())
-          : 0;
+  ChainItems chain = chainItems(tb, c, chunkLength);
+  Value perSegment = chain.perSegment, items = chain.items;
+  int64_t ahead = prefetchChunksOf(c, schedule, chunkLength);
   // Half the chunks at most: a smaller input still overlaps its reads
   // and scans (and tests that path).
   Value lag =

@@ -41,13 +41,10 @@ void scanLookback(TileBuilder &tb, const Collective &c) {
   int64_t chunkLength = warps * c.tilesPerWarp * T * T;
   if (c.segmentSize <= chunkLength)
     return scanBlock(tb, c);
-  int64_t chunks = (c.segmentSize + chunkLength - 1) / chunkLength;
   Type acc = TileBuilder::accumulatorFor(inputElementType(c.input));
-  Value perSegment = tb.min(tb.idx(chunks), tb.ceilDiv(c.n, chunkLength));
-  Value items = arith::MulIOp::create(b, loc, c.numSegments, perSegment);
-  int64_t prefetchBytes = c.schedule ? c.schedule.getPrefetchBytes() : 0;
-  int64_t ahead =
-      prefetchBytes ? chunksOfInput(c, chunkLength, prefetchBytes) : 0;
+  ChainItems chain = chainItems(tb, c, chunkLength);
+  Value perSegment = chain.perSegment, items = chain.items;
+  int64_t ahead = prefetchChunksOf(c, c.schedule, chunkLength);
   Value state = zeroedChainState(tb, tb.add(items, tb.idx(1)));
   tb.parallel(items, [&](Value) {
     // The warps' totals and, after them, the chunk's prefix.

@@ -43,8 +43,9 @@ void parallelPackedTiles(TileBuilder &tb, const Collective &c,
                          function_ref<void(ArrayRef<PackedTile>)> body);
 /// Lets the GPU lowering join the tile loads (stores) of one block whose
 /// bases differ by constants into runs, each tested for bounds and
-/// alignment and addressed once (kTileRunsAttr; TileRuns in TCUMMAToGPU/TileRuns.cpp):
-/// the reduce walks' groups (reduceTiles) and the lagged scan's runs.
+/// alignment and addressed once (kTileRunsAttr; TileRuns in
+/// TCUMMAToGPU/TileRuns.cpp): the reduce walks' groups (reduceTiles) and the
+/// lagged scan's runs.
 void markTileRuns(TileBuilder &tb, scf::ParallelOp loop);
 /// The end of the segment starting at `segBase`, clipped to the input.
 Value segmentEnd(TileBuilder &tb, const Collective &c, Value segBase);
