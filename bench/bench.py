@@ -54,14 +54,36 @@ EXTRA_OPS = [
 REDUCE_VARIANTS = ["seg16", "seg256", "seg256n", "seg16n_strided",
                    "seg16n_coalesced", "block", "grid", "packed"]
 SCAN_VARIANTS = ["seg16", "seg256", "seg256n", "seg16n", "block", "grid",
-                 "packed", "lookback", "lagged"]
+                 "packed", "lookback", "lagged", "stream"]
 DEFAULT_N = 1 << 28
 BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i8": 1, "i32": 4}
 
 
-def segments(n):
-    """The swept segment sizes; the last is the whole array."""
+def segments(n, args=None):
+    """The swept segment sizes; the last is the whole array. By default the
+    powers of two 2^4..2^24; --dense: every size 1..64, then 8 per octave
+    up to 2^24 (primes and round numbers among them); --segments with
+    numbers: those sizes exactly."""
+    if args is not None and args.segments:
+        sizes = [int(v) for v in args.segments if v != "whole"]
+        return sizes + ([n] if "whole" in args.segments else [])
+    if args is not None and getattr(args, "dense", False):
+        return dense_segments() + [n]
     return [1 << k for k in range(4, 25)] + [n]
+
+
+def dense_segments():
+    """1..64, then from each octave [2^k, 2^(k+1)) with k = 6..23 eight
+    sizes: 2^k + j·2^k/8 + an odd offset (none a power of two), plus the
+    round numbers and primes users meet (100, 1000, 3000, 10007, ...)."""
+    out = set(range(1, 65))
+    for k in range(6, 24):
+        step = (1 << k) // 8
+        for j in range(8):
+            out.add((1 << k) + j * step + (2 * j + 1))
+    out.update([100, 127, 250, 257, 500, 1000, 1021, 3000, 4099, 10000,
+                10007, 50000, 100000, 131071, 1000000, 1048573])
+    return sorted(v for v in out if v <= 1 << 24)
 
 
 # Tiles per warp tried besides 1: for the streaming variants the cost model
@@ -84,7 +106,7 @@ def tiles_tried(op, v, seg):
         return TILES_TRIED
     if v == "block" and op == "scan":
         return TILES_TRIED
-    if v in ("seg16", "seg256", "packed"):
+    if v in ("seg16", "seg256", "packed", "stream"):
         return TILES_TRIED
     if v in ("seg16n_strided", "seg16n") and 32 <= seg <= 256:
         return TILES_TRIED
@@ -121,7 +143,7 @@ LOOKBACK_WARPS = [4, 16]
 LAGGED_WARPS = [4, 8, 16]
 
 
-def variants(op, seg, n=DEFAULT_N):
+def variants(op, seg, n=DEFAULT_N, din="f16"):
     """Strategies to try for (op, segment), as the C interface takes them:
     "" is the compiler's choice, "name:k" a variant with k tiles per warp,
     "block:k:w" / "lookback:k:w" / "lagged:k:w" with w warps per block."""
@@ -137,6 +159,8 @@ def variants(op, seg, n=DEFAULT_N):
         if v == "lookback" and seg < MIN_LOOKBACK_SEGMENT:
             continue
         if v == "lagged" and seg < MIN_LAGGED_SEGMENT:
+            continue
+        if v == "stream" and (seg < 16 or seg > 1 << 24 or din == "f32"):
             continue
         if v == "seg256n" and n // seg < MIN_SEGMENTS_ONE_WARP:
             continue
@@ -155,11 +179,11 @@ def variants(op, seg, n=DEFAULT_N):
     return out
 
 
-def strategies(op, seg, n, only):
+def strategies(op, seg, n, only, din="f16"):
     """The strategies timed for (op, segment): the sweep's (variants) that
     pass --only, then any full strategy --only names that the sweep does
     not try (e.g. lagged:3:4), so one-off shapes can be timed too."""
-    swept_ = [v for v in variants(op, seg, n) if selected(v, only)]
+    swept_ = [v for v in variants(op, seg, n, din) if selected(v, only)]
     names = REDUCE_VARIANTS if op == "reduce" else SCAN_VARIANTS
     extra = [v for v in (only or [])
              if v.count(":") >= 1 and v.split(":")[0] in names
@@ -200,10 +224,10 @@ def swept(args, seg, n):
 def fill(args):
     jobs = []
     for opname, op, din, dout in swept_ops(args):
-        for seg in segments(args.n):
+        for seg in segments(args.n, args):
             if not swept(args, seg, args.n):
                 continue
-            for v in strategies(op, seg, args.n, args.only):
+            for v in strategies(op, seg, args.n, args.only, din):
                 cmd = [args.tcuc, "compile", "--op", op, "--segment", str(seg),
                        "--dtype", din, "--out-dtype", dout, "--arch", args.arch,
                        "--cache-dir", args.cache_dir, "-o", os.devnull]
@@ -307,7 +331,7 @@ def run(args):
     import triton
     import triton_kernels as tk
 
-    n = args.n
+    n0 = n = args.n
     dev = torch.device("cuda")
     stream = torch.cuda.current_stream()
     sp = ctypes.c_void_p(stream.cuda_stream)
@@ -362,11 +386,16 @@ def run(args):
            "i8": torch.int8, "i32": torch.int32}
 
     for opname, op, din, dout in ops:
-        xs = {"f16": x16, "bf16": xb16, "i8": x8, "f32": x32}[din]
-        ys = outs[tdt[dout]]
-        for seg in segments(n):
-            if not swept(args, seg, n):
+        xs_all = {"f16": x16, "bf16": xb16, "i8": x8, "f32": x32}[din]
+        ys_all = outs[tdt[dout]]
+        for seg in segments(n0, args):
+            if not swept(args, seg, n0):
                 continue
+            # n rounded down to a multiple of the segment: every library
+            # gets whole rows.
+            n = n0 - n0 % seg
+            xs = [x[:n] for x in xs_all]
+            ys = [y[:n] for y in ys_all]
             nout = (n + seg - 1) // seg if op == "reduce" else n
             moved = n * BYTES[din] + nout * BYTES[dout]
             ceiling = read_gbs if op == "reduce" else copy_gbs
@@ -377,7 +406,7 @@ def run(args):
             else:
                 ref = (torch.cumsum(xv.double(), -1) if din != "i8" else
                        torch.cumsum(xv.long(), -1)).view(-1)
-            segname = "whole" if seg == n else str(seg)
+            segname = "whole" if seg == n0 else str(seg)
 
             def check(y):
                 y = y[:nout]
@@ -413,7 +442,7 @@ def run(args):
                     f"{gbs:7.0f} GB/s {gbs / ceiling:6.1%}  err {err:.1e}")
 
             # tcuc: every variant; "" is the default (the cost model's pick).
-            for v in strategies(op, seg, n, args.only):
+            for v in strategies(op, seg, n, args.only, din):
                 scratch = ctypes.c_uint64(0)
                 kernels = ctypes.c_int(0)
                 if tcuc.tcuc_prepare(op.encode(), seg, din.encode(),
@@ -458,7 +487,7 @@ def run(args):
                 record("cub", "DeviceSegmentedReduce::Sum",
                        lambda i: cubcall(f, xs[i % 2].data_ptr(),
                                          ys[i % 2].data_ptr(), n, seg, sp))
-                if seg == n:
+                if seg == n0:
                     f = getattr(cub, f"cubb_reduce_{din}_{dout}")
                     record("cub:DeviceReduce", "DeviceReduce::Sum",
                            lambda i: cubcall(f, xs[i % 2].data_ptr(),
@@ -466,7 +495,7 @@ def run(args):
             else:
                 f = getattr(cub, f"cubb_scan_{din}_{dout}")
                 record("cub", "DeviceScan::InclusiveSum" +
-                       ("" if seg == n else "ByKey"),
+                       ("" if seg == n0 else "ByKey"),
                        lambda i: cubcall(f, xs[i % 2].data_ptr(),
                                          ys[i % 2].data_ptr(), n, seg, sp))
 
@@ -492,7 +521,7 @@ def run(args):
     meta = dict(device=props.name, sms=props.multi_processor_count,
                 date=datetime.date.today().isoformat(),
                 torch=torch.__version__, triton=triton.__version__,
-                cuda=torch.version.cuda, n=n, read_gbs=read_gbs,
+                cuda=torch.version.cuda, n=n0, read_gbs=read_gbs,
                 copy_gbs=copy_gbs,
                 ops=[o for o, *_ in ops])
     with open(os.path.join(args.out, "meta.json"), "w") as f:
@@ -653,7 +682,11 @@ def sweep_filters(p):
     p.add_argument("--max-segment", type=int,
                    help="skip segments above this (not the whole array)")
     p.add_argument("--segments", nargs="*",
-                   help="only these segment sizes ('whole' for the array)")
+                   help="exactly these segment sizes ('whole' for the array)")
+    p.add_argument("--dense", action="store_true",
+                   help="sweep 1..64 and 8 sizes per octave to 2^24 (with "
+                        "primes and round numbers) instead of the powers of "
+                        "two")
     p.add_argument("--only", nargs="*",
                    help="only these tcuc strategies: variant names, name:tiles, "
                         "name:tiles:warps (block, lookback, lagged), or "

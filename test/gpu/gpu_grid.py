@@ -19,7 +19,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Integration",
                                 "CPU"))
-from check_grid import DTYPES, VARIANTS, cases  # noqa: E402
+from check_grid import VARIANTS, cases, dtypes_for  # noqa: E402
 
 LARGE_N = 2**31 + 12345
 # (op, variant, dtype, mode, segment[, out_dtype]): the 64-bit indexing
@@ -41,6 +41,9 @@ LARGE = [
     # (`--check` counts an infinity as right where the exact sum rounds to
     # one).
     ("scan", "lagged", "f16", "inclusive", 1 << 31, "f16"),
+    # The streaming scan: items and tiles past 2^31 (offsets inside an
+    # item are i32, the bases 64-bit).
+    ("scan", "stream", "f16", "inclusive", 1000),
 ]
 
 
@@ -48,7 +51,7 @@ LARGE = [
 # group's overrun must touch nothing) in every streaming variant.
 STREAMING = [("reduce", "seg256n"), ("reduce", "seg16n_coalesced"),
              ("reduce", "block"), ("reduce", "grid"), ("scan", "seg256n"),
-             ("scan", "block"), ("scan", "grid")]
+             ("scan", "block"), ("scan", "grid"), ("scan", "stream")]
 # The same for the variants where a warp takes several segments (seg16,
 # seg256; packed: several tiles of whole segments) or several steps of its
 # 16 segments (the strided ones) at once, with the segment sizes each
@@ -77,7 +80,7 @@ def grid(large):
     """Yields (spec args, n)."""
     for op, variants in VARIANTS.items():
         for variant in variants:
-            for dtype in DTYPES:
+            for dtype in dtypes_for(variant):
                 for segment, n, mode in cases(op, variant):
                     yield spec_args(op, variant, dtype, mode, segment), n
     # Outputs in the input's type.
@@ -108,8 +111,16 @@ EXAMPLE = [("--op", "reduce", "--segment", "1000", "--dtype", "f16"),
            ("--op", "scan", "--segment", "256", "--dtype", "f16")]
 
 
+def chosen(a, variant):
+    """Whether spec args `a` pass the --variant filter."""
+    return not variant or ("--variant" in a and
+                           a[a.index("--variant") + 1] == variant)
+
+
 def fill(args):
-    specs = {tuple(a) for a, _ in grid(large=True)} | set(EXAMPLE)
+    specs = {tuple(a) for a, _ in grid(large=True)
+             if chosen(a, args.variant)} | \
+        (set(EXAMPLE) if not args.variant else set())
     failed = 0
     for a in sorted(specs):
         cmd = [args.tcuc, "compile", *a, "--arch", args.arch,
@@ -140,7 +151,8 @@ def run(args):
     large_sel = True
     if args.large_cases:
         large_sel = [int(i) for i in args.large_cases.split(",")]
-    todo = list(grid(large_sel if args.large else False))
+    todo = [(a, n) for a, n in grid(large_sel if args.large else False)
+            if chosen(a, args.variant)]
     if args.only_large:
         todo = [(a, n) for a, n in todo if n == LARGE_N]
     failures = []
@@ -174,6 +186,7 @@ def main():
     p.add_argument("--large", action="store_true",
                    help="also the 2^31 + 12345 element runs")
     p.add_argument("--only-large", action="store_true")
+    p.add_argument("--variant", help="only the runs of this variant")
     p.add_argument("--large-cases", default="",
                    help="comma-separated indices into LARGE (default: all)")
     args = p.parse_args()

@@ -45,7 +45,7 @@ constexpr Variant kPreference[] = {
     Variant::Seg16,           Variant::Seg256,        Variant::Packed,
     Variant::Seg16N,          Variant::Seg16NStrided, Variant::Seg256N,
     Variant::Seg16NCoalesced, Variant::Block,         Variant::Grid,
-    Variant::Lookback,        Variant::Lagged};
+    Variant::Lookback,        Variant::Lagged,        Variant::Stream};
 
 int preferenceOf(StringRef variant) {
   std::optional<Variant> v = symbolizeVariant(variant);
@@ -128,6 +128,10 @@ StrategyChoice analytic(const StrategyQuery &q) {
                           "analytic: lagged given; " + std::to_string(tiles) +
                               " tiles in flight"};
   }
+  // The streaming scan walks its item's tiles in order: 4 in flight.
+  if (q.variant == Variant::Stream)
+    return StrategyChoice{*q.variant, 4, 0,
+                          "analytic: stream given; 4 tiles in flight"};
   if (q.variant)
     return pick(*q.variant, "variant given; one tile in flight");
   if (q.isScan) {

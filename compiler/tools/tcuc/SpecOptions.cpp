@@ -31,14 +31,16 @@ cl::opt<std::string>
 cl::opt<bool> exclusive("exclusive", cl::desc("Exclusive scan"),
                         cl::sub(runCommand), cl::sub(compileCommand),
                         cl::cat(tcucCategory));
-cl::opt<std::string>
-    variant("variant",
-            cl::desc("Algorithm: seg16, seg256, seg256n, seg16n_strided, "
-                     "seg16n_coalesced (reduce), seg16n (scan), packed, block, "
-                     "grid, lookback, lagged (scan, single pass); default: the "
-                     "cost model's choice for the segment size"),
-            cl::init(""), cl::sub(runCommand), cl::sub(compileCommand),
-            cl::cat(tcucCategory));
+cl::opt<std::string> variant(
+    "variant",
+    cl::desc("Algorithm: seg16, seg256, seg256n, seg16n_strided, "
+             "seg16n_coalesced (reduce), seg16n (scan), packed, block, "
+             "grid, lookback, lagged (scan, single pass), stream (scan, "
+             "segment >= 16, f16/bf16/i8: tiles of consecutive "
+             "elements wherever segments begin); default: the cost "
+             "model's choice for the segment size"),
+    cl::init(""), cl::sub(runCommand), cl::sub(compileCommand),
+    cl::cat(tcucCategory));
 cl::opt<std::string> tilesPerWarp(
     "tiles-per-warp",
     cl::desc(

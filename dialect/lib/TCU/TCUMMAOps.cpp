@@ -4,6 +4,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "tcuc/Dialect/TCU/TCUOps.h"
 
@@ -121,6 +122,12 @@ LogicalResult StoreTileOp::verify() {
                           getTile().getType(), /*isStore=*/true);
 }
 
+LogicalResult PositionsOp::verify() {
+  if (!getType().getElementType().isSignlessInteger(32))
+    return emitOpError() << "result must be an i32 tile, got " << getType();
+  return success();
+}
+
 LogicalResult PrefetchOp::verify() {
   // PTX's prefetch has only the normal and evict_last priorities.
   CacheHint hint = getCache();
@@ -223,6 +230,26 @@ std::optional<SplitProduct> mlir::tcu::matchSplitProduct(MMAOp last) {
     m = prev;
   }
   return SplitProduct{split, m, constOnLeft};
+}
+
+Value mlir::tcu::matchMaskMatrix(Value tile) {
+  if (auto ext = tile.getDefiningOp<arith::ExtUIOp>())
+    return ext.getIn();
+  auto select = tile.getDefiningOp<arith::SelectOp>();
+  if (!select || !isa<VectorType>(select.getCondition().getType()))
+    return Value();
+  auto splatIs = [](Value v, double one) {
+    DenseElementsAttr dense;
+    if (!matchPattern(v, m_Constant(&dense)) || !dense.isSplat())
+      return false;
+    if (isa<FloatType>(dense.getElementType()))
+      return dense.getSplatValue<APFloat>().isExactlyValue(one);
+    return dense.getSplatValue<APInt>() == static_cast<uint64_t>(one);
+  };
+  if (splatIs(select.getTrueValue(), 1.0) &&
+      splatIs(select.getFalseValue(), 0.0))
+    return select.getCondition();
+  return Value();
 }
 
 Value mlir::tcu::buildAccumulatorAdd(OpBuilder &b, Location loc, Value x,

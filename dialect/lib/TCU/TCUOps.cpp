@@ -79,6 +79,12 @@ bool mlir::tcu::isVariantApplicable(Variant variant, bool isScan,
       return fail("variant '" + stringifyVariant(variant).str() +
                   "' is a scan variant (reductions use 'grid')");
     return true;
+  case Variant::Stream:
+    if (!isScan)
+      return fail("variant 'stream' is a scan variant");
+    if (segmentSize < kTileSize || segmentSize > kMaxStreamSegment)
+      return fail("variant 'stream' needs 16 <= segment_size <= 2^24");
+    return true;
   case Variant::Packed:
     if (segmentSize % kTileSize != 0 || segmentSize > kTileSize * kTileSize)
       return fail("variant 'packed' needs a segment_size that is a multiple "
@@ -249,6 +255,12 @@ verifySegmentedCollective(Operation *op, ShapedType inputType,
   if (failed(verifySchedule(op, schedule, variant, warpsPerBlock,
                             inputType.getElementType())))
     return failure();
+  // The boundary-masked L of the streaming scan is an operand built in
+  // registers; f32 data would need split products of two non-constant
+  // tiles, which the backends' exact paths (check_tiny) do not cover yet.
+  if (variant == Variant::Stream && inputType.getElementType().isF32())
+    return op->emitOpError()
+           << "variant 'stream' takes f16, bf16 or i8 input, got f32";
   if (warpsPerBlock && !(variant && takesWarpsPerBlock(*variant)))
     return op->emitOpError()
            << "warps_per_block applies to variants 'block', 'lookback' and "

@@ -583,3 +583,40 @@ func.func @lagged_fields(%in: memref<?xf16>, %out: memref<?xf16>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 1048576 {variant = #tcu.variant<lagged>, tiles_per_warp = 4, warps_per_block = 4, schedule = #tcu.chain_schedule<prefetch_bytes = 65536, blocks_per_sm = 7, quads = true, walk_tickets = true>} : memref<?xf16> -> memref<?xf16>
   return
 }
+
+// The streaming scan: items of 40 whole segments of 100 (4000 elements)
+// walk tiles at multiples of 256, the first from the tile holding the
+// item's start. A row's elements right of its head take (A∘post)·U, the
+// others A·U plus the rows above in their segment, L_seg·A_tail (L_seg
+// built from tcu.positions: one remainder a row), and the carry where their
+// segment began in an earlier tile. The store skips the elements before the
+// item (`from`).
+// CHECK-LABEL: func @stream
+// CHECK: scf.parallel
+// CHECK: %[[START:.*]] = arith.muli %{{.*}}, %c4000 : index
+// CHECK: scf.for {{.*}} iter_args(%[[CARRY:.*]] = %{{.*}}) -> (vector<16x16xf32>)
+// CHECK: %[[A:.*]] = tcu.load_tile <rows> %{{.*}} stride %c16 line %c16
+// CHECK: %[[P:.*]] = tcu.positions : vector<16x16xi32>
+// CHECK: %[[COL:.*]] = arith.andi %[[P]], %{{.*}} : vector<16x16xi32>
+// CHECK: %[[ROWSTART:.*]] = arith.addi %{{.*}} : vector<16x16xi32>
+// CHECK: %[[ROWD:.*]] = arith.remsi %[[ROWSTART]], %{{.*}} : vector<16x16xi32>
+// CHECK-NOT: arith.remsi
+// CHECK: %[[D:.*]] = arith.select %{{.*}} : vector<16x16xi1>, vector<16x16xi32>
+// CHECK: %[[POST:.*]] = arith.cmpi sle, %[[D]], %[[COL]] : vector<16x16xi32>
+// CHECK: %[[A0:.*]] = arith.select %{{.*}}, %[[A]], %{{.*}} : vector<16x16xi1>, vector<16x16xf16>
+// CHECK: %[[APOST:.*]] = arith.select %[[POST]], %[[A0]], %{{.*}} : vector<16x16xi1>, vector<16x16xf16>
+// CHECK: %[[ATAIL:.*]] = arith.select %{{.*}}, %[[A0]], %{{.*}} : vector<16x16xi1>, vector<16x16xf16>
+// CHECK: %[[LSEG:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<16x16xi1>, vector<16x16xf16>
+// CHECK: %[[LA:.*]] = tcu.mma %[[LSEG]], %[[ATAIL]], %{{.*}}
+// CHECK: %[[C:.*]] = arith.select %{{.*}}, %[[CARRY]], %{{.*}} : vector<16x16xi1>, vector<16x16xf32>
+// CHECK: %[[ROWS:.*]] = tcu.row_sums %[[LA]] : vector<16x16xf32>
+// CHECK: %[[PREFIX:.*]] = arith.addf %[[ROWS]], %[[C]]
+// CHECK: %[[U:.*]] = tcu.matrix <U> : vector<16x16xf16>
+// CHECK: %[[X:.*]] = tcu.mma %[[A0]], %[[U]], %[[PREFIX]]
+// CHECK: %[[Y:.*]] = tcu.mma %[[APOST]], %[[U]], %{{.*}}
+// CHECK: %[[R:.*]] = arith.select %[[POST]], %[[Y]], %[[X]]
+// CHECK: tcu.store_tile %[[R]], %{{.*}} from %[[START]]
+func.func @stream(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 100 {variant = #tcu.variant<stream>, tiles_per_warp = 1 : i64} : memref<?xf16> -> memref<?xf32>
+  return
+}

@@ -148,6 +148,30 @@ func.func @variant_too_small(%in: memref<?xf16>, %out: memref<?xf32>) {
 
 // -----
 
+func.func @stream_too_small(%in: memref<?xf16>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op variant 'stream' needs 16 <= segment_size <= 2^24, got segment_size 10}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 10 {variant = #tcu.variant<stream>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @stream_reduce(%in: memref<?xf16>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_reduce' op variant 'stream' is a scan variant}}
+  tcu.segmented_reduce <add> %in into %out segment_size 100 {variant = #tcu.variant<stream>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @stream_f32(%in: memref<?xf32>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op variant 'stream' takes f16, bf16 or i8 input, got f32}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 100 {variant = #tcu.variant<stream>} : memref<?xf32> -> memref<?xf32>
+  return
+}
+
+// -----
+
 func.func @variant_wrong_op(%in: memref<?xf16>, %out: memref<?xf32>) {
   // expected-error @+1 {{'tcu.segmented_scan' op variant 'seg16n_strided' is a reduction variant (scans use 'seg16n'), got segment_size 48}}
   tcu.segmented_scan <add> inclusive %in into %out segment_size 48 {variant = #tcu.variant<seg16n_strided>} : memref<?xf16> -> memref<?xf32>

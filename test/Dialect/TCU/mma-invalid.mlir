@@ -176,3 +176,11 @@ func.func @split_check_tiny_i32(%x: vector<16x16xi32>) {
   %p:5 = tcu.split %x {check_tiny} : vector<16x16xi32> -> vector<16x16xi8>, vector<16x16xi8>, vector<16x16xi8>, vector<16x16xi8>, vector<16x16xi8>
   return
 }
+
+// -----
+
+func.func @positions_f32() {
+  // expected-error @+1 {{'tcu.positions' op result must be an i32 tile, got 'vector<16x16xf32>'}}
+  %p = tcu.positions : vector<16x16xf32>
+  return
+}

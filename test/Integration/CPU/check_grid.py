@@ -16,15 +16,24 @@ LIMITS = {"seg16": 16, "seg256": 256, "packed": 256}
 # over at the tile's end), and 2, 4 and 8 rows (a reduction's segments as
 # blocks of tile columns).
 MULTIPLES_OF_16 = {"packed": [16, 32, 48, 64, 112, 128, 256]}
+# The streaming scan takes segments of 16 and more: 16 (a head at every
+# row start), 17 and 100 (heads that walk across rows), 48, 1000, and 4097
+# (longer than its 4096-element items: one segment an item).
+STREAM_SIZES = [16, 17, 48, 100, 1000, 4097]
 
 
 VARIANTS = {
     "reduce": ["seg16", "seg256", "seg256n", "seg16n_strided",
                "seg16n_coalesced", "block", "grid", "packed"],
     "scan": ["seg16", "seg256", "seg256n", "seg16n", "block", "grid",
-             "packed", "lookback", "lagged"],
+             "packed", "lookback", "lagged", "stream"],
 }
 DTYPES = ["f16", "bf16", "f32", "i8"]
+
+
+def dtypes_for(variant, dtypes=DTYPES):
+    """The dtypes a variant takes (stream: no f32 input)."""
+    return [d for d in dtypes if not (variant == "stream" and d == "f32")]
 
 
 def cases(op, variant, odd_sizes=ODD_SIZES, n=N):
@@ -36,6 +45,9 @@ def cases(op, variant, odd_sizes=ODD_SIZES, n=N):
         # one multiple of 16); sizes asked for run as given.
         odd_sizes = MULTIPLES_OF_16[variant] if odd_sizes is ODD_SIZES else \
             [s for s in odd_sizes if s % 16 == 0]
+    if variant == "stream":
+        odd_sizes = STREAM_SIZES if odd_sizes is ODD_SIZES else \
+            [s for s in odd_sizes if s >= 16]
     sizes = [s for s in odd_sizes if limit is None or s <= limit]
     if limit is not None and limit not in sizes:
         sizes.append(limit)
@@ -62,7 +74,7 @@ def main():
     args = p.parse_args()
 
     failures, runs = [], 0
-    for dtype in args.dtypes.split(","):
+    for dtype in dtypes_for(args.variant, args.dtypes.split(",")):
         sizes = ([int(x) for x in args.sizes.split(",")] if args.sizes
                  else ODD_SIZES)
         for segment, n, mode in cases(args.op, args.variant, sizes,

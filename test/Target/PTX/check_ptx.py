@@ -16,7 +16,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
                                 "Integration", "CPU"))
-from check_grid import DTYPES, VARIANTS, cases  # noqa: E402
+from check_grid import VARIANTS, cases, dtypes_for  # noqa: E402
 
 # The most local memory (stack frame, spill stores or loads, each) a kernel
 # with an occupancy target may use: f16 takes 8-40 bytes, i8 and bf16 up
@@ -98,7 +98,7 @@ def main():
                     # One segment size per variant: the largest odd size
                     # of the CPU grid that it takes.
                     segment = max(s for s, _, _ in cases(op, variant))
-                    for dtype in DTYPES:
+                    for dtype in dtypes_for(variant):
                         for exclusive in ([False, True] if op == "scan"
                                           else [False]):
                             runs += 1

@@ -194,6 +194,42 @@ struct LowerTileTranspose : OpConversionPattern<vector::TransposeOp> {
   }
 };
 
+/// tcu.positions: slot s of lane 4g + t is element (row(s), col(s)), whose
+/// place 16 * row + col is 16g + 2t (the lane's part) plus a constant of
+/// the slot.
+struct LowerPositions : OpConversionPattern<PositionsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(PositionsOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    LanePosition lane = getLanePosition(rewriter, loc);
+    Value first = arith::IndexCastOp::create(
+        rewriter, loc, i32,
+        arith::AddIOp::create(
+            rewriter, loc,
+            arith::MulIOp::create(
+                rewriter, loc, lane.g,
+                arith::ConstantIndexOp::create(rewriter, loc, kTileSize)),
+            arith::MulIOp::create(
+                rewriter, loc, lane.t,
+                arith::ConstantIndexOp::create(rewriter, loc, 2))));
+    SmallVector<Value> slots;
+    for (int s = 0; s < kSlots; ++s) {
+      int off = kTileSize * slotRow(0, s) + slotCol(0, s);
+      slots.push_back(off ? arith::AddIOp::create(rewriter, loc, first,
+                                                  arith::ConstantIntOp::create(
+                                                      rewriter, loc, i32, off))
+                                .getResult()
+                          : first);
+    }
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
+        op, getTypeConverter()->convertType(op.getType()), slots);
+    return success();
+  }
+};
+
 } // namespace
 
 void gpu_lowering::foldExactIntRoundTrips(Operation *root,
@@ -213,6 +249,7 @@ void gpu_lowering::foldExactIntRoundTrips(Operation *root,
 void gpu_lowering::populateFragmentPatterns(const TypeConverter &types,
                                             RewritePatternSet &patterns,
                                             ExactIntCasts *exact) {
-  patterns.add<LowerRowSums, LowerTileExtract>(types, patterns.getContext());
+  patterns.add<LowerRowSums, LowerTileExtract, LowerPositions>(
+      types, patterns.getContext());
   patterns.add<LowerTileTranspose>(types, patterns.getContext(), exact);
 }

@@ -240,9 +240,15 @@ Value gpu_lowering::anyTiny(OpBuilder &b, Location loc, Value fragment) {
                                   NVVM::VoteSyncKind::any);
 }
 
-Value gpu_lowering::buildSelectedSums(OpBuilder &b, Location loc, Operation *at,
-                                      MatrixKind kind, int block,
-                                      bool constOnLeft, Value data, Value acc) {
+/// The exact products' common part: the data into the warp's tile of
+/// workgroup memory, then each output slot s as the sum over the k that
+/// `maskOf(s)` (an i64 whose bit k selects k) selects, plus the
+/// accumulator. `maskOf` runs once the lane position is known.
+using SlotMask =
+    function_ref<Value(OpBuilder &, Location, const LanePosition &, int)>;
+static Value selectedSums(OpBuilder &b, Location loc, Operation *at,
+                          bool constOnLeft, Value data, Value acc,
+                          SlotMask maskOf) {
   Type f32 = b.getF32Type();
   Type i32 = b.getI32Type();
   auto module = at->getParentOfType<gpu::GPUModuleOp>();
@@ -318,40 +324,12 @@ Value gpu_lowering::buildSelectedSums(OpBuilder &b, Location loc, Operation *at,
   // Output slot s, (r, c): the f32 sum, in order of k, of M(m, k) over the
   // selected k (K(r, k) for K · X with m = c; K(k, c) for X · K with
   // m = r), then C(r, c) added. One slot at a time: a sum, k and an address
-  // live beside what the kernel already holds. Which k a lane selects
-  // depends on it only through g (r = g + 8 ((s >> 1) & 1)) or t (c = 2t +
-  // (s & 1) + 8 (s >> 2)): a 16-bit mask of tcu::matrixEntry per g or t,
-  // four to a 64-bit constant.
+  // live beside what the kernel already holds.
   Value negZero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(-0.0));
   Type i64 = b.getI64Type();
-  auto i64Const = [&](uint64_t v) -> Value {
-    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(int64_t(v)));
-  };
-  Value who = constOnLeft ? pos.g : pos.t;
-  Value whoHigh = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, who,
-                                        index(b, loc, 4));
-  Value shift = arith::IndexCastOp::create(
-      b, loc, i64,
-      arith::MulIOp::create(
-          b, loc, arith::RemUIOp::create(b, loc, who, index(b, loc, 4)),
-          index(b, loc, 16)));
   SmallVector<Value> out;
   for (int s = 0; s < kSlots; ++s) {
-    uint64_t words[2] = {0, 0};
-    for (int w = 0; w < (constOnLeft ? 8 : 4); ++w)
-      for (int k = 0; k < 16; ++k) {
-        bool on =
-            constOnLeft
-                ? matrixEntry(kind, w + 8 * ((s >> 1) & 1), k, block)
-                : matrixEntry(kind, k, 2 * w + (s & 1) + 8 * (s >> 2), block);
-        if (on)
-          words[w / 4] |= uint64_t(1) << ((w % 4) * 16 + k);
-      }
-    Value mask = arith::ShRUIOp::create(
-        b, loc,
-        arith::SelectOp::create(b, loc, whoHigh, i64Const(words[1]),
-                                i64Const(words[0])),
-        shift);
+    Value mask = maskOf(b, loc, pos, s);
     Value m = constOnLeft ? pos.col(b, loc, s) : pos.row(b, loc, s);
     auto loop = scf::ForOp::create(b, loc, index(b, loc, 0), sixteen,
                                    index(b, loc, 1), ValueRange{negZero});
@@ -376,4 +354,79 @@ Value gpu_lowering::buildSelectedSums(OpBuilder &b, Location loc, Operation *at,
     out.push_back(arith::AddFOp::create(b, loc, loop.getResult(0), cs));
   }
   return vector::FromElementsOp::create(b, loc, fragmentType(f32), out);
+}
+
+Value gpu_lowering::buildSelectedSums(OpBuilder &b, Location loc, Operation *at,
+                                      MatrixKind kind, int block,
+                                      bool constOnLeft, Value data, Value acc) {
+  // Which k a lane selects depends on it only through g (r = g + 8 ((s >>
+  // 1) & 1)) or t (c = 2t + (s & 1) + 8 (s >> 2)): a 16-bit mask of
+  // tcu::matrixEntry per g or t, four to a 64-bit constant.
+  return selectedSums(
+      b, loc, at, constOnLeft, data, acc,
+      [&](OpBuilder &b, Location loc, const LanePosition &pos, int s) {
+        Type i64 = b.getI64Type();
+        auto i64Const = [&](uint64_t v) -> Value {
+          return arith::ConstantOp::create(b, loc,
+                                           b.getI64IntegerAttr(int64_t(v)));
+        };
+        Value who = constOnLeft ? pos.g : pos.t;
+        Value whoHigh = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                              who, index(b, loc, 4));
+        Value shift = arith::IndexCastOp::create(
+            b, loc, i64,
+            arith::MulIOp::create(
+                b, loc, arith::RemUIOp::create(b, loc, who, index(b, loc, 4)),
+                index(b, loc, 16)));
+        uint64_t words[2] = {0, 0};
+        for (int w = 0; w < (constOnLeft ? 8 : 4); ++w)
+          for (int k = 0; k < 16; ++k) {
+            bool on = constOnLeft
+                          ? matrixEntry(kind, w + 8 * ((s >> 1) & 1), k, block)
+                          : matrixEntry(kind, k, 2 * w + (s & 1) + 8 * (s >> 2),
+                                        block);
+            if (on)
+              words[w / 4] |= uint64_t(1) << ((w % 4) * 16 + k);
+          }
+        return arith::ShRUIOp::create(
+                   b, loc,
+                   arith::SelectOp::create(b, loc, whoHigh, i64Const(words[1]),
+                                           i64Const(words[0])),
+                   shift)
+            .getResult();
+      });
+}
+
+Value gpu_lowering::buildMaskedSums(OpBuilder &b, Location loc, Operation *at,
+                                    Value mask, Value data, Value acc) {
+  // Row g of the mask matrix is spread over lanes 4g..4g+3 (slots 0, 1, 4,
+  // 5; row g + 8: slots 2, 3, 6, 7): each lane sets the bits of its
+  // columns, and two butterfly shuffles OR the group's.
+  Type i32 = b.getI32Type();
+  return selectedSums(
+      b, loc, at, /*constOnLeft=*/true, data, acc,
+      [&](OpBuilder &b, Location loc, const LanePosition &pos, int s) {
+        Value bits = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
+        for (int q : {0, 1, 4, 5}) {
+          int slot = q + 2 * ((s >> 1) & 1);
+          Value on =
+              vector::ExtractOp::create(b, loc, mask, ArrayRef<int64_t>{slot});
+          Value bit = arith::ShLIOp::create(
+              b, loc, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1)),
+              arith::IndexCastOp::create(b, loc, i32, pos.col(b, loc, slot)));
+          bits = arith::OrIOp::create(
+              b, loc, bits,
+              arith::SelectOp::create(
+                  b, loc, on, bit,
+                  arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0))));
+        }
+        for (int offset : {1, 2}) {
+          Value other =
+              gpu::ShuffleOp::create(b, loc, bits, offset, /*width=*/32,
+                                     gpu::ShuffleMode::XOR)
+                  .getShuffleResult();
+          bits = arith::OrIOp::create(b, loc, bits, other);
+        }
+        return arith::ExtUIOp::create(b, loc, b.getI64Type(), bits).getResult();
+      });
 }

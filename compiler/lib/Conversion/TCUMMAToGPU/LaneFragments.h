@@ -100,6 +100,11 @@ Value anyTiny(OpBuilder &b, Location loc, Value fragment);
 Value buildSelectedSums(OpBuilder &b, Location loc, Operation *at,
                         MatrixKind kind, int block, bool constOnLeft,
                         Value data, Value acc);
+/// The same for M · X with M a mask matrix (tcu::matchMaskMatrix) given
+/// by the lane's i1 fragment `mask`: the selected k of each row come from
+/// the mask's lanes through shuffles.
+Value buildMaskedSums(OpBuilder &b, Location loc, Operation *at, Value mask,
+                      Value data, Value acc);
 
 } // namespace mlir::tcu::gpu_lowering
 

@@ -107,7 +107,31 @@ struct LowerMMA : OpConversionPattern<MMAOp> {
     Value lhs = adaptor.getLhs(), acc = adaptor.getAcc();
     auto lhsMatrix = op.getLhs().getDefiningOp<MatrixOp>();
     MatrixOp matrix = lhsMatrix ? lhsMatrix : rhsMatrix;
-    if (!matrix || !isa<FloatType>(op.getLhs().getType().getElementType())) {
+    bool isFloat = isa<FloatType>(op.getLhs().getType().getElementType());
+    // A mask matrix on the left (the streaming scan's L_seg) selects as a
+    // named matrix does: tiles with NaN or Inf take the exact sums, with
+    // the selection read from the mask's lanes.
+    if (Value mask = matchMaskMatrix(op.getLhs()); mask && isFloat) {
+      Value checked = rhsT;
+      if (auto t = op.getRhs().getDefiningOp<vector::TransposeOp>())
+        if (Value source = rewriter.getRemappedValue(t.getVector()))
+          checked = source;
+      Value bad = checks ? checks->get(rewriter, loc, checked, op)
+                         : anyNonFinite(rewriter, loc, checked);
+      Value maskFragment = rewriter.getRemappedValue(mask);
+      auto ifOp = scf::IfOp::create(
+          rewriter, loc, bad,
+          [&](OpBuilder &t, Location l) {
+            scf::YieldOp::create(
+                t, l, buildMaskedSums(t, l, op, maskFragment, rhsT, acc));
+          },
+          [&](OpBuilder &e, Location l) {
+            scf::YieldOp::create(e, l, buildMMA(e, l, lhs, rhsT, acc));
+          });
+      rewriter.replaceOp(op, ifOp.getResults());
+      return success();
+    }
+    if (!matrix || !isFloat) {
       rewriter.replaceOp(op, buildMMA(rewriter, loc, lhs, rhsT, acc));
       return success();
     }
@@ -255,6 +279,16 @@ struct LowerBlockPrefix : OpConversionPattern<BlockPrefixOp> {
   }
 };
 
+/// Whether an elementwise op computes or consumes an i1 tile.
+bool involvesMasks(Operation *op) {
+  auto isMask = [](Type t) {
+    auto v = dyn_cast<VectorType>(t);
+    return v && v.getElementType().isInteger(1);
+  };
+  return llvm::any_of(op->getOperandTypes(), isMask) ||
+         llvm::any_of(op->getResultTypes(), isMask);
+}
+
 /// Elementwise arith ops and broadcasts on tiles act on each lane's slots
 /// the same way: rebuild them on the fragment type.
 struct LowerElementwise : ConversionPattern {
@@ -283,9 +317,31 @@ struct LowerElementwise : ConversionPattern {
     }
     if (op->getDialect()->getNamespace() != "arith" || op->getNumRegions())
       return failure();
-    OperationState state(op->getLoc(), op->getName().getStringRef(), operands,
-                         type, op->getAttrs());
-    rewriter.replaceOp(op, rewriter.create(state)->getResults());
+    if (!involvesMasks(op)) {
+      OperationState state(op->getLoc(), op->getName().getStringRef(), operands,
+                           type, op->getAttrs());
+      rewriter.replaceOp(op, rewriter.create(state)->getResults());
+      return success();
+    }
+    // Masks (i1 tiles: comparisons, their logic, selects) slot by slot: as
+    // vector<8xi1> the NVPTX back end packs them into integers and tests
+    // each bit with shifts; as scalars they are predicates.
+    Location loc = op->getLoc();
+    Type elt = cast<VectorType>(type).getElementType();
+    SmallVector<Value> slots;
+    for (int64_t s = 0; s < kSlots; ++s) {
+      SmallVector<Value> scalars;
+      for (Value v : operands)
+        scalars.push_back(isa<VectorType>(v.getType())
+                              ? vector::ExtractOp::create(rewriter, loc, v,
+                                                          ArrayRef<int64_t>{s})
+                                    .getResult()
+                              : v);
+      OperationState state(loc, op->getName().getStringRef(), scalars, elt,
+                           op->getAttrs());
+      slots.push_back(rewriter.create(state)->getResult(0));
+    }
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, type, slots);
     return success();
   }
 };

@@ -71,7 +71,8 @@ struct ConvertTCUMMAToGPUPass
     target.addIllegalOp<MatrixOp, MMAOp, SplitOp, LoadTileOp, StoreTileOp,
                         StoreRowOp, RowSumsOp, BlockPrefixOp, TicketOp,
                         PrefetchOp, BlockLookbackOp, BlockLaggedLookbackOp,
-                        LaggedPrefixOp, SegmentedReduceOp, SegmentedScanOp>();
+                        LaggedPrefixOp, PositionsOp, SegmentedReduceOp,
+                        SegmentedScanOp>();
     target.markUnknownOpDynamicallyLegal(
         [&](Operation *op) { return types.isLegal(op); });
     RewritePatternSet patterns(ctx);

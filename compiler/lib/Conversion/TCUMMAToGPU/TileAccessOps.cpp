@@ -427,6 +427,13 @@ struct LowerStoreTile : OpConversionPattern<StoreTileOp> {
     int64_t width = groups.front().size();
     Value whole = isWholeRun(rewriter, loc, dest, base, tiles.back().second,
                              stride, lineLength, limit, width);
+    // With a lower bound, a tile whose first element is below it goes per
+    // element (a store with `from` is never part of a run).
+    Value from = adaptor.getFrom();
+    if (from)
+      whole = arith::AndIOp::create(
+          rewriter, loc, whole,
+          cmp(rewriter, loc, arith::CmpIPredicate::sge, base, from));
     scf::IfOp::create(
         rewriter, loc, whole,
         [&](OpBuilder &b, Location l) {
@@ -474,7 +481,12 @@ struct LowerStoreTile : OpConversionPattern<StoreTileOp> {
           for (auto &tile : tiles)
             for (int s = 0; s < kSlots; ++s) {
               SlotAddress a = address(b, s, tile.second);
-              maskedStore(b, l, a.valid, slot(b, tile.first, s), dest, a.addr);
+              Value valid = a.valid;
+              if (from)
+                valid = arith::AndIOp::create(
+                    b, l, valid,
+                    cmp(b, l, arith::CmpIPredicate::sge, a.addr, from));
+              maskedStore(b, l, valid, slot(b, tile.first, s), dest, a.addr);
             }
           scf::YieldOp::create(b, l);
         });

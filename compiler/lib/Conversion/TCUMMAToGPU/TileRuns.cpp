@@ -148,7 +148,8 @@ void TileRuns::addRuns(Block *block) {
              closeLoads);
       continue;
     }
-    if (auto store = dyn_cast<StoreTileOp>(&op)) {
+    // A store with a lower bound (`from`) masks its own tile: not joined.
+    if (auto store = dyn_cast<StoreTileOp>(&op); store && !store.getFrom()) {
       closeLoads();
       extend(storeRun, store,
              slotGroups(TileLayout::Rows, store.getOrder()).front().size(),

@@ -75,6 +75,19 @@ Value lineMask(OpBuilder &b, Location loc, Value start, Value lineLength,
       b, loc, VectorType::get({T}, b.getI1Type()), ValueRange{count});
 }
 
+/// Which elements of the line at `start` lie at or above `from`.
+Value atOrAbove(OpBuilder &b, Location loc, Value start, Value from) {
+  auto type = VectorType::get({T}, b.getIndexType());
+  SmallVector<int64_t> steps(T);
+  for (int64_t j = 0; j < T; ++j)
+    steps[j] = j;
+  Value places = arith::AddIOp::create(
+      b, loc, vector::BroadcastOp::create(b, loc, type, start),
+      arith::ConstantOp::create(b, loc, b.getIndexVectorAttr(steps)));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, places,
+                               vector::BroadcastOp::create(b, loc, type, from));
+}
+
 /// Converts a row of the tile's element type to `to` (f32 -> f16/bf16).
 Value convertRow(OpBuilder &b, Location loc, Value row, Type to) {
   auto type = cast<VectorType>(row.getType());
@@ -179,6 +192,42 @@ Value selectedRowSums(OpBuilder &b, Location loc,
     Value row = arith::AddFOp::create(
         b, loc, sum, vector::ExtractOp::create(b, loc, acc, int64_t(r)));
     out = vector::InsertOp::create(b, loc, row, out, int64_t(r));
+  }
+  return out;
+}
+
+/// M · X + acc for a mask matrix M (tcu::matchMaskMatrix: 1 where the i1
+/// tile `mask` holds): row r is the sum, in order of k, of the rows k of X
+/// (widened) that M(r, k) selects, as IEEE adds: a NaN or Inf in a row
+/// reaches only the outputs that sum it, where a contraction's 0 · NaN
+/// would reach every output.
+Value maskedRowSums(OpBuilder &b, Location loc, Value mask, Value x,
+                    Value acc) {
+  auto tile = cast<VectorType>(acc.getType());
+  VectorType row = rowType(tile.getElementType());
+  auto rowMask = VectorType::get({T}, b.getI1Type());
+  bool isFloat = isa<FloatType>(tile.getElementType());
+  Value skip = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(row, isFloat ? Attribute(b.getF32FloatAttr(-0.0))
+                                          : Attribute(b.getI32IntegerAttr(0))));
+  Value out = acc;
+  for (int r = 0; r < T; ++r) {
+    Value sum = skip; // -0 + x == x for every x
+    for (int i = 0; i < T; ++i) {
+      Value on = vector::BroadcastOp::create(
+          b, loc, rowMask,
+          vector::ExtractOp::create(b, loc, mask, ArrayRef<int64_t>{r, i}));
+      Value xi = arith::SelectOp::create(
+          b, loc, on, vector::ExtractOp::create(b, loc, x, int64_t(i)), skip);
+      sum = isFloat ? arith::AddFOp::create(b, loc, sum, xi).getResult()
+                    : arith::AddIOp::create(b, loc, sum, xi).getResult();
+    }
+    Value accRow = vector::ExtractOp::create(b, loc, acc, int64_t(r));
+    Value total = isFloat
+                      ? arith::AddFOp::create(b, loc, sum, accRow).getResult()
+                      : arith::AddIOp::create(b, loc, sum, accRow).getResult();
+    out = vector::InsertOp::create(b, loc, total, out, int64_t(r));
   }
   return out;
 }
@@ -325,6 +374,11 @@ struct LowerMMA : OpRewritePattern<MMAOp> {
                                  op.getAcc()));
       return success();
     }
+    if (Value mask = matchMaskMatrix(op.getLhs())) {
+      rewriter.replaceOp(op, maskedRowSums(rewriter, loc, mask,
+                                           widen(op.getRhs()), op.getAcc()));
+      return success();
+    }
     MLIRContext *ctx = rewriter.getContext();
     AffineExpr i, j, k;
     bindDims(ctx, i, j, k);
@@ -401,6 +455,9 @@ struct LowerStoreTile : OpRewritePattern<StoreTileOp> {
       Value start = lineStart(rewriter, loc, op.getBase(), op.getStride(), i);
       Value mask =
           lineMask(rewriter, loc, start, op.getLineLength(), op.getLimit());
+      if (Value from = op.getFrom())
+        mask = arith::AndIOp::create(rewriter, loc, mask,
+                                     atOrAbove(rewriter, loc, start, from));
       Value row = vector::ExtractOp::create(rewriter, loc, op.getTile(), i);
       if (op.getOrder() == ElementOrder::Quads)
         row = permuteLine(rewriter, loc, row, quadsColumn);
@@ -409,6 +466,20 @@ struct LowerStoreTile : OpRewritePattern<StoreTileOp> {
                                     convertRow(rewriter, loc, row, destElt));
     }
     rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// tcu.positions as the constant it is.
+struct LowerPositions : OpRewritePattern<PositionsOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(PositionsOp op,
+                                PatternRewriter &rewriter) const override {
+    SmallVector<int32_t> places(T * T);
+    for (int64_t i = 0; i < T * T; ++i)
+      places[i] = static_cast<int32_t>(i);
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        op, DenseElementsAttr::get(op.getType(), ArrayRef<int32_t>(places)));
     return success();
   }
 };
@@ -733,9 +804,9 @@ struct ConvertTCUMMAToLoopsPass
     // Anything of the mma form left over would silently never execute.
     WalkResult left = getOperation()->walk([](Operation *op) {
       if (isa<MatrixOp, MMAOp, SplitOp, LoadTileOp, StoreTileOp, StoreRowOp,
-              RowSumsOp, BlockPrefixOp, TicketOp, PrefetchOp, BlockLookbackOp,
-              BlockLaggedLookbackOp, LaggedPrefixOp, SegmentedReduceOp,
-              SegmentedScanOp>(op)) {
+              RowSumsOp, PositionsOp, BlockPrefixOp, TicketOp, PrefetchOp,
+              BlockLookbackOp, BlockLaggedLookbackOp, LaggedPrefixOp,
+              SegmentedReduceOp, SegmentedScanOp>(op)) {
         op->emitError("not lowered by convert-tcu-mma-to-loops (run "
                       "convert-tcu-to-mma first)");
         return WalkResult::interrupt();
@@ -753,5 +824,5 @@ void mlir::tcu::populateTCUMMAToLoopsPatterns(RewritePatternSet &patterns) {
   patterns.add<LowerMatrix, LowerMMA, LowerSplit, LowerLoadTile, LowerStoreTile,
                LowerStoreRow, LowerRowSums, LowerBlockPrefix, LowerTicket,
                DropPrefetch, LowerBlockLookback, LowerBlockLaggedLookback,
-               LowerLaggedPrefix>(patterns.getContext());
+               LowerLaggedPrefix, LowerPositions>(patterns.getContext());
 }

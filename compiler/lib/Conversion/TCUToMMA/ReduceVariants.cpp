@@ -333,6 +333,7 @@ void mlir::tcu::detail::emitReduce(TileBuilder &tb, const Collective &c,
   case Variant::Seg16N:
   case Variant::Lookback:
   case Variant::Lagged:
+  case Variant::Stream:
     break;
   }
   llvm_unreachable("variant checked by the verifier");

@@ -86,6 +86,11 @@ void scanWarpRun(TileBuilder &tb, const Collective &c, Value runBase, Value end,
 Value scanChunkInBlock(TileBuilder &tb, const Collective &c, Value totals,
                        Value offset, int64_t warps, Value chunkBase, Value end,
                        Value carry, const ChainLink *link = nullptr);
+/// The streaming scan (StreamScan.cpp): items of whole segments,
+/// kStreamItemElements elements or one segment, in tiles of 256
+/// consecutive elements whatever the segment size (>= 16).
+void scanStream(TileBuilder &tb, const Collective &c);
+
 /// The block-level scan (ScanVariants.cpp); the single-pass scans fall
 /// back to it for a segment that fits in one of their chunks.
 void scanBlock(TileBuilder &tb, const Collective &c);

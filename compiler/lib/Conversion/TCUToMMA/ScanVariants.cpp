@@ -227,6 +227,8 @@ void mlir::tcu::detail::emitScan(TileBuilder &tb, const Collective &c,
     return scanLookback(tb, c);
   case Variant::Lagged:
     return scanLagged(tb, c);
+  case Variant::Stream:
+    return scanStream(tb, c);
 
   case Variant::Seg16NStrided:
   case Variant::Seg16NCoalesced:

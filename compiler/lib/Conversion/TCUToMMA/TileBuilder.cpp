@@ -137,8 +137,9 @@ Value TileBuilder::loadTile(TileLayout layout, Value src, Value base,
 }
 
 void TileBuilder::storeTile(Value tile, Value dest, Value base, Value stride,
-                            Value lineLength, Value limit, ElementOrder order) {
-  StoreTileOp::create(b, loc, tile, dest, base, stride, lineLength, limit,
+                            Value lineLength, Value limit, ElementOrder order,
+                            Value from) {
+  StoreTileOp::create(b, loc, tile, dest, base, stride, lineLength, limit, from,
                       order, storeHint);
 }
 

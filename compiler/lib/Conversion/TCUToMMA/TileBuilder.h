@@ -78,10 +78,12 @@ public:
   Value loadTile(TileLayout layout, Value src, Value base, Value stride,
                  Value lineLength, Value limit,
                  ElementOrder order = ElementOrder::Fixed);
-  /// `order`: fixed or quads (see tcu.store_tile).
+  /// `order`: fixed or quads (see tcu.store_tile); nothing below `from`
+  /// is written when it is given.
   void storeTile(Value tile, Value dest, Value base, Value stride,
                  Value lineLength, Value limit,
-                 ElementOrder order = ElementOrder::Fixed);
+                 ElementOrder order = ElementOrder::Fixed,
+                 Value from = nullptr);
   /// Whether the f32 tiles this builder splits may hold values below
   /// 2^-110 (the collective's input is f32): the splits get `check_tiny`.
   void setSplitsCheckTiny(bool check) { splitsCheckTiny = check; }

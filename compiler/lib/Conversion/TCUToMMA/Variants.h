@@ -38,6 +38,11 @@ constexpr int64_t kGridChunk = 4096;
 /// the segment length (docs/rationale.md#grid-chunks).
 constexpr int64_t kMaxGridChunks = 65536;
 
+/// Elements of one work item of the streaming variant, at most, unless one
+/// segment is longer: the item holds floor(this / segment_size) whole
+/// segments (docs/rationale.md#stream-items).
+constexpr int64_t kStreamItemElements = 4096;
+
 void emitReduce(TileBuilder &tb, const Collective &c, Variant variant);
 void emitScan(TileBuilder &tb, const Collective &c, Variant variant);
 

@@ -162,7 +162,9 @@ def TCU_StoreTileOp : TCU_Op<"store_tile"> {
   let summary = "stores the rows of a tile as 16 masked lines";
   let description = [{
     The inverse of `tcu.load_tile <rows>`: `dest[base + i * stride + j] =
-    tile[i][j]` for `j < line_length` and `base + i * stride + j < limit`.
+    tile[i][j]` for `j < line_length` and `base + i * stride + j < limit`
+    (and, with `from`, `>= from`: a tile that straddles two work items
+    writes only its own item's part).
     Elements are converted to the destination element type on the way (f32
     to f16/bf16 rounds to nearest even). `order` is `fixed` (the default,
     not printed) or `quads`: the inverse of a `quads` load, column c of
@@ -180,16 +182,35 @@ def TCU_StoreTileOp : TCU_Op<"store_tile"> {
   let arguments = (ins TCU_Tile:$tile,
                    Arg<AnyMemRef, "the buffer written", [MemWrite]>:$dest,
                    Index:$base, Index:$stride, Index:$line_length,
-                   Index:$limit,
+                   Index:$limit, Optional<Index>:$from,
                    DefaultValuedAttr<TCU_ElementOrderAttr,
                                      "::mlir::tcu::ElementOrder::Fixed">:$order,
                    DefaultValuedAttr<TCU_CacheHintAttr,
                                      "::mlir::tcu::CacheHint::Normal">:$cache);
   let assemblyFormat = [{
     $tile `,` $dest `[` $base `]` `stride` $stride `line` $line_length
-    `limit` $limit (`order` $order^)? (`cache` $cache^)? attr-dict `:`
-    type($tile) `->` type($dest)
+    `limit` $limit (`from` $from^)? (`order` $order^)? (`cache` $cache^)?
+    attr-dict `:` type($tile) `->` type($dest)
   }];
+  let hasVerifier = 1;
+}
+
+def TCU_PositionsOp : TCU_Op<"positions", [Pure]> {
+  let summary = "each element's place in its tile: 16 * row + column";
+  let description = [{
+    An i32 tile whose element (r, c) is `16 * r + c`: the offset of the
+    element from the tile's first in a `rows` tile of consecutive elements
+    (fixed order). The streaming variant computes segment boundaries from
+    it, so masks and boundary-masked matrices are ordinary `arith` on
+    tiles. The CPU backend makes it a constant; on the GPU each lane
+    computes the places of the elements it holds.
+
+    ```mlir
+    %p = tcu.positions : vector<16x16xi32>
+    ```
+  }];
+  let results = (outs TCU_Tile:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
   let hasVerifier = 1;
 }
 

@@ -77,6 +77,9 @@ Value buildAccumulatorAdd(OpBuilder &b, Location loc, Value x, Value y);
 
 /// The tile edge of the mma form (16x16x16 products).
 constexpr int64_t kTileSize = 16;
+/// The longest segment the streaming scan takes: its element offsets in an
+/// item stay i32 values.
+constexpr int64_t kMaxStreamSegment = int64_t(1) << 24;
 
 /// Number of segments of `numElements` elements cut into segments of
 /// `segmentSize` (ceil division; 0 for 0 elements). Requires segmentSize >= 1
@@ -104,6 +107,13 @@ struct SplitProduct {
 /// product with the same named matrix on the same side, the parts in order,
 /// each earlier product used only by the next.
 std::optional<SplitProduct> matchSplitProduct(MMAOp last);
+
+/// The i1 tile `m` when `tile` is a mask matrix, an operand tile whose
+/// elements are 1 where m holds and 0 elsewhere (`arith.select %m, 1, 0`,
+/// or `arith.extui %m` for i8): the streaming scan's boundary-masked L.
+/// Its products, as those with a named matrix, add up the selected elements
+/// as IEEE adds would (docs/algorithms.md, "NaN and Inf"). Null otherwise.
+Value matchMaskMatrix(Value tile);
 
 /// tcu.block_prefix as memref, scf and arith ops, the earlier warps'
 /// values added in warp order. With `wait` (the GPU's block barrier, placed

@@ -1,0 +1,195 @@
+//===- StreamScan.cpp - the streaming segmented scan ----------------------===//
+//
+// Every tile is 256 consecutive elements at a multiple of 256, wherever
+// segments begin and end; the boundaries become masks on the tile products
+// (docs/algorithms.md#the-streaming-scan). With segment_size S >= 16 a tile
+// row holds at most one segment head, so a row's segmented scan is its
+// plain scan (A·U) left of the head and the scan of the data from the head
+// on ((A∘H)·U) right of it: no difference of prefixes, so no cancellation.
+// The rows above carry in through a boundary-masked L (L_seg·A_tail), and
+// the tiles before through a running carry, as in Scan256N.
+//
+// A warp's work item is m = max(1, floor(kStreamItemElements / S)) whole
+// segments, so no carry crosses items; its first and last tiles may hold a
+// neighbour's elements, which it masks to zero on load and never stores.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ScanTiles.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::tcu;
+
+namespace mlir::tcu::detail {
+
+static constexpr int64_t T = kTileSize;
+
+namespace {
+
+/// Elementwise i32 and select helpers on tiles.
+struct TileArith {
+  OpBuilder &b;
+  Location loc;
+  VectorType i32Tile;
+
+  Value splat(Value scalar) {
+    return vector::BroadcastOp::create(b, loc, i32Tile, scalar);
+  }
+  Value splat(int32_t v) {
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(i32Tile, b.getI32IntegerAttr(v)));
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value rem(Value x, Value y) { return arith::RemSIOp::create(b, loc, x, y); }
+  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  }
+  Value both(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+  Value either(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
+  Value no(Value x) {
+    Value ones = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(cast<VectorType>(x.getType()),
+                               b.getBoolAttr(1)));
+    return arith::XOrIOp::create(b, loc, x, ones);
+  }
+  /// where(mask, x, 0) for a tile x.
+  Value keep(Value mask, Value x) {
+    auto type = cast<VectorType>(x.getType());
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+    return arith::SelectOp::create(b, loc, mask, x, zero);
+  }
+};
+
+/// The boundary facts of one tile, as i1 tiles over its elements.
+struct TileBoundaries {
+  Value inItem;   // at or after the item's first element
+  Value post;     // its segment's head is in its row, at or left of it
+  Value tail;     // in the segment that is open at its row's end
+  Value before;   // its segment began before the tile (takes the carry)
+  Value lowerSeg; // L_seg: (r, q) with q < r and row q's end in the segment
+                  // open at row r's start
+};
+
+/// `off` (i32) is the tile's first element minus the item's first, a
+/// segment head; `seg` (i32) the segment size, >= 16.
+TileBoundaries tileBoundaries(TileArith &t, Value off, Value seg) {
+  using P = arith::CmpIPredicate;
+  Value places = PositionsOp::create(t.b, t.loc, t.i32Tile);
+  Value col = arith::AndIOp::create(t.b, t.loc, places, t.splat(T - 1));
+  Value row16 = t.sub(places, col);
+  Value offs = t.splat(off), segs = t.splat(seg);
+  // One remainder per row (the GPU computes two a lane): the distance of
+  // the row's first element from its head; an element's own distance is
+  // that plus its column, less S once it passes the next head (S >= 16).
+  Value rowStart = t.add(offs, row16);
+  Value rowD = t.rem(rowStart, segs);
+  auto wrap = [&](Value x) {
+    Value past = t.cmp(P::sge, x, segs);
+    return arith::SelectOp::create(t.b, t.loc, past, t.sub(x, segs), x)
+        .getResult();
+  };
+  Value rel = t.add(rowStart, col);
+  Value d = wrap(t.add(rowD, col));
+  TileBoundaries f;
+  f.inItem = t.cmp(P::sge, rel, t.splat(0));
+  f.post = t.cmp(P::sle, d, col);
+  // The row's last element's head lies in the row: the row has a head.
+  Value rowHasHead =
+      t.cmp(P::sle, wrap(t.add(rowD, t.splat(T - 1))), t.splat(T - 1));
+  f.tail = t.either(f.post, t.no(rowHasHead));
+  f.before = t.cmp(P::slt, t.sub(rel, d), offs);
+  // Element (r, q) of L_seg: row r's first element's head is at or before
+  // row q's last element (q < r, so their segments are the same).
+  Value q16 = arith::ShLIOp::create(t.b, t.loc, col, t.splat(4));
+  Value head = t.sub(rowStart, rowD);
+  Value qEnd = t.add(t.add(offs, q16), t.splat(T - 1));
+  f.lowerSeg = t.both(t.cmp(P::slt, q16, row16), t.cmp(P::sle, head, qEnd));
+  return f;
+}
+
+} // namespace
+
+/// One tile: R = post ? (A∘post)·U : A·U + (L_seg·A_tail)·Ones + carry
+/// (carry only where the segment began before the tile). Returns R and the
+/// next carry (R's last element, plus A's for an exclusive scan).
+static std::pair<Value, Value> streamTile(TileBuilder &tb, const Collective &c,
+                                          Value a, Value off, Value seg,
+                                          Value carry) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  Type elt = inputElementType(c.input);
+  TileArith t{b, loc, VectorType::get({T, T}, b.getI32Type())};
+  TileBoundaries f = tileBoundaries(t, off, seg);
+  Value a0 = t.keep(f.inItem, a);
+  Value aPost = t.keep(f.post, a0);
+  Value aTail = t.keep(f.tail, a0);
+  // L_seg in the operand type: 1 or 0, exact in every operand type.
+  auto opTile = tb.tileType(elt);
+  Value one = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(
+          opTile, isa<FloatType>(elt) ? Attribute(b.getFloatAttr(elt, 1.0))
+                                      : Attribute(b.getIntegerAttr(elt, 1))));
+  Value lowerSeg = t.keep(f.lowerSeg, one);
+  Value above = MMAOp::create(b, loc, tb.zeroAcc(elt).getType(), lowerSeg,
+                              aTail, tb.zeroAcc(elt));
+  Value prefix =
+      tb.mulByConst(above, MatrixKind::Ones, t.keep(f.before, carry));
+  MatrixKind u = rowScanMatrix(c);
+  Value whole = tb.mulByConst(a0, u, prefix);
+  Value fromHead = tb.mulByConst(aPost, u, tb.zeroAcc(elt));
+  Value r = arith::SelectOp::create(b, loc, f.post, fromHead, whole);
+  Value total = tb.element(r, T - 1, T - 1);
+  if (!c.inclusive)
+    total = addAcc(tb, total, tb.element(a0, T - 1, T - 1));
+  return {r, tb.broadcast(total, total.getType())};
+}
+
+void scanStream(TileBuilder &tb, const Collective &c) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  int64_t segs = std::max<int64_t>(1, kStreamItemElements / c.segmentSize);
+  int64_t span = segs * c.segmentSize;
+  Value seg =
+      arith::ConstantIntOp::create(b, loc, b.getI32Type(), c.segmentSize);
+  Value items = tb.ceilDiv(c.numSegments, segs);
+  parallelGroups(tb, items, 1, [&](ArrayRef<Value> group) {
+    Value start = tb.mul(group.front(), span);
+    Value end = tb.min(tb.add(start, tb.idx(span)), c.n);
+    // Tiles at multiples of 256 from the one holding `start`.
+    Value first =
+        tb.mul(arith::DivUIOp::create(b, loc, start, tb.idx(T * T)), T * T);
+    Value count = tb.ceilDiv(arith::SubIOp::create(b, loc, end, first), T * T);
+    forTileGroups(tb, tb.idx(0), count, tb.idx(1), c.tilesPerWarp, end,
+                  {zeroCarry(tb, c)},
+                  [&](ArrayRef<Value> tiles, ArrayRef<Value> limits,
+                      ValueRange carried) -> SmallVector<Value> {
+                    SmallVector<Value> bases, loaded;
+                    for (auto [i, limit] : llvm::zip(tiles, limits)) {
+                      bases.push_back(tb.add(first, tb.mul(i, T * T)));
+                      loaded.push_back(tb.loadTile(TileLayout::Rows, c.input,
+                                                   bases.back(), tb.idx(T),
+                                                   tb.idx(T), limit));
+                    }
+                    Value s = carried[0];
+                    for (auto [base, a, limit] :
+                         llvm::zip(bases, loaded, limits)) {
+                      Value off = arith::IndexCastOp::create(
+                          b, loc, b.getI32Type(),
+                          arith::SubIOp::create(b, loc, base, start));
+                      auto [r, next] = streamTile(tb, c, a, off, seg, s);
+                      tb.storeTile(r, c.output, base, tb.idx(T), tb.idx(T),
+                                   limit, ElementOrder::Fixed, start);
+                      s = next;
+                    }
+                    return {s};
+                  });
+  });
+}
+
+} // namespace mlir::tcu::detail
