@@ -125,6 +125,11 @@ LogicalResult StoreTileOp::verify() {
 LogicalResult PositionsOp::verify() {
   if (!getType().getElementType().isSignlessInteger(32))
     return emitOpError() << "result must be an i32 tile, got " << getType();
+  ElementOrder order = getOrder();
+  if (order != ElementOrder::Fixed &&
+      (order != ElementOrder::Quads || getDim() != TileLayout::Cols))
+    return emitOpError() << "order must be fixed, or quads with <cols>, got "
+                         << stringifyElementOrder(order);
   return success();
 }
 

@@ -586,36 +586,39 @@ func.func @lagged_fields(%in: memref<?xf16>, %out: memref<?xf16>) {
 
 // The streaming scan: items of 40 whole segments of 100 (4000 elements)
 // walk tiles at multiples of 256, the first from the tile holding the
-// item's start. A row's elements right of its head take (A∘post)·U, the
-// others A·U plus the rows above in their segment, L_seg·A_tail (L_seg
-// built from tcu.positions: one remainder a row), and the carry where their
-// segment began in an earlier tile. The store skips the elements before the
+// item's start, after one L2 prefetch of the item. 16-bit tiles move in the
+// quads order (UQuads scans their rows). A row's elements right of its
+// head take (A∘post)·U, the others A·U plus the rows above in their
+// segment, L_seg·A_tail (L_seg and the masks compare rows' values with
+// columns: one remainder a row), and the carry where their row's segment
+// began in an earlier tile. Loads and stores skip the elements before the
 // item (`from`).
 // CHECK-LABEL: func @stream
 // CHECK: scf.parallel
 // CHECK: %[[START:.*]] = arith.muli %{{.*}}, %c4000 : index
+// CHECK: tcu.prefetch
 // CHECK: scf.for {{.*}} iter_args(%[[CARRY:.*]] = %{{.*}}) -> (vector<16x16xf32>)
-// CHECK: %[[A:.*]] = tcu.load_tile <rows> %{{.*}} stride %c16 line %c16
-// CHECK: %[[P:.*]] = tcu.positions : vector<16x16xi32>
-// CHECK: %[[COL:.*]] = arith.andi %[[P]], %{{.*}} : vector<16x16xi32>
+// CHECK: %[[A:.*]] = tcu.load_tile <rows> %{{.*}} stride %c16 line %c16 limit %{{.*}} from %[[START]] order <quads>
+// CHECK: %[[ROW:.*]] = tcu.positions <rows> : vector<16x16xi32>
+// CHECK: %[[COL:.*]] = tcu.positions <cols> : vector<16x16xi32>
+// CHECK: %[[PLACE:.*]] = tcu.positions <cols> order <quads> : vector<16x16xi32>
 // CHECK: %[[ROWSTART:.*]] = arith.addi %{{.*}} : vector<16x16xi32>
 // CHECK: %[[ROWD:.*]] = arith.remsi %[[ROWSTART]], %{{.*}} : vector<16x16xi32>
 // CHECK-NOT: arith.remsi
-// CHECK: %[[D:.*]] = arith.select %{{.*}} : vector<16x16xi1>, vector<16x16xi32>
-// CHECK: %[[POST:.*]] = arith.cmpi sle, %[[D]], %[[COL]] : vector<16x16xi32>
-// CHECK: %[[A0:.*]] = arith.select %{{.*}}, %[[A]], %{{.*}} : vector<16x16xi1>, vector<16x16xf16>
-// CHECK: %[[APOST:.*]] = arith.select %[[POST]], %[[A0]], %{{.*}} : vector<16x16xi1>, vector<16x16xf16>
-// CHECK: %[[ATAIL:.*]] = arith.select %{{.*}}, %[[A0]], %{{.*}} : vector<16x16xi1>, vector<16x16xf16>
+// CHECK: %[[POST:.*]] = arith.cmpi sge, %[[PLACE]], %{{.*}} : vector<16x16xi32>
+// CHECK: %[[TAIL:.*]] = arith.cmpi sge, %[[PLACE]], %{{.*}} : vector<16x16xi32>
+// CHECK: %[[APOST:.*]] = arith.select %[[POST]], %[[A]], %{{.*}} : vector<16x16xi1>, vector<16x16xf16>
+// CHECK: %[[ATAIL:.*]] = arith.select %[[TAIL]], %[[A]], %{{.*}} : vector<16x16xi1>, vector<16x16xf16>
 // CHECK: %[[LSEG:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<16x16xi1>, vector<16x16xf16>
 // CHECK: %[[LA:.*]] = tcu.mma %[[LSEG]], %[[ATAIL]], %{{.*}}
 // CHECK: %[[C:.*]] = arith.select %{{.*}}, %[[CARRY]], %{{.*}} : vector<16x16xi1>, vector<16x16xf32>
 // CHECK: %[[ROWS:.*]] = tcu.row_sums %[[LA]] : vector<16x16xf32>
 // CHECK: %[[PREFIX:.*]] = arith.addf %[[ROWS]], %[[C]]
-// CHECK: %[[U:.*]] = tcu.matrix <U> : vector<16x16xf16>
-// CHECK: %[[X:.*]] = tcu.mma %[[A0]], %[[U]], %[[PREFIX]]
+// CHECK: %[[U:.*]] = tcu.matrix <UQuads> : vector<16x16xf16>
+// CHECK: %[[X:.*]] = tcu.mma %[[A]], %[[U]], %[[PREFIX]]
 // CHECK: %[[Y:.*]] = tcu.mma %[[APOST]], %[[U]], %{{.*}}
 // CHECK: %[[R:.*]] = arith.select %[[POST]], %[[Y]], %[[X]]
-// CHECK: tcu.store_tile %[[R]], %{{.*}} from %[[START]]
+// CHECK: tcu.store_tile %[[R]], %{{.*}} from %[[START]] order <quads>
 func.func @stream(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 100 {variant = #tcu.variant<stream>, tiles_per_warp = 1 : i64} : memref<?xf16> -> memref<?xf32>
   return

@@ -181,6 +181,6 @@ func.func @split_check_tiny_i32(%x: vector<16x16xi32>) {
 
 func.func @positions_f32() {
   // expected-error @+1 {{'tcu.positions' op result must be an i32 tile, got 'vector<16x16xf32>'}}
-  %p = tcu.positions : vector<16x16xf32>
+  %p = tcu.positions <rows> : vector<16x16xf32>
   return
 }

@@ -189,10 +189,12 @@ func.func @column_blocks(%v: vector<16x16xf32>, %out: memref<?xf32>, %o: index) 
 // The streaming scan's pieces: the elements' places in a tile, and a store
 // that writes nothing below `from`.
 // CHECK-LABEL: func @positions_and_from
-// CHECK: tcu.positions : vector<16x16xi32>
+// CHECK: tcu.positions <rows> : vector<16x16xi32>
+// CHECK: tcu.positions <cols> : vector<16x16xi32>
 // CHECK: tcu.store_tile %{{.*}} limit %{{.*}} from %{{.*}} order <quads> :
 func.func @positions_and_from(%out: memref<?xf32>, %i: index, %t: vector<16x16xf32>) -> vector<16x16xi32> {
-  %p = tcu.positions : vector<16x16xi32>
+  %p = tcu.positions <rows> : vector<16x16xi32>
+  %q = tcu.positions <cols> : vector<16x16xi32>
   tcu.store_tile %t, %out[%i] stride %i line %i limit %i from %i order <quads> : vector<16x16xf32> -> memref<?xf32>
   return %p : vector<16x16xi32>
 }

@@ -194,9 +194,8 @@ struct LowerTileTranspose : OpConversionPattern<vector::TransposeOp> {
   }
 };
 
-/// tcu.positions: slot s of lane 4g + t is element (row(s), col(s)), whose
-/// place 16 * row + col is 16g + 2t (the lane's part) plus a constant of
-/// the slot.
+/// tcu.positions: slot s of lane 4g + t is element (row(s), col(s)), a
+/// lane value (g, or 2t) plus a constant of the slot.
 struct LowerPositions : OpConversionPattern<PositionsOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -204,25 +203,32 @@ struct LowerPositions : OpConversionPattern<PositionsOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type i32 = rewriter.getI32Type();
+    bool rows = op.getDim() == TileLayout::Rows;
+    bool quads = op.getOrder() == ElementOrder::Quads;
     LanePosition lane = getLanePosition(rewriter, loc);
-    Value first = arith::IndexCastOp::create(
-        rewriter, loc, i32,
-        arith::AddIOp::create(
-            rewriter, loc,
-            arith::MulIOp::create(
-                rewriter, loc, lane.g,
-                arith::ConstantIndexOp::create(rewriter, loc, kTileSize)),
-            arith::MulIOp::create(
-                rewriter, loc, lane.t,
-                arith::ConstantIndexOp::create(rewriter, loc, 2))));
+    // Column 2t + j (j = s & 1 + 8 (s >> 2)) is line position 4t +
+    // quadsPosition(j) in the quads order.
+    Value first =
+        rows ? lane.g
+             : arith::MulIOp::create(
+                   rewriter, loc, lane.t,
+                   arith::ConstantIndexOp::create(rewriter, loc, quads ? 4 : 2))
+                   .getResult();
+    first = arith::IndexCastOp::create(rewriter, loc, i32, first);
+    // Slots at the same offset share one value, so what is computed from
+    // it per slot is the same value too (and folded into one).
+    DenseMap<int, Value> at{{0, first}};
     SmallVector<Value> slots;
     for (int s = 0; s < kSlots; ++s) {
-      int off = kTileSize * slotRow(0, s) + slotCol(0, s);
-      slots.push_back(off ? arith::AddIOp::create(rewriter, loc, first,
-                                                  arith::ConstantIntOp::create(
-                                                      rewriter, loc, i32, off))
-                                .getResult()
-                          : first);
+      int off = rows    ? slotRow(0, s)
+                : quads ? quadsPosition(slotCol(0, s))
+                        : slotCol(0, s);
+      Value &v = at[off];
+      if (!v)
+        v = arith::AddIOp::create(
+            rewriter, loc, first,
+            arith::ConstantIntOp::create(rewriter, loc, i32, off));
+      slots.push_back(v);
     }
     rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
         op, getTypeConverter()->convertType(op.getType()), slots);

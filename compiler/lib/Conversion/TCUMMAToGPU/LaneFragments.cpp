@@ -398,7 +398,7 @@ Value gpu_lowering::buildSelectedSums(OpBuilder &b, Location loc, Operation *at,
 }
 
 Value gpu_lowering::buildMaskedSums(OpBuilder &b, Location loc, Operation *at,
-                                    Value mask, Value data, Value acc) {
+                                    Value lhs, Value data, Value acc) {
   // Row g of the mask matrix is spread over lanes 4g..4g+3 (slots 0, 1, 4,
   // 5; row g + 8: slots 2, 3, 6, 7): each lane sets the bits of its
   // columns, and two butterfly shuffles OR the group's.
@@ -409,8 +409,11 @@ Value gpu_lowering::buildMaskedSums(OpBuilder &b, Location loc, Operation *at,
         Value bits = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
         for (int q : {0, 1, 4, 5}) {
           int slot = q + 2 * ((s >> 1) & 1);
-          Value on =
-              vector::ExtractOp::create(b, loc, mask, ArrayRef<int64_t>{slot});
+          Value x =
+              vector::ExtractOp::create(b, loc, lhs, ArrayRef<int64_t>{slot});
+          Value on = arith::CmpFOp::create(
+              b, loc, arith::CmpFPredicate::UNE, x,
+              arith::ConstantOp::create(b, loc, b.getZeroAttr(x.getType())));
           Value bit = arith::ShLIOp::create(
               b, loc, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1)),
               arith::IndexCastOp::create(b, loc, i32, pos.col(b, loc, slot)));

@@ -101,9 +101,11 @@ Value buildSelectedSums(OpBuilder &b, Location loc, Operation *at,
                         MatrixKind kind, int block, bool constOnLeft,
                         Value data, Value acc);
 /// The same for M · X with M a mask matrix (tcu::matchMaskMatrix) given
-/// by the lane's i1 fragment `mask`: the selected k of each row come from
-/// the mask's lanes through shuffles.
-Value buildMaskedSums(OpBuilder &b, Location loc, Operation *at, Value mask,
+/// by the lane's fragment `lhs` of its 0/1 values: the selected k of each
+/// row come from the lanes through shuffles. (Read from the operand the mma
+/// takes anyway, not from the i1 mask, which would stay packed in
+/// registers for this rarely taken path.)
+Value buildMaskedSums(OpBuilder &b, Location loc, Operation *at, Value lhs,
                       Value data, Value acc);
 
 } // namespace mlir::tcu::gpu_lowering

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::tcu;
@@ -34,6 +35,36 @@ Value FiniteChecks::get(OpBuilder &b, Location loc, Value fragment,
 }
 
 namespace {
+
+/// The tile whose finite check decides `v`'s: through transposes (the same
+/// elements) and selects that put zeros in (x finite makes select(m, x, 0)
+/// finite; a NaN masked off only sends the tile to the exact path), so the
+/// streaming scan's masked copies of a loaded tile share its one check.
+Value finiteSource(Value v) {
+  while (true) {
+    if (auto t = v.getDefiningOp<vector::TransposeOp>()) {
+      v = t.getVector();
+      continue;
+    }
+    if (auto s = v.getDefiningOp<arith::SelectOp>())
+      if (matchPattern(s.getFalseValue(), m_AnyZeroFloat())) {
+        v = s.getTrueValue();
+        continue;
+      }
+    return v;
+  }
+}
+
+/// The converted fragment of finiteSource(v), or `fallback` where it has
+/// none.
+Value checkedFragment(ConversionPatternRewriter &rewriter, Value v,
+                      Value fallback) {
+  Value source = finiteSource(v);
+  if (source == v)
+    return fallback;
+  Value remapped = rewriter.getRemappedValue(source);
+  return remapped ? remapped : fallback;
+}
 
 /// Where a product sits in a chain of split products
 /// (tcu::matchSplitProduct): position 0 is the first (the lowest part's).
@@ -112,18 +143,14 @@ struct LowerMMA : OpConversionPattern<MMAOp> {
     // named matrix does: tiles with NaN or Inf take the exact sums, with
     // the selection read from the mask's lanes.
     if (Value mask = matchMaskMatrix(op.getLhs()); mask && isFloat) {
-      Value checked = rhsT;
-      if (auto t = op.getRhs().getDefiningOp<vector::TransposeOp>())
-        if (Value source = rewriter.getRemappedValue(t.getVector()))
-          checked = source;
+      Value checked = checkedFragment(rewriter, op.getRhs(), rhsT);
       Value bad = checks ? checks->get(rewriter, loc, checked, op)
                          : anyNonFinite(rewriter, loc, checked);
-      Value maskFragment = rewriter.getRemappedValue(mask);
       auto ifOp = scf::IfOp::create(
           rewriter, loc, bad,
           [&](OpBuilder &t, Location l) {
-            scf::YieldOp::create(
-                t, l, buildMaskedSums(t, l, op, maskFragment, rhsT, acc));
+            scf::YieldOp::create(t, l,
+                                 buildMaskedSums(t, l, op, lhs, rhsT, acc));
           },
           [&](OpBuilder &e, Location l) {
             scf::YieldOp::create(e, l, buildMMA(e, l, lhs, rhsT, acc));
@@ -207,11 +234,8 @@ struct LowerMMA : OpConversionPattern<MMAOp> {
     }
     // The check reads the tile in A layout where the data is a transposed
     // tile: the same fragment its product on the other side checks.
-    Value checked = data;
-    if (constOnLeft)
-      if (auto t = op.getRhs().getDefiningOp<vector::TransposeOp>())
-        if (Value source = rewriter.getRemappedValue(t.getVector()))
-          checked = source;
+    Value checked = checkedFragment(
+        rewriter, constOnLeft ? op.getRhs() : op.getLhs(), data);
     Value bad = checks ? checks->get(rewriter, loc, checked, op)
                        : anyNonFinite(rewriter, loc, checked);
     auto ifOp = scf::IfOp::create(

@@ -295,6 +295,13 @@ struct LowerLoadTile : OpConversionPattern<LoadTileOp> {
     int64_t width = groups.front().size();
     Value whole = isWholeRun(rewriter, loc, src, base, offsets.back(), stride,
                              lineLength, limit, width);
+    // With a lower bound, a tile whose first element is below it goes per
+    // element (a load with `from` is never part of a run).
+    Value from = adaptor.getFrom();
+    if (from)
+      whole = arith::AndIOp::create(
+          rewriter, loc, whole,
+          cmp(rewriter, loc, arith::CmpIPredicate::sge, base, from));
     bool hinted = canHint(op.getCache(), width * getElementBytes(elt));
     std::optional<SmallVector<int64_t>> tileOffsets =
         groupOffsets(groups, op.getLayout(), order, stride);
@@ -358,7 +365,12 @@ struct LowerLoadTile : OpConversionPattern<LoadTileOp> {
               SlotAddress a = slotAddress(b, l, lane, s, op.getLayout(),
                                           offsetBase(b, l, base, offset),
                                           stride, lineLength, limit, order);
-              slots.push_back(maskedLoad(b, l, a.valid, src, a.addr));
+              Value valid = a.valid;
+              if (from)
+                valid = arith::AndIOp::create(
+                    b, l, valid,
+                    cmp(b, l, arith::CmpIPredicate::sge, a.addr, from));
+              slots.push_back(maskedLoad(b, l, valid, src, a.addr));
             }
           scf::YieldOp::create(b, l, slots);
         });

@@ -141,7 +141,7 @@ void TileRuns::addRuns(Block *block) {
     run.push_back({op, 0});
   };
   for (Operation &op : *block) {
-    if (auto load = dyn_cast<LoadTileOp>(&op)) {
+    if (auto load = dyn_cast<LoadTileOp>(&op); load && !load.getFrom()) {
       closeStores();
       extend(loadRun, load,
              slotGroups(load.getLayout(), load.getOrder()).front().size(),

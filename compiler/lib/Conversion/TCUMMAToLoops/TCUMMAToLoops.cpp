@@ -430,6 +430,9 @@ struct LowerLoadTile : OpRewritePattern<LoadTileOp> {
       Value start = lineStart(rewriter, loc, op.getBase(), op.getStride(), i);
       Value mask =
           lineMask(rewriter, loc, start, op.getLineLength(), op.getLimit());
+      if (Value from = op.getFrom())
+        mask = arith::AndIOp::create(rewriter, loc, mask,
+                                     atOrAbove(rewriter, loc, start, from));
       Value line = vector::MaskedLoadOp::create(
           rewriter, loc, rowType(elt), op.getSource(), ValueRange{start}, mask,
           zeroRow);
@@ -475,9 +478,13 @@ struct LowerPositions : OpRewritePattern<PositionsOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(PositionsOp op,
                                 PatternRewriter &rewriter) const override {
+    bool rows = op.getDim() == TileLayout::Rows;
     SmallVector<int32_t> places(T * T);
     for (int64_t i = 0; i < T * T; ++i)
-      places[i] = static_cast<int32_t>(i);
+      places[i] = static_cast<int32_t>(rows ? i / T
+                                       : op.getOrder() == ElementOrder::Quads
+                                           ? quadsPosition(i % T)
+                                           : i % T);
     rewriter.replaceOpWithNewOp<arith::ConstantOp>(
         op, DenseElementsAttr::get(op.getType(), ArrayRef<int32_t>(places)));
     return success();

@@ -67,48 +67,59 @@ struct TileArith {
 
 /// The boundary facts of one tile, as i1 tiles over its elements.
 struct TileBoundaries {
-  Value inItem;   // at or after the item's first element
   Value post;     // its segment's head is in its row, at or left of it
   Value tail;     // in the segment that is open at its row's end
-  Value before;   // its segment began before the tile (takes the carry)
+  Value before;   // its row's first element's segment began before the tile
+                  // (the row's elements left of its head take the carry)
   Value lowerSeg; // L_seg: (r, q) with q < r and row q's end in the segment
                   // open at row r's start
 };
 
 /// `off` (i32) is the tile's first element minus the item's first, a
-/// segment head; `seg` (i32) the segment size, >= 16.
-TileBoundaries tileBoundaries(TileArith &t, Value off, Value seg) {
+/// segment head; `seg` (i32) the segment size, >= 16, so a row holds at
+/// most one head. Each fact is a comparison of an element's column with a
+/// value of its row (or, for L_seg, of a row's value with a column's): the
+/// GPU computes the row values for the two rows a lane holds, not per
+/// element.
+TileBoundaries tileBoundaries(TileArith &t, Value off, Value seg,
+                              ElementOrder order) {
   using P = arith::CmpIPredicate;
-  Value places = PositionsOp::create(t.b, t.loc, t.i32Tile);
-  Value col = arith::AndIOp::create(t.b, t.loc, places, t.splat(T - 1));
-  Value row16 = t.sub(places, col);
-  Value offs = t.splat(off), segs = t.splat(seg);
-  // One remainder per row (the GPU computes two a lane): the distance of
-  // the row's first element from its head; an element's own distance is
-  // that plus its column, less S once it passes the next head (S >= 16).
-  Value rowStart = t.add(offs, row16);
-  Value rowD = t.rem(rowStart, segs);
-  auto wrap = [&](Value x) {
-    Value past = t.cmp(P::sge, x, segs);
-    return arith::SelectOp::create(t.b, t.loc, past, t.sub(x, segs), x)
-        .getResult();
+  Value row = PositionsOp::create(t.b, t.loc, t.i32Tile, TileLayout::Rows,
+                                  ElementOrder::Fixed);
+  Value col = PositionsOp::create(t.b, t.loc, t.i32Tile, TileLayout::Cols,
+                                  ElementOrder::Fixed);
+  // The element's place in its line: its column, or where the quads order
+  // took it from.
+  Value place =
+      order == ElementOrder::Quads
+          ? PositionsOp::create(t.b, t.loc, t.i32Tile, TileLayout::Cols, order)
+                .getResult()
+          : col;
+  Value offs = t.splat(off), segs = t.splat(seg), zero = t.splat(0);
+  auto shl4 = [&](Value x) {
+    return arith::ShLIOp::create(t.b, t.loc, x, t.splat(4)).getResult();
   };
-  Value rel = t.add(rowStart, col);
-  Value d = wrap(t.add(rowD, col));
+  auto pick = [&](Value c, Value x, Value y) {
+    return arith::SelectOp::create(t.b, t.loc, c, x, y).getResult();
+  };
+  // Per row: its first element's place in the item and distance from its
+  // segment's head; the column of the row's head (16 and more: none). The
+  // row that holds the item's first element (start <= 0) has it there.
+  Value rowStart = t.add(offs, shl4(row));
+  Value rowD = t.rem(rowStart, segs);
+  Value headCol = pick(t.cmp(P::sle, rowStart, zero), t.sub(zero, rowStart),
+                       pick(t.cmp(P::eq, rowD, zero), zero, t.sub(segs, rowD)));
+  Value hasHead = t.cmp(P::slt, headCol, t.splat(T));
+  Value tailCol = pick(hasHead, headCol, zero);
+  Value rowHead = t.sub(rowStart, rowD); // the head of the row's first
   TileBoundaries f;
-  f.inItem = t.cmp(P::sge, rel, t.splat(0));
-  f.post = t.cmp(P::sle, d, col);
-  // The row's last element's head lies in the row: the row has a head.
-  Value rowHasHead =
-      t.cmp(P::sle, wrap(t.add(rowD, t.splat(T - 1))), t.splat(T - 1));
-  f.tail = t.either(f.post, t.no(rowHasHead));
-  f.before = t.cmp(P::slt, t.sub(rel, d), offs);
+  f.post = t.cmp(P::sge, place, headCol);
+  f.tail = t.cmp(P::sge, place, tailCol);
+  f.before = t.cmp(P::slt, rowHead, offs);
   // Element (r, q) of L_seg: row r's first element's head is at or before
   // row q's last element (q < r, so their segments are the same).
-  Value q16 = arith::ShLIOp::create(t.b, t.loc, col, t.splat(4));
-  Value head = t.sub(rowStart, rowD);
-  Value qEnd = t.add(t.add(offs, q16), t.splat(T - 1));
-  f.lowerSeg = t.both(t.cmp(P::slt, q16, row16), t.cmp(P::sle, head, qEnd));
+  Value qEnd = t.add(t.add(offs, shl4(col)), t.splat(T - 1));
+  f.lowerSeg = t.both(t.cmp(P::slt, col, row), t.cmp(P::sle, rowHead, qEnd));
   return f;
 }
 
@@ -124,8 +135,9 @@ static std::pair<Value, Value> streamTile(TileBuilder &tb, const Collective &c,
   Location loc = tb.location();
   Type elt = inputElementType(c.input);
   TileArith t{b, loc, VectorType::get({T, T}, b.getI32Type())};
-  TileBoundaries f = tileBoundaries(t, off, seg);
-  Value a0 = t.keep(f.inItem, a);
+  TileBoundaries f = tileBoundaries(t, off, seg, c.scanOrder);
+  // (The load zeroed the elements before the item: `from`.)
+  Value a0 = a;
   Value aPost = t.keep(f.post, a0);
   Value aTail = t.keep(f.tail, a0);
   // L_seg in the operand type: 1 or 0, exact in every operand type.
@@ -140,19 +152,27 @@ static std::pair<Value, Value> streamTile(TileBuilder &tb, const Collective &c,
                               aTail, tb.zeroAcc(elt));
   Value prefix =
       tb.mulByConst(above, MatrixKind::Ones, t.keep(f.before, carry));
-  MatrixKind u = rowScanMatrix(c);
+  MatrixKind u = rowScanMatrix(c, c.scanOrder);
   Value whole = tb.mulByConst(a0, u, prefix);
   Value fromHead = tb.mulByConst(aPost, u, tb.zeroAcc(elt));
   Value r = arith::SelectOp::create(b, loc, f.post, fromHead, whole);
+  // (Position 15 of a line is its column 15 in the quads order too.)
   Value total = tb.element(r, T - 1, T - 1);
   if (!c.inclusive)
     total = addAcc(tb, total, tb.element(a0, T - 1, T - 1));
   return {r, tb.broadcast(total, total.getType())};
 }
 
-void scanStream(TileBuilder &tb, const Collective &c) {
+void scanStream(TileBuilder &tb, const Collective &collective) {
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
+  // 16-bit tiles move in the quads order: a lane loads and stores four
+  // consecutive elements of a row (whole 32-byte sectors), where the fixed
+  // order moves pairs (docs/rationale.md#stream-quads).
+  Collective c = collective;
+  Type elt = inputElementType(c.input);
+  if (elt.isF16() || elt.isBF16())
+    c.scanOrder = ElementOrder::Quads;
   int64_t segs = std::max<int64_t>(1, kStreamItemElements / c.segmentSize);
   int64_t span = segs * c.segmentSize;
   Value seg =
@@ -164,31 +184,38 @@ void scanStream(TileBuilder &tb, const Collective &c) {
     // Tiles at multiples of 256 from the one holding `start`.
     Value first =
         tb.mul(arith::DivUIOp::create(b, loc, start, tb.idx(T * T)), T * T);
-    Value count = tb.ceilDiv(arith::SubIOp::create(b, loc, end, first), T * T);
-    forTileGroups(tb, tb.idx(0), count, tb.idx(1), c.tilesPerWarp, end,
-                  {zeroCarry(tb, c)},
-                  [&](ArrayRef<Value> tiles, ArrayRef<Value> limits,
-                      ValueRange carried) -> SmallVector<Value> {
-                    SmallVector<Value> bases, loaded;
-                    for (auto [i, limit] : llvm::zip(tiles, limits)) {
-                      bases.push_back(tb.add(first, tb.mul(i, T * T)));
-                      loaded.push_back(tb.loadTile(TileLayout::Rows, c.input,
-                                                   bases.back(), tb.idx(T),
-                                                   tb.idx(T), limit));
-                    }
-                    Value s = carried[0];
-                    for (auto [base, a, limit] :
-                         llvm::zip(bases, loaded, limits)) {
-                      Value off = arith::IndexCastOp::create(
-                          b, loc, b.getI32Type(),
-                          arith::SubIOp::create(b, loc, base, start));
-                      auto [r, next] = streamTile(tb, c, a, off, seg, s);
-                      tb.storeTile(r, c.output, base, tb.idx(T), tb.idx(T),
-                                   limit, ElementOrder::Fixed, start);
-                      s = next;
-                    }
-                    return {s};
-                  });
+    Value length = arith::SubIOp::create(b, loc, end, first);
+    Value count = tb.ceilDiv(length, T * T);
+    // The item's input is asked of L2 at once: its tiles are walked in
+    // order, so each load would otherwise wait for DRAM alone
+    // (docs/rationale.md#stream-prefetch).
+    // (A segment longer than an item: its first item's worth only.)
+    PrefetchOp::create(b, loc, c.input, first,
+                       tb.min(length, tb.idx(kStreamItemElements + 2 * T * T)));
+    forTileGroups(
+        tb, tb.idx(0), count, tb.idx(1), c.tilesPerWarp, end,
+        {zeroCarry(tb, c)},
+        [&](ArrayRef<Value> tiles, ArrayRef<Value> limits,
+            ValueRange carried) -> SmallVector<Value> {
+          SmallVector<Value> bases, loaded;
+          for (auto [i, limit] : llvm::zip(tiles, limits)) {
+            bases.push_back(tb.add(first, tb.mul(i, T * T)));
+            loaded.push_back(tb.loadTile(TileLayout::Rows, c.input,
+                                         bases.back(), tb.idx(T), tb.idx(T),
+                                         limit, c.scanOrder, start));
+          }
+          Value s = carried[0];
+          for (auto [base, a, limit] : llvm::zip(bases, loaded, limits)) {
+            Value off = arith::IndexCastOp::create(
+                b, loc, b.getI32Type(),
+                arith::SubIOp::create(b, loc, base, start));
+            auto [r, next] = streamTile(tb, c, a, off, seg, s);
+            tb.storeTile(r, c.output, base, tb.idx(T), tb.idx(T), limit,
+                         c.scanOrder, start);
+            s = next;
+          }
+          return {s};
+        });
   });
 }
 

@@ -130,10 +130,10 @@ Value TileBuilder::product(MatrixKind k, Value data, Value acc,
 
 Value TileBuilder::loadTile(TileLayout layout, Value src, Value base,
                             Value stride, Value lineLength, Value limit,
-                            ElementOrder order) {
+                            ElementOrder order, Value from) {
   Type elt = cast<MemRefType>(src.getType()).getElementType();
   return LoadTileOp::create(b, loc, tileType(elt), layout, src, base, stride,
-                            lineLength, limit, order, loadHint);
+                            lineLength, limit, from, order, loadHint);
 }
 
 void TileBuilder::storeTile(Value tile, Value dest, Value base, Value stride,

@@ -74,10 +74,11 @@ public:
   Value mulByConst(Value data, MatrixKind k, Value acc);
 
   /// `order`: how much of the element order the consumer depends on (see
-  /// tcu.load_tile).
+  /// tcu.load_tile); nothing below `from` is read when it is given.
   Value loadTile(TileLayout layout, Value src, Value base, Value stride,
                  Value lineLength, Value limit,
-                 ElementOrder order = ElementOrder::Fixed);
+                 ElementOrder order = ElementOrder::Fixed,
+                 Value from = nullptr);
   /// `order`: fixed or quads (see tcu.store_tile); nothing below `from`
   /// is written when it is given.
   void storeTile(Value tile, Value dest, Value base, Value stride,

@@ -115,8 +115,9 @@ def TCU_LoadTileOp : TCU_Op<"load_tile"> {
   let summary = "loads 16 lines of up to 16 elements into a tile, zero-padded";
   let description = [{
     Line `i` (0..15) holds `source[base + i * stride + j]` for `j` in 0..15,
-    where `j < line_length` and `base + i * stride + j < limit`; every other
-    element is 0. With `<rows>` line `i` becomes tile row `i`; with `<cols>`
+    where `j < line_length` and `base + i * stride + j < limit` (and, with
+    `from`, `>= from`: a tile that straddles two work items reads only its
+    own item's part); every other element is 0. With `<rows>` line `i` becomes tile row `i`; with `<cols>`
     it becomes tile column `i`. No memory outside the selected elements is
     read, so partial tiles at segment or buffer ends are safe.
 
@@ -144,7 +145,7 @@ def TCU_LoadTileOp : TCU_Op<"load_tile"> {
   let arguments = (ins TCU_TileLayoutAttr:$layout,
                    Arg<AnyMemRef, "the buffer read", [MemRead]>:$source,
                    Index:$base, Index:$stride, Index:$line_length,
-                   Index:$limit,
+                   Index:$limit, Optional<Index>:$from,
                    DefaultValuedAttr<TCU_ElementOrderAttr,
                                      "::mlir::tcu::ElementOrder::Fixed">:$order,
                    DefaultValuedAttr<TCU_CacheHintAttr,
@@ -152,8 +153,8 @@ def TCU_LoadTileOp : TCU_Op<"load_tile"> {
   let results = (outs TCU_Tile:$result);
   let assemblyFormat = [{
     $layout $source `[` $base `]` `stride` $stride `line` $line_length
-    `limit` $limit (`order` $order^)? (`cache` $cache^)? attr-dict `:`
-    type($source) `->` type($result)
+    `limit` $limit (`from` $from^)? (`order` $order^)? (`cache` $cache^)?
+    attr-dict `:` type($source) `->` type($result)
   }];
   let hasVerifier = 1;
 }
@@ -196,21 +197,28 @@ def TCU_StoreTileOp : TCU_Op<"store_tile"> {
 }
 
 def TCU_PositionsOp : TCU_Op<"positions", [Pure]> {
-  let summary = "each element's place in its tile: 16 * row + column";
+  let summary = "each element's row (or column) in its tile";
   let description = [{
-    An i32 tile whose element (r, c) is `16 * r + c`: the offset of the
-    element from the tile's first in a `rows` tile of consecutive elements
-    (fixed order). The streaming variant computes segment boundaries from
-    it, so masks and boundary-masked matrices are ordinary `arith` on
-    tiles. The CPU backend makes it a constant; on the GPU each lane
-    computes the places of the elements it holds.
+    An i32 tile whose element (r, c) is `r` (`<rows>`) or `c` (`<cols>`);
+    with `order <quads>` (`cols` only) it is instead the line position
+    that a `quads` load puts at column c (`#tcu.order`). So in a `rows`
+    tile of consecutive elements element (r, c) is the (16r + position)-th
+    from the tile's first. The streaming variant computes
+    segment boundaries from them, so masks and boundary-masked matrices are
+    ordinary `arith` on tiles; what depends on the row alone the GPU
+    computes once per row a lane holds (two), not per element (eight).
+    The CPU backend makes it a constant; on the GPU each lane computes the
+    rows (columns) of the elements it holds.
 
     ```mlir
-    %p = tcu.positions : vector<16x16xi32>
+    %r = tcu.positions <rows> : vector<16x16xi32>
     ```
   }];
+  let arguments = (ins TCU_TileLayoutAttr:$dim,
+                   DefaultValuedAttr<TCU_ElementOrderAttr,
+                                     "::mlir::tcu::ElementOrder::Fixed">:$order);
   let results = (outs TCU_Tile:$result);
-  let assemblyFormat = "attr-dict `:` type($result)";
+  let assemblyFormat = "$dim (`order` $order^)? attr-dict `:` type($result)";
   let hasVerifier = 1;
 }
 
