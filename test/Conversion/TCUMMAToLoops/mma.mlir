@@ -127,3 +127,22 @@ func.func @split_product(%x: vector<16x16xf32>, %acc: vector<16x16xf32>) -> vect
   %r2 = tcu.mma %k2, %h, %r1 : vector<16x16xbf16>, vector<16x16xbf16> into vector<16x16xf32>
   return %r2 : vector<16x16xf32>
 }
+
+// -----
+
+// A mask matrix on the left (1 where the i1 tile holds, else 0: the
+// streaming scan's L_seg) sums the selected rows with selects and adds, as
+// IEEE adds would, not as a contraction (0 · NaN would reach every output).
+// CHECK-LABEL: func @mask_matrix
+// CHECK-NOT: vector.contract
+// CHECK: arith.select %{{.*}} : vector<16xi1>, vector<16xf32>
+// CHECK: arith.addf %{{.*}} : vector<16xf32>
+// CHECK-NOT: vector.contract
+func.func @mask_matrix(%m: vector<16x16xi1>, %x: vector<16x16xf16>) -> vector<16x16xf32> {
+  %one = arith.constant dense<1.0> : vector<16x16xf16>
+  %zero = arith.constant dense<0.0> : vector<16x16xf16>
+  %acc = arith.constant dense<0.0> : vector<16x16xf32>
+  %k = arith.select %m, %one, %zero : vector<16x16xi1>, vector<16x16xf16>
+  %r = tcu.mma %k, %x, %acc : vector<16x16xf16>, vector<16x16xf16> into vector<16x16xf32>
+  return %r : vector<16x16xf32>
+}
