@@ -1,0 +1,27 @@
+//===- Products.h - the CPU backend's products ------------------*- C++ -*-===//
+//
+// tcu.matrix, tcu.mma and tcu.split of convert-tcu-mma-to-loops
+// (Products.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCUC_CONVERSION_TCUMMATOLOOPS_PRODUCTS_H
+#define TCUC_CONVERSION_TCUMMATOLOOPS_PRODUCTS_H
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::tcu::loops {
+
+/// Replaces each split f32 product chain and i32 digit (Horner) chain with
+/// a named matrix in `root` by one product of the unsplit tile: IEEE sums
+/// where the parts would lose bits (values below 2^-110), and adds instead
+/// of the digits' multiplies. Runs before the patterns.
+void lowerSplitChains(Operation *root);
+
+/// tcu.matrix (a constant), tcu.mma (selected sums or a contraction) and
+/// tcu.split (its parts).
+void populateProductPatterns(RewritePatternSet &patterns);
+
+} // namespace mlir::tcu::loops
+
+#endif // TCUC_CONVERSION_TCUMMATOLOOPS_PRODUCTS_H
