@@ -49,14 +49,6 @@ struct TileArith {
     return arith::CmpIOp::create(b, loc, p, x, y);
   }
   Value both(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
-  Value either(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
-  Value no(Value x) {
-    Value ones = arith::ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(cast<VectorType>(x.getType()),
-                               b.getBoolAttr(1)));
-    return arith::XOrIOp::create(b, loc, x, ones);
-  }
   /// where(mask, x, 0) for a tile x.
   Value keep(Value mask, Value x) {
     auto type = cast<VectorType>(x.getType());
