@@ -66,6 +66,27 @@ Value checkedFragment(ConversionPatternRewriter &rewriter, Value v,
   return remapped ? remapped : fallback;
 }
 
+/// The product `op` (operands lhs, rhsT, acc) as mma.sync where the data
+/// tile `dataOp` (its fragment `data`) is finite in every lane, else as
+/// `exact` builds it: the check (shared through `checks`) and the branch.
+Value exactOrMMA(ConversionPatternRewriter &rewriter, Location loc,
+                 Operation *op, Value dataOp, Value data, Value lhs, Value rhsT,
+                 Value acc, FiniteChecks *checks,
+                 function_ref<Value(OpBuilder &, Location)> exact) {
+  Value checked = checkedFragment(rewriter, dataOp, data);
+  Value bad = checks ? checks->get(rewriter, loc, checked, op)
+                     : anyNonFinite(rewriter, loc, checked);
+  auto ifOp = scf::IfOp::create(
+      rewriter, loc, bad,
+      [&](OpBuilder &t, Location l) {
+        scf::YieldOp::create(t, l, exact(t, l));
+      },
+      [&](OpBuilder &e, Location l) {
+        scf::YieldOp::create(e, l, buildMMA(e, l, lhs, rhsT, acc));
+      });
+  return ifOp.getResult(0);
+}
+
 /// Where a product sits in a chain of split products
 /// (tcu::matchSplitProduct): position 0 is the first (the lowest part's).
 struct ChainMember {
@@ -143,19 +164,11 @@ struct LowerMMA : OpConversionPattern<MMAOp> {
     // named matrix does: tiles with NaN or Inf take the exact sums, with
     // the selection read from the mask's lanes.
     if (Value mask = matchMaskMatrix(op.getLhs()); mask && isFloat) {
-      Value checked = checkedFragment(rewriter, op.getRhs(), rhsT);
-      Value bad = checks ? checks->get(rewriter, loc, checked, op)
-                         : anyNonFinite(rewriter, loc, checked);
-      auto ifOp = scf::IfOp::create(
-          rewriter, loc, bad,
-          [&](OpBuilder &t, Location l) {
-            scf::YieldOp::create(t, l,
-                                 buildMaskedSums(t, l, op, lhs, rhsT, acc));
-          },
-          [&](OpBuilder &e, Location l) {
-            scf::YieldOp::create(e, l, buildMMA(e, l, lhs, rhsT, acc));
-          });
-      rewriter.replaceOp(op, ifOp.getResults());
+      rewriter.replaceOp(
+          op, exactOrMMA(rewriter, loc, op, op.getRhs(), rhsT, lhs, rhsT, acc,
+                         checks, [&](OpBuilder &t, Location l) {
+                           return buildMaskedSums(t, l, op, lhs, rhsT, acc);
+                         }));
       return success();
     }
     if (!matrix || !isFloat) {
@@ -234,22 +247,14 @@ struct LowerMMA : OpConversionPattern<MMAOp> {
     }
     // The check reads the tile in A layout where the data is a transposed
     // tile: the same fragment its product on the other side checks.
-    Value checked = checkedFragment(
-        rewriter, constOnLeft ? op.getRhs() : op.getLhs(), data);
-    Value bad = checks ? checks->get(rewriter, loc, checked, op)
-                       : anyNonFinite(rewriter, loc, checked);
-    auto ifOp = scf::IfOp::create(
-        rewriter, loc, bad,
-        [&](OpBuilder &t, Location l) {
-          scf::YieldOp::create(t, l,
-                               buildSelectedSums(t, l, op, matrix.getKind(),
-                                                 matrix.getBlock(), constOnLeft,
-                                                 data, acc));
-        },
-        [&](OpBuilder &e, Location l) {
-          scf::YieldOp::create(e, l, buildMMA(e, l, lhs, rhsT, acc));
-        });
-    rewriter.replaceOp(op, ifOp.getResults());
+    rewriter.replaceOp(
+        op,
+        exactOrMMA(rewriter, loc, op, constOnLeft ? op.getRhs() : op.getLhs(),
+                   data, lhs, rhsT, acc, checks, [&](OpBuilder &t, Location l) {
+                     return buildSelectedSums(t, l, op, matrix.getKind(),
+                                              matrix.getBlock(), constOnLeft,
+                                              data, acc);
+                   }));
     return success();
   }
 };
