@@ -60,6 +60,7 @@ struct TileArith {
 /// The boundary facts of one tile, as i1 tiles over its elements.
 struct TileBoundaries {
   Value post;     // its segment's head is in its row, at or left of it
+  Value postLate; // the same, computed apart for the result's select
   Value tail;     // in the segment that is open at its row's end
   Value before;   // its row's first element's segment began before the tile
                   // (the row's elements left of its head take the carry)
@@ -106,6 +107,11 @@ TileBoundaries tileBoundaries(TileArith &t, Value off, Value seg,
   Value rowHead = t.sub(rowStart, rowD); // the head of the row's first
   TileBoundaries f;
   f.post = t.cmp(P::sge, place, headCol);
+  // The same fact as place > headCol - 1, which CSE keeps apart: the GPU
+  // then recomputes it after the products instead of keeping eight
+  // predicates packed in a register across them
+  // (docs/rationale.md#stream-late-post).
+  f.postLate = t.cmp(P::sgt, place, t.sub(headCol, t.splat(1)));
   f.tail = t.cmp(P::sge, place, tailCol);
   f.before = t.cmp(P::slt, rowHead, offs);
   // Element (r, q) of L_seg: row r's first element's head is at or before
@@ -147,7 +153,7 @@ static std::pair<Value, Value> streamTile(TileBuilder &tb, const Collective &c,
   MatrixKind u = rowScanMatrix(c, c.scanOrder);
   Value whole = tb.mulByConst(a0, u, prefix);
   Value fromHead = tb.mulByConst(aPost, u, tb.zeroAcc(elt));
-  Value r = arith::SelectOp::create(b, loc, f.post, fromHead, whole);
+  Value r = arith::SelectOp::create(b, loc, f.postLate, fromHead, whole);
   // (Position 15 of a line is its column 15 in the quads order too.)
   Value total = tb.element(r, T - 1, T - 1);
   if (!c.inclusive)
