@@ -48,6 +48,10 @@ func.func @reduce_f16(%a: memref<?xf16>, %b: memref<?xf32>) {
 // CHECK-LABEL: func.func @scans
 func.func @scans(%h: memref<?xf16>, %f: memref<?xf32>, %bh: memref<?xbf16>,
                  %c: memref<?xi8>, %i: memref<?xi32>) {
+  // The streaming scan given (no table row): one tile in flight, its
+  // fastest measured (2 and 4 take more registers: rationale.md#stream-section).
+  // CHECK: segment_size 100 {tiles_per_warp = 1 : i64, variant = #tcu.variant<stream>}
+  tcu.segmented_scan <add> inclusive %h into %f segment_size 100 {variant = #tcu.variant<stream>} : memref<?xf16> -> memref<?xf32>
   // CHECK: segment_size 64 {tiles_per_warp = 1 : i64, variant = #tcu.variant<packed>}
   tcu.segmented_scan <add> inclusive %h into %f segment_size 64 : memref<?xf16> -> memref<?xf32>
   // Between rows, a multiple of 16: the 64 row's packed.

@@ -128,10 +128,6 @@ StrategyChoice analytic(const StrategyQuery &q) {
                           "analytic: lagged given; " + std::to_string(tiles) +
                               " tiles in flight"};
   }
-  // The streaming scan walks its item's tiles in order: 4 in flight.
-  if (q.variant == Variant::Stream)
-    return StrategyChoice{*q.variant, 4, 0,
-                          "analytic: stream given; 4 tiles in flight"};
   if (q.variant)
     return pick(*q.variant, "variant given; one tile in flight");
   if (q.isScan) {

@@ -239,7 +239,9 @@ std::optional<SplitProduct> mlir::tcu::matchSplitProduct(MMAOp last) {
 
 Value mlir::tcu::matchMaskMatrix(Value tile) {
   if (auto ext = tile.getDefiningOp<arith::ExtUIOp>())
-    return ext.getIn();
+    return getElementTypeOrSelf(ext.getIn().getType()).isInteger(1)
+               ? ext.getIn()
+               : Value();
   auto select = tile.getDefiningOp<arith::SelectOp>();
   if (!select || !isa<VectorType>(select.getCondition().getType()))
     return Value();

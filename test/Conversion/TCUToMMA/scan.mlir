@@ -586,14 +586,13 @@ func.func @lagged_fields(%in: memref<?xf16>, %out: memref<?xf16>) {
 
 // The streaming scan: items of 40 whole segments of 100 (4000 elements)
 // walk tiles at multiples of 256, the first from the tile holding the
-// item's start, after one L2 prefetch of the item. 16-bit tiles move in the
-// quads order (UQuads scans their rows). A row's elements right of its
+// item's start, after one L2 prefetch of the item. 16-bit tiles move in
+// the quads order (UQuads scans their rows). A row's elements right of its
 // head take (A∘post)·U, the others A·U plus the rows above in their
 // segment, L_seg·A_tail (L_seg and the masks compare rows' values with
 // columns: one remainder a row), and the carry where their row's segment
 // began in an earlier tile. Loads and stores skip the elements before the
-// item (`from`). The result's select recomputes `post` (as place >
-// headCol - 1) rather than keep it live across the products.
+// item (`from`).
 // CHECK-LABEL: func @stream
 // CHECK: scf.parallel
 // CHECK: %[[START:.*]] = arith.muli %{{.*}}, %c4000 : index
@@ -607,7 +606,6 @@ func.func @lagged_fields(%in: memref<?xf16>, %out: memref<?xf16>) {
 // CHECK: %[[ROWD:.*]] = arith.remsi %[[ROWSTART]], %{{.*}} : vector<16x16xi32>
 // CHECK-NOT: arith.remsi
 // CHECK: %[[POST:.*]] = arith.cmpi sge, %[[PLACE]], %{{.*}} : vector<16x16xi32>
-// CHECK: %[[LATE:.*]] = arith.cmpi sgt, %[[PLACE]], %{{.*}} : vector<16x16xi32>
 // CHECK: %[[TAIL:.*]] = arith.cmpi sge, %[[PLACE]], %{{.*}} : vector<16x16xi32>
 // CHECK: %[[APOST:.*]] = arith.select %[[POST]], %[[A]], %{{.*}} : vector<16x16xi1>, vector<16x16xf16>
 // CHECK: %[[ATAIL:.*]] = arith.select %[[TAIL]], %[[A]], %{{.*}} : vector<16x16xi1>, vector<16x16xf16>
@@ -619,7 +617,7 @@ func.func @lagged_fields(%in: memref<?xf16>, %out: memref<?xf16>) {
 // CHECK: %[[U:.*]] = tcu.matrix <UQuads> : vector<16x16xf16>
 // CHECK: %[[X:.*]] = tcu.mma %[[A]], %[[U]], %[[PREFIX]]
 // CHECK: %[[Y:.*]] = tcu.mma %[[APOST]], %[[U]], %{{.*}}
-// CHECK: %[[R:.*]] = arith.select %[[LATE]], %[[Y]], %[[X]]
+// CHECK: %[[R:.*]] = arith.select %[[POST]], %[[Y]], %[[X]]
 // CHECK: tcu.store_tile %[[R]], %{{.*}} from %[[START]] order <quads>
 func.func @stream(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 100 {variant = #tcu.variant<stream>, tiles_per_warp = 1 : i64} : memref<?xf16> -> memref<?xf32>

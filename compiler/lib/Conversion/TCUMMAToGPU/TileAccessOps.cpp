@@ -35,6 +35,15 @@ Value cmp(OpBuilder &b, Location loc, arith::CmpIPredicate p, Value x,
   return arith::CmpIOp::create(b, loc, p, x, y);
 }
 
+/// `cond` and `at >= from`: the lower bound of an access with `from`
+/// (`cond` alone without one).
+Value atOrAbove(OpBuilder &b, Location loc, Value cond, Value at, Value from) {
+  if (!from)
+    return cond;
+  return arith::AndIOp::create(
+      b, loc, cond, cmp(b, loc, arith::CmpIPredicate::sge, at, from));
+}
+
 /// Converts a scalar of a tile's element type to a buffer's (f32 -> f16 or
 /// bf16 rounds to nearest even, as on the CPU).
 Value toElement(OpBuilder &b, Location loc, Value x, Type to) {
@@ -295,13 +304,10 @@ struct LowerLoadTile : OpConversionPattern<LoadTileOp> {
     int64_t width = groups.front().size();
     Value whole = isWholeRun(rewriter, loc, src, base, offsets.back(), stride,
                              lineLength, limit, width);
-    // With a lower bound, a tile whose first element is below it goes per
-    // element (a load with `from` is never part of a run).
+    // A tile whose first element is below `from` goes per element (a load
+    // with `from` is never part of a run).
     Value from = adaptor.getFrom();
-    if (from)
-      whole = arith::AndIOp::create(
-          rewriter, loc, whole,
-          cmp(rewriter, loc, arith::CmpIPredicate::sge, base, from));
+    whole = atOrAbove(rewriter, loc, whole, base, from);
     bool hinted = canHint(op.getCache(), width * getElementBytes(elt));
     std::optional<SmallVector<int64_t>> tileOffsets =
         groupOffsets(groups, op.getLayout(), order, stride);
@@ -365,12 +371,8 @@ struct LowerLoadTile : OpConversionPattern<LoadTileOp> {
               SlotAddress a = slotAddress(b, l, lane, s, op.getLayout(),
                                           offsetBase(b, l, base, offset),
                                           stride, lineLength, limit, order);
-              Value valid = a.valid;
-              if (from)
-                valid = arith::AndIOp::create(
-                    b, l, valid,
-                    cmp(b, l, arith::CmpIPredicate::sge, a.addr, from));
-              slots.push_back(maskedLoad(b, l, valid, src, a.addr));
+              slots.push_back(maskedLoad(
+                  b, l, atOrAbove(b, l, a.valid, a.addr, from), src, a.addr));
             }
           scf::YieldOp::create(b, l, slots);
         });
@@ -439,13 +441,9 @@ struct LowerStoreTile : OpConversionPattern<StoreTileOp> {
     int64_t width = groups.front().size();
     Value whole = isWholeRun(rewriter, loc, dest, base, tiles.back().second,
                              stride, lineLength, limit, width);
-    // With a lower bound, a tile whose first element is below it goes per
-    // element (a store with `from` is never part of a run).
+    // As for loads: below `from`, per element.
     Value from = adaptor.getFrom();
-    if (from)
-      whole = arith::AndIOp::create(
-          rewriter, loc, whole,
-          cmp(rewriter, loc, arith::CmpIPredicate::sge, base, from));
+    whole = atOrAbove(rewriter, loc, whole, base, from);
     scf::IfOp::create(
         rewriter, loc, whole,
         [&](OpBuilder &b, Location l) {
@@ -493,12 +491,8 @@ struct LowerStoreTile : OpConversionPattern<StoreTileOp> {
           for (auto &tile : tiles)
             for (int s = 0; s < kSlots; ++s) {
               SlotAddress a = address(b, s, tile.second);
-              Value valid = a.valid;
-              if (from)
-                valid = arith::AndIOp::create(
-                    b, l, valid,
-                    cmp(b, l, arith::CmpIPredicate::sge, a.addr, from));
-              maskedStore(b, l, valid, slot(b, tile.first, s), dest, a.addr);
+              maskedStore(b, l, atOrAbove(b, l, a.valid, a.addr, from),
+                          slot(b, tile.first, s), dest, a.addr);
             }
           scf::YieldOp::create(b, l);
         });

@@ -28,6 +28,9 @@ constexpr int64_t T = kTileSize;
 
 VectorType rowType(Type elt) { return VectorType::get({T}, elt); }
 
+/// The entries of a 16x16 0/1 matrix, row-major.
+using ZeroOne = std::array<std::array<bool, T>, T>;
+
 struct LowerMatrix : OpRewritePattern<MatrixOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(MatrixOp op,
@@ -49,8 +52,8 @@ struct LowerMatrix : OpRewritePattern<MatrixOp> {
 };
 
 /// The entries of `v` when it is a named matrix or a constant 0/1 tile.
-std::optional<std::array<std::array<bool, T>, T>> zeroOneEntries(Value v) {
-  std::array<std::array<bool, T>, T> e{};
+std::optional<ZeroOne> zeroOneEntries(Value v) {
+  ZeroOne e{};
   if (auto m = v.getDefiningOp<MatrixOp>()) {
     for (int r = 0; r < T; ++r)
       for (int c = 0; c < T; ++c)
@@ -82,96 +85,69 @@ std::optional<std::array<std::array<bool, T>, T>> zeroOneEntries(Value v) {
   return e;
 }
 
-/// K · X + acc with K 0/1 (`k`, row-major) and X a widened f32 or i32
-/// tile: row r is the sum, in order of k, of the rows k of X with K(r, k) =
-/// 1, plus acc's row r. For i32 (sums modulo 2^32) that is K · X + acc
-/// exactly, as a contraction computes it, in a fraction of the code: a
-/// contraction's 4096 multiplies made an i8 grid scan take 12 s in LLVM's
-/// code generator.
-Value selectedRowSums(OpBuilder &b, Location loc,
-                      const std::array<std::array<bool, T>, T> &k, Value x,
-                      Value acc) {
+/// K · X + acc for a 0/1 matrix K, X a widened f32 or i32 tile: row r is
+/// acc's row r plus, in order of k, the rows k of X that K(r, k) selects.
+/// K is a constant (`k`, row-major) or a mask matrix (`mask`, the i1 tile
+/// of tcu::matchMaskMatrix). Floats add as IEEE adds would, so a NaN or Inf
+/// reaches only the outputs that sum it (a contraction's 0 · NaN would
+/// reach every output); i32 sums are K · X + acc modulo 2^32, as a
+/// contraction computes it, in a fraction of the code (a contraction's 4096
+/// multiplies made an i8 grid scan take 12 s in LLVM's code generator).
+Value selectedRowSums(OpBuilder &b, Location loc, const ZeroOne *k, Value mask,
+                      Value x, Value acc) {
   auto tile = cast<VectorType>(acc.getType());
-  Value out = acc;
-  if (isa<IntegerType>(tile.getElementType())) {
-    for (int r = 0; r < T; ++r) {
-      Value sum = vector::ExtractOp::create(b, loc, acc, int64_t(r));
-      for (int i = 0; i < T; ++i)
-        if (k[r][i])
-          sum = arith::AddIOp::create(
-              b, loc, sum, vector::ExtractOp::create(b, loc, x, int64_t(i)));
-      out = vector::InsertOp::create(b, loc, sum, out, int64_t(r));
-    }
-    return out;
-  }
-  Value negZero = arith::ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(rowType(tile.getElementType()),
-                             b.getF32FloatAttr(-0.0)));
-  for (int r = 0; r < T; ++r) {
-    Value sum = negZero; // -0 + x == x for every x
-    for (int i = 0; i < T; ++i)
-      if (k[r][i])
-        sum = arith::AddFOp::create(
-            b, loc, sum, vector::ExtractOp::create(b, loc, x, int64_t(i)));
-    Value row = arith::AddFOp::create(
-        b, loc, sum, vector::ExtractOp::create(b, loc, acc, int64_t(r)));
-    out = vector::InsertOp::create(b, loc, row, out, int64_t(r));
-  }
-  return out;
-}
-
-/// M · X + acc for a mask matrix M (tcu::matchMaskMatrix: 1 where the i1
-/// tile `mask` holds): row r is the sum, in order of k, of the rows k of X
-/// (widened) that M(r, k) selects, as IEEE adds: a NaN or Inf in a row
-/// reaches only the outputs that sum it, where a contraction's 0 · NaN
-/// would reach every output.
-Value maskedRowSums(OpBuilder &b, Location loc, Value mask, Value x,
-                    Value acc) {
-  auto tile = cast<VectorType>(acc.getType());
-  VectorType row = rowType(tile.getElementType());
-  auto rowMask = VectorType::get({T}, b.getI1Type());
   bool isFloat = isa<FloatType>(tile.getElementType());
+  auto add = [&](Value p, Value q) {
+    return buildAccumulatorAdd(b, loc, p, q);
+  };
+  // Floats start from -0 (-0 + x == x for every x) and add acc last.
   Value skip = arith::ConstantOp::create(
       b, loc,
-      DenseElementsAttr::get(row, isFloat ? Attribute(b.getF32FloatAttr(-0.0))
-                                          : Attribute(b.getI32IntegerAttr(0))));
+      DenseElementsAttr::get(rowType(tile.getElementType()),
+                             isFloat ? Attribute(b.getF32FloatAttr(-0.0))
+                                     : Attribute(b.getI32IntegerAttr(0))));
+  auto rowMask = VectorType::get({T}, b.getI1Type());
   Value out = acc;
   for (int r = 0; r < T; ++r) {
-    Value sum = skip; // -0 + x == x for every x
+    auto accRow = [&] {
+      return vector::ExtractOp::create(b, loc, acc, int64_t(r)).getResult();
+    };
+    Value sum = isFloat ? skip : accRow();
     for (int i = 0; i < T; ++i) {
-      Value on = vector::BroadcastOp::create(
-          b, loc, rowMask,
-          vector::ExtractOp::create(b, loc, mask, ArrayRef<int64_t>{r, i}));
-      Value xi = arith::SelectOp::create(
-          b, loc, on, vector::ExtractOp::create(b, loc, x, int64_t(i)), skip);
-      sum = isFloat ? arith::AddFOp::create(b, loc, sum, xi).getResult()
-                    : arith::AddIOp::create(b, loc, sum, xi).getResult();
+      if (k && !(*k)[r][i])
+        continue;
+      Value xi = vector::ExtractOp::create(b, loc, x, int64_t(i));
+      if (!k)
+        xi = arith::SelectOp::create(
+            b, loc,
+            vector::BroadcastOp::create(
+                b, loc, rowMask,
+                vector::ExtractOp::create(b, loc, mask,
+                                          ArrayRef<int64_t>{r, i})),
+            xi, skip);
+      sum = add(sum, xi);
     }
-    Value accRow = vector::ExtractOp::create(b, loc, acc, int64_t(r));
-    Value total = isFloat
-                      ? arith::AddFOp::create(b, loc, sum, accRow).getResult()
-                      : arith::AddIOp::create(b, loc, sum, accRow).getResult();
-    out = vector::InsertOp::create(b, loc, total, out, int64_t(r));
+    out = vector::InsertOp::create(b, loc, isFloat ? add(sum, accRow()) : sum,
+                                   out, int64_t(r));
   }
   return out;
 }
 
 /// K · X + acc (`constOnLeft`) or X · K + acc as selected row sums, X
 /// already widened to the accumulator's type: X · K = (K^T · X^T)^T.
-Value selectedSumsProduct(OpBuilder &b, Location loc,
-                          const std::array<std::array<bool, T>, T> &k,
+Value selectedSumsProduct(OpBuilder &b, Location loc, const ZeroOne &k,
                           bool constOnLeft, Value x, Value acc) {
   if (constOnLeft)
-    return selectedRowSums(b, loc, k, x, acc);
-  std::array<std::array<bool, T>, T> kt;
+    return selectedRowSums(b, loc, &k, Value(), x, acc);
+  ZeroOne kt;
   for (int r = 0; r < T; ++r)
     for (int c = 0; c < T; ++c)
       kt[r][c] = k[c][r];
   auto transpose = [&](Value v) -> Value {
     return vector::TransposeOp::create(b, loc, v, ArrayRef<int64_t>{1, 0});
   };
-  return transpose(selectedRowSums(b, loc, kt, transpose(x), transpose(acc)));
+  return transpose(
+      selectedRowSums(b, loc, &kt, Value(), transpose(x), transpose(acc)));
 }
 
 /// The i32 counterpart: TileBuilder::product splits an i32 tile into five
@@ -201,8 +177,7 @@ void lowerDigitProducts(Operation *root) {
       continue;
     bool constOnLeft = m.getRhs() == split.getResult(4);
     Value matrix = constOnLeft ? m.getLhs() : m.getRhs();
-    std::optional<std::array<std::array<bool, T>, T>> k =
-        zeroOneEntries(matrix);
+    std::optional<ZeroOne> k = zeroOneEntries(matrix);
     if (!k)
       continue;
     bool ok = true;
@@ -261,8 +236,7 @@ void lowerSplitProducts(Operation *root) {
   for (MMAOp last : lasts) {
     std::optional<SplitProduct> chain = matchSplitProduct(last);
     Value matrix = chain->constOnLeft ? last.getLhs() : last.getRhs();
-    std::optional<std::array<std::array<bool, T>, T>> k =
-        zeroOneEntries(matrix);
+    std::optional<ZeroOne> k = zeroOneEntries(matrix);
     SmallVector<Operation *> earlier;
     for (auto m = last.getAcc().getDefiningOp<MMAOp>(); m;
          m = m == chain->first ? MMAOp() : m.getAcc().getDefiningOp<MMAOp>())
@@ -300,8 +274,8 @@ struct LowerMMA : OpRewritePattern<MMAOp> {
       return success();
     }
     if (Value mask = matchMaskMatrix(op.getLhs())) {
-      rewriter.replaceOp(op, maskedRowSums(rewriter, loc, mask,
-                                           widen(op.getRhs()), op.getAcc()));
+      rewriter.replaceOp(op, selectedRowSums(rewriter, loc, nullptr, mask,
+                                             widen(op.getRhs()), op.getAcc()));
       return success();
     }
     MLIRContext *ctx = rewriter.getContext();

@@ -32,15 +32,15 @@ Type inputElementType(Value buffer) {
   return cast<MemRefType>(buffer.getType()).getElementType();
 }
 
-Value loadScanTile(TileBuilder &tb, const Collective &c, Value base,
-                   Value end) {
+Value loadScanTile(TileBuilder &tb, const Collective &c, Value base, Value end,
+                   Value from) {
   return tb.loadTile(TileLayout::Rows, c.input, base, tb.idx(T), tb.idx(T), end,
-                     c.scanOrder);
+                     c.scanOrder, from);
 }
 
 void storeScanTile(TileBuilder &tb, const Collective &c, Value r, Value base,
-                   Value end) {
-  tb.storeTile(r, c.output, base, tb.idx(T), tb.idx(T), end, c.scanOrder);
+                   Value end, Value from) {
+  tb.storeTile(r, c.output, base, tb.idx(T), tb.idx(T), end, c.scanOrder, from);
 }
 
 Value addAcc(TileBuilder &tb, Value x, Value y) {

@@ -22,11 +22,13 @@ Type inputElementType(Value buffer);
 MatrixKind rowScanMatrix(const Collective &c,
                          ElementOrder order = ElementOrder::Fixed);
 /// The 16x16 tile of consecutive elements from `base` (none at or past
-/// `end`), rows in c.scanOrder (fixed, or quads: Collective::scanOrder).
-Value loadScanTile(TileBuilder &tb, const Collective &c, Value base, Value end);
+/// `end`, nor, given `from`, below it), rows in c.scanOrder (fixed, or
+/// quads: Collective::scanOrder).
+Value loadScanTile(TileBuilder &tb, const Collective &c, Value base, Value end,
+                   Value from = nullptr);
 /// Stores a tile scanned from loadScanTile's tile back in the same order.
 void storeScanTile(TileBuilder &tb, const Collective &c, Value r, Value base,
-                   Value end);
+                   Value end, Value from = nullptr);
 /// x + y for accumulator scalars or tiles (f32 or i32 elements).
 Value addAcc(TileBuilder &tb, Value x, Value y);
 /// An all-zero carry tile for c's input.

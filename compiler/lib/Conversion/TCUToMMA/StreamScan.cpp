@@ -2,8 +2,8 @@
 //
 // Every tile is 256 consecutive elements at a multiple of 256, wherever
 // segments begin and end; the boundaries become masks on the tile products
-// (docs/algorithms.md#the-streaming-scan). With segment_size S >= 16 a tile
-// row holds at most one segment head, so a row's segmented scan is its
+// (docs/algorithms.md#the-streaming-scan-stream). With segment_size S >= 16 a
+// tile row holds at most one segment head, so a row's segmented scan is its
 // plain scan (A·U) left of the head and the scan of the data from the head
 // on ((A∘H)·U) right of it: no difference of prefixes, so no cancellation.
 // The rows above carry in through a boundary-masked L (L_seg·A_tail), and
@@ -60,7 +60,6 @@ struct TileArith {
 /// The boundary facts of one tile, as i1 tiles over its elements.
 struct TileBoundaries {
   Value post;     // its segment's head is in its row, at or left of it
-  Value postLate; // the same, computed apart for the result's select
   Value tail;     // in the segment that is open at its row's end
   Value before;   // its row's first element's segment began before the tile
                   // (the row's elements left of its head take the carry)
@@ -107,11 +106,6 @@ TileBoundaries tileBoundaries(TileArith &t, Value off, Value seg,
   Value rowHead = t.sub(rowStart, rowD); // the head of the row's first
   TileBoundaries f;
   f.post = t.cmp(P::sge, place, headCol);
-  // The same fact as place > headCol - 1, which CSE keeps apart: the GPU
-  // then recomputes it after the products instead of keeping eight
-  // predicates packed in a register across them
-  // (docs/rationale.md#stream-late-post).
-  f.postLate = t.cmp(P::sgt, place, t.sub(headCol, t.splat(1)));
   f.tail = t.cmp(P::sge, place, tailCol);
   f.before = t.cmp(P::slt, rowHead, offs);
   // Element (r, q) of L_seg: row r's first element's head is at or before
@@ -135,9 +129,8 @@ static std::pair<Value, Value> streamTile(TileBuilder &tb, const Collective &c,
   TileArith t{b, loc, VectorType::get({T, T}, b.getI32Type())};
   TileBoundaries f = tileBoundaries(t, off, seg, c.scanOrder);
   // (The load zeroed the elements before the item: `from`.)
-  Value a0 = a;
-  Value aPost = t.keep(f.post, a0);
-  Value aTail = t.keep(f.tail, a0);
+  Value aPost = t.keep(f.post, a);
+  Value aTail = t.keep(f.tail, a);
   // L_seg in the operand type: 1 or 0, exact in every operand type.
   auto opTile = tb.tileType(elt);
   Value one = arith::ConstantOp::create(
@@ -151,13 +144,13 @@ static std::pair<Value, Value> streamTile(TileBuilder &tb, const Collective &c,
   Value prefix =
       tb.mulByConst(above, MatrixKind::Ones, t.keep(f.before, carry));
   MatrixKind u = rowScanMatrix(c, c.scanOrder);
-  Value whole = tb.mulByConst(a0, u, prefix);
+  Value whole = tb.mulByConst(a, u, prefix);
   Value fromHead = tb.mulByConst(aPost, u, tb.zeroAcc(elt));
-  Value r = arith::SelectOp::create(b, loc, f.postLate, fromHead, whole);
+  Value r = arith::SelectOp::create(b, loc, f.post, fromHead, whole);
   // (Position 15 of a line is its column 15 in the quads order too.)
   Value total = tb.element(r, T - 1, T - 1);
   if (!c.inclusive)
-    total = addAcc(tb, total, tb.element(a0, T - 1, T - 1));
+    total = addAcc(tb, total, tb.element(a, T - 1, T - 1));
   return {r, tb.broadcast(total, total.getType())};
 }
 
@@ -185,35 +178,33 @@ void scanStream(TileBuilder &tb, const Collective &collective) {
     Value length = arith::SubIOp::create(b, loc, end, first);
     Value count = tb.ceilDiv(length, T * T);
     // The item's input is asked of L2 at once: its tiles are walked in
-    // order, so each load would otherwise wait for DRAM alone
-    // (docs/rationale.md#stream-prefetch).
-    // (A segment longer than an item: its first item's worth only.)
+    // order, one in flight, so each load would otherwise wait for DRAM
+    // alone (docs/rationale.md#stream-prefetch). A segment longer than an
+    // item: its first item's worth only.
     PrefetchOp::create(b, loc, c.input, first,
                        tb.min(length, tb.idx(kStreamItemElements + 2 * T * T)));
-    forTileGroups(
-        tb, tb.idx(0), count, tb.idx(1), c.tilesPerWarp, end,
-        {zeroCarry(tb, c)},
-        [&](ArrayRef<Value> tiles, ArrayRef<Value> limits,
-            ValueRange carried) -> SmallVector<Value> {
-          SmallVector<Value> bases, loaded;
-          for (auto [i, limit] : llvm::zip(tiles, limits)) {
-            bases.push_back(tb.add(first, tb.mul(i, T * T)));
-            loaded.push_back(tb.loadTile(TileLayout::Rows, c.input,
-                                         bases.back(), tb.idx(T), tb.idx(T),
-                                         limit, c.scanOrder, start));
-          }
-          Value s = carried[0];
-          for (auto [base, a, limit] : llvm::zip(bases, loaded, limits)) {
-            Value off = arith::IndexCastOp::create(
-                b, loc, b.getI32Type(),
-                arith::SubIOp::create(b, loc, base, start));
-            auto [r, next] = streamTile(tb, c, a, off, seg, s);
-            tb.storeTile(r, c.output, base, tb.idx(T), tb.idx(T), limit,
-                         c.scanOrder, start);
-            s = next;
-          }
-          return {s};
-        });
+    forTileGroups(tb, tb.idx(0), count, tb.idx(1), c.tilesPerWarp, end,
+                  {zeroCarry(tb, c)},
+                  [&](ArrayRef<Value> tiles, ArrayRef<Value> limits,
+                      ValueRange carried) -> SmallVector<Value> {
+                    SmallVector<Value> bases, loaded;
+                    for (auto [i, limit] : llvm::zip(tiles, limits)) {
+                      bases.push_back(tb.add(first, tb.mul(i, T * T)));
+                      loaded.push_back(loadScanTile(tb, c, bases.back(), limit,
+                                                    /*from=*/start));
+                    }
+                    Value s = carried[0];
+                    for (auto [base, a, limit] :
+                         llvm::zip(bases, loaded, limits)) {
+                      Value off = arith::IndexCastOp::create(
+                          b, loc, b.getI32Type(),
+                          arith::SubIOp::create(b, loc, base, start));
+                      auto [r, next] = streamTile(tb, c, a, off, seg, s);
+                      storeScanTile(tb, c, r, base, limit, /*from=*/start);
+                      s = next;
+                    }
+                    return {s};
+                  });
   });
 }
 

@@ -117,8 +117,8 @@ def TCU_LoadTileOp : TCU_Op<"load_tile"> {
     Line `i` (0..15) holds `source[base + i * stride + j]` for `j` in 0..15,
     where `j < line_length` and `base + i * stride + j < limit` (and, with
     `from`, `>= from`: a tile that straddles two work items reads only its
-    own item's part); every other element is 0. With `<rows>` line `i` becomes tile row `i`; with `<cols>`
-    it becomes tile column `i`. No memory outside the selected elements is
+    own item's part); every other element is 0. With `<rows>` line `i`
+    becomes tile row `i`; with `<cols>` it becomes tile column `i`. No memory outside the selected elements is
     read, so partial tiles at segment or buffer ends are safe.
 
     `order` says what the consumer depends on of the elements' order, so
