@@ -88,6 +88,8 @@ Status SizeExpr::parse(std::string_view text, SizeExpr &expr) {
     Token t{Op::Const, 0};
     if (tok == "n") {
       t.op = Op::N;
+    } else if (tok == "s") {
+      t.op = Op::S;
     } else if (std::optional<int64_t> v = parseInt64(tok)) {
       t.value = *v;
     } else {
@@ -118,7 +120,7 @@ Status SizeExpr::parse(std::string_view text, SizeExpr &expr) {
   return Status::success();
 }
 
-Status SizeExpr::evaluate(int64_t n, int64_t &value) const {
+Status SizeExpr::evaluate(int64_t n, int64_t &value, int64_t segment) const {
   if (tokens.empty())
     return Status::error("empty size expression");
   // Depth is bounded by the parse; small expressions stay off the heap.
@@ -139,8 +141,8 @@ Status SizeExpr::evaluate(int64_t n, int64_t &value) const {
       stack[sp++] = t.value;
       continue;
     }
-    if (t.op == Op::N) {
-      stack[sp++] = n;
+    if (t.op == Op::N || t.op == Op::S) {
+      stack[sp++] = t.op == Op::N ? n : segment;
       continue;
     }
     int64_t b = stack[--sp];
@@ -181,6 +183,7 @@ Status SizeExpr::evaluate(int64_t n, int64_t &value) const {
       break;
     case Op::Const:
     case Op::N:
+    case Op::S:
       break;
     }
     stack[sp++] = r;
@@ -222,7 +225,7 @@ Status tcuc::parseKernelFile(std::string_view text, KernelFile &file) {
   KernelFile result;
   bool haveSpec = false, haveArch = false, haveVersion = false,
        haveBuild = false, haveBlock = false, haveLaunch = false,
-       haveStrategy = false;
+       haveStrategy = false, haveSegment = false;
   size_t pos = 0;
   int lineNo = 0;
   while (pos < text.size()) {
@@ -319,6 +322,28 @@ Status tcuc::parseKernelFile(std::string_view text, KernelFile &file) {
       if (value != "dependent")
         return fail("bad launch " + quoted(value) + " (expected dependent)");
       result.dependentLaunch = true;
+    } else if (field == "segment") {
+      if (Status s = once(haveSegment); !s)
+        return s;
+      // "runtime MIN MAX", 1 <= MIN <= MAX <= kMaxElements.
+      std::string_view rest = value;
+      auto word = [&] {
+        size_t sp = rest.find(' ');
+        std::string_view w = rest.substr(0, sp);
+        rest = sp == std::string_view::npos ? std::string_view()
+                                            : rest.substr(sp + 1);
+        return w;
+      };
+      std::string_view kind = word();
+      std::optional<int64_t> lo = parseInt64(word()), hi = parseInt64(word());
+      if (kind != "runtime" || !lo || !hi || !rest.empty() || *lo < 1 ||
+          *lo > *hi || *hi > kMaxElements)
+        return fail("bad segment " + quoted(value) +
+                    " (expected 'runtime MIN MAX' with 1 <= MIN <= MAX <= "
+                    "2^47)");
+      result.runtimeSegment = true;
+      result.segmentMin = *lo;
+      result.segmentMax = *hi;
     } else if (field == "kernel") {
       if (!isPtxIdentifier(value))
         return fail("bad kernel name " + quoted(value));
@@ -360,6 +385,11 @@ Status tcuc::checkKernelFile(const KernelFile &file, const KernelSpec &spec,
   if (file.arch != arch)
     return Status::error("kernel file is for " + file.arch + ", expected " +
                          arch);
+  if (file.runtimeSegment != spec.runtimeSegment)
+    return Status::error(std::string("kernel file ") +
+                         (file.runtimeSegment ? "takes" : "does not take") +
+                         " the segment size at launch, its spec says the "
+                         "opposite");
   if (file.build != build)
     return Status::error("kernel file was made by a tcuc of build " +
                          file.build + " (" + file.version + "), expected " +
@@ -385,6 +415,9 @@ std::string tcuc::formatKernelFileHeader(const KernelFile &file) {
     h += "// tcuc.strategy: variant=" + file.variant +
          " tiles=" + std::to_string(file.tilesPerWarp) +
          " warps=" + std::to_string(file.warpsPerBlock) + "\n";
+  if (file.runtimeSegment)
+    h += "// tcuc.segment: runtime " + std::to_string(file.segmentMin) + " " +
+         std::to_string(file.segmentMax) + "\n";
   for (const ScratchBuffer &b : file.scratch)
     h += "// tcuc.scratch: " + b.type + " " + b.count.text() + "\n";
   if (file.dependentLaunch)

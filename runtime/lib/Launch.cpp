@@ -28,6 +28,15 @@ Status checkArguments(const KernelSpec &spec, const void *in, const void *out,
                       int64_t n) {
   if (std::string e = segmentSizeError(spec.segmentSize); !e.empty())
     return Status::error(e);
+  int64_t lo = 0, hi = 0;
+  if (spec.runtimeSegment &&
+      (!runtimeSegmentRange(spec.variant, spec.isScan, lo, hi) ||
+       spec.segmentSize < lo || spec.segmentSize > hi))
+    return Status::error(
+        "segment size " + std::to_string(spec.segmentSize) +
+        " is outside what variant '" + spec.variant + "' takes at launch" +
+        (hi ? " [" + std::to_string(lo) + ", " + std::to_string(hi) + "]"
+            : std::string(" (none)")));
   if (std::string e = elementCountError(n); !e.empty())
     return Status::error(e);
   if (n == 0)
@@ -92,13 +101,14 @@ StreamScratch *Runtime::Impl::findScratch(void *stream) {
 /// Element counts and byte offsets of `file`'s scratch buffers inside one
 /// allocation of `total` bytes for input length `n`. A count <= 0 means the
 /// buffer is not needed for this n (it gets 0 elements).
-static Status layoutScratch(const KernelFile &file, int64_t n, int64_t *counts,
-                            uint64_t *offsets, uint64_t &total) {
+static Status layoutScratch(const KernelFile &file, int64_t n, int64_t segment,
+                            int64_t *counts, uint64_t *offsets,
+                            uint64_t &total) {
   total = 0;
   for (size_t i = 0; i < file.scratch.size(); ++i) {
     const ScratchBuffer &buf = file.scratch[i];
     int64_t count = 0;
-    if (Status s = buf.count.evaluate(n, count); !s)
+    if (Status s = buf.count.evaluate(n, count, segment); !s)
       return s.withContext("scratch buffer " + std::to_string(i));
     count = std::max<int64_t>(count, 0);
     uint64_t bytes = 0;
@@ -114,15 +124,16 @@ static Status layoutScratch(const KernelFile &file, int64_t n, int64_t *counts,
   return Status::success();
 }
 
-Status tcuc::scratchBytes(const KernelFile &file, int64_t n, uint64_t &bytes) {
+Status tcuc::scratchBytes(const KernelFile &file, int64_t n, uint64_t &bytes,
+                          int64_t segment) {
   std::vector<int64_t> counts(file.scratch.size());
   std::vector<uint64_t> offsets(file.scratch.size());
-  return layoutScratch(file, std::max<int64_t>(n, 0), counts.data(),
+  return layoutScratch(file, std::max<int64_t>(n, 0), segment, counts.data(),
                        offsets.data(), bytes);
 }
 
 int64_t tcuc::launchGrid(const KernelFile &file, size_t k,
-                         int64_t residentBlocks, int64_t n) {
+                         int64_t residentBlocks, int64_t n, int64_t segment) {
   // Any grid is correct: the kernels grid-stride over their work items, one
   // warp each. With the item count known, launch a warp per item, up to
   // kMaxWaves waves of what is resident: blocks that finish make room for
@@ -134,33 +145,59 @@ int64_t tcuc::launchGrid(const KernelFile &file, size_t k,
   int64_t resident = std::max<int64_t>(residentBlocks, 1);
   int64_t grid = std::min<int64_t>(resident, n / 32 + (n % 32 != 0));
   int64_t items = 0;
-  if (k < file.items.size() && file.items[k].evaluate(n, items) && items >= 0)
+  if (k < file.items.size() && file.items[k].evaluate(n, items, segment) &&
+      items >= 0)
     grid = std::min(items / warps + (items % warps != 0), resident * kMaxWaves);
   return std::clamp<int64_t>(grid, 1, INT_MAX);
 }
 
 Status Runtime::launch(const Kernel &kernel, const void *in, void *out,
                        int64_t n, void *stream) {
-  const KernelSpec &spec = kernel.spec();
+  if (kernel.spec().runtimeSegment)
+    return Status::error("launch: kernel '" + kernel.spec().key() +
+                         "' takes the segment size at launch "
+                         "(launchWithSegment)");
+  return launchWithSegment(kernel, in, out, n, kernel.spec().segmentSize,
+                           stream);
+}
+
+Status Runtime::launchWithSegment(const Kernel &kernel, const void *in,
+                                  void *out, int64_t n, int64_t segment,
+                                  void *stream) {
+  // The spec of this call: the kernel's, with this call's size.
+  KernelSpec spec = kernel.spec();
   const KernelFile &file = kernel.file();
+  if (!spec.runtimeSegment && segment != spec.segmentSize)
+    return Status::error(
+        "launch: kernel '" + spec.key() + "' is compiled for segment size " +
+        std::to_string(spec.segmentSize) + ", got " + std::to_string(segment));
+  spec.segmentSize = segment;
   if (Status s = checkArguments(spec, in, out, n); !s)
     return s;
+  if (spec.runtimeSegment != file.runtimeSegment ||
+      (file.runtimeSegment &&
+       (segment < file.segmentMin || segment > file.segmentMax)))
+    return Status::error("launch: segment size " + std::to_string(segment) +
+                         " is not one kernel file '" + file.specKey +
+                         "' takes");
   if (n == 0)
     return Status::success();
   if (!kernel.driver || kernel.functions.size() != file.kernels.size())
     return Status::error("launch: the kernel was not loaded by a runtime");
 
   // Buffers: in, out, then the scratch buffers at offsets in one allocation.
+  // A class kernel takes the segment size between out and the scratch.
   size_t numBuffers = 2 + file.scratch.size();
+  int64_t segmentParam = segment;
   MemRef localDescs[8];
-  void *localParams[8 * 5];
+  void *localParams[8 * 5 + 1];
   std::vector<MemRef> heapDescs;
   std::vector<void *> heapParams;
   MemRef *descs = localDescs;
   void **params = localParams;
   if (numBuffers > 8) {
     heapDescs.resize(numBuffers);
-    heapParams.resize(numBuffers * 5);
+    heapParams.resize(numBuffers * 5 + 1);
     descs = heapDescs.data();
     params = heapParams.data();
   }
@@ -182,7 +219,8 @@ Status Runtime::launch(const Kernel &kernel, const void *in, void *out,
     offset = heapOffsets.data();
   }
   uint64_t scratchBytes = 0;
-  if (Status s = layoutScratch(file, n, count, offset, scratchBytes); !s)
+  if (Status s = layoutScratch(file, n, segment, count, offset, scratchBytes);
+      !s)
     return s;
   for (size_t i = 0; i < file.scratch.size(); ++i) {
     // The offset is patched to a pointer once the allocation is known.
@@ -190,12 +228,14 @@ Status Runtime::launch(const Kernel &kernel, const void *in, void *out,
     if (count[i] == 0)
       descs[2 + i].allocated = descs[2 + i].aligned = UINT64_MAX;
   }
-  for (size_t b = 0; b < numBuffers; ++b) {
-    params[5 * b + 0] = &descs[b].allocated;
-    params[5 * b + 1] = &descs[b].aligned;
-    params[5 * b + 2] = &descs[b].offset;
-    params[5 * b + 3] = &descs[b].size;
-    params[5 * b + 4] = &descs[b].stride;
+  for (size_t b = 0, p = 0; b < numBuffers; ++b) {
+    params[p++] = &descs[b].allocated;
+    params[p++] = &descs[b].aligned;
+    params[p++] = &descs[b].offset;
+    params[p++] = &descs[b].size;
+    params[p++] = &descs[b].stride;
+    if (b == 1 && file.runtimeSegment)
+      params[p++] = &segmentParam;
   }
 
   const Driver &d = *kernel.driver;
@@ -212,7 +252,7 @@ Status Runtime::launch(const Kernel &kernel, const void *in, void *out,
       file.dependentLaunch && d.cuLaunchKernelEx && !serialLaunchRequested();
   auto enqueue = [&]() -> Status {
     for (size_t k = 0; k < kernel.functions.size(); ++k) {
-      int64_t grid = launchGrid(file, k, kernel.residentBlocks[k], n);
+      int64_t grid = launchGrid(file, k, kernel.residentBlocks[k], n, segment);
       auto f = static_cast<CUfunction>(kernel.functions[k]);
       CUresult r;
       bool ex = dependent && k > 0;
@@ -277,10 +317,11 @@ Status Runtime::run(const KernelSpec &spec, const void *in, void *out,
     return s;
   if (n == 0)
     return Status::success();
+  // The size's class kernel where it has one (resolveSegmentClass).
   const Kernel *kernel = nullptr;
-  if (Status s = getKernel(spec, kernel); !s)
+  if (Status s = getKernel(resolveSegmentClass(spec), kernel); !s)
     return s;
-  return launch(*kernel, in, out, n, stream);
+  return launchWithSegment(*kernel, in, out, n, spec.segmentSize, stream);
 }
 
 Status Runtime::reduce(const void *in, void *out, int64_t n, int64_t segment,

@@ -84,7 +84,8 @@ bool tcuc::isFloat(DType t) {
 
 std::string KernelSpec::key() const {
   std::string k = isScan ? "op=scan" : "op=reduce";
-  k += " segment=" + std::to_string(segmentSize);
+  k += " segment=" +
+       (runtimeSegment ? std::string("runtime") : std::to_string(segmentSize));
   k += std::string(" in=") + dtypeName(input);
   k += std::string(" out=") + dtypeName(output);
   k += isScan ? (inclusive ? " inclusive=1" : " inclusive=0") : "";

@@ -42,19 +42,20 @@ protected:
     b.setInsertionPointToEnd(body);
     auto kind = tcu::CombinerKind::Add;
     if (scan)
-      tcu::SegmentedScanOp::create(b, loc, kind, body->getArgument(0),
-                                   body->getArgument(1), segmentSize,
-                                   /*inclusive=*/true,
-                                   /*variant=*/tcu::VariantAttr(),
-                                   /*tiles_per_warp=*/IntegerAttr(),
-                                   /*warps_per_block=*/IntegerAttr(),
-                                   /*schedule=*/tcu::ChainScheduleAttr());
+      tcu::SegmentedScanOp::create(
+          b, loc, kind, body->getArgument(0), body->getArgument(1),
+          /*dynamic_segment_size=*/Value(), segmentSize, /*inclusive=*/true,
+          /*variant=*/tcu::VariantAttr(),
+          /*tiles_per_warp=*/IntegerAttr(),
+          /*warps_per_block=*/IntegerAttr(),
+          /*schedule=*/tcu::ChainScheduleAttr());
     else
-      tcu::SegmentedReduceOp::create(b, loc, kind, body->getArgument(0),
-                                     body->getArgument(1), segmentSize,
-                                     /*variant=*/tcu::VariantAttr(),
-                                     /*tiles_per_warp=*/IntegerAttr(),
-                                     /*warps_per_block=*/IntegerAttr());
+      tcu::SegmentedReduceOp::create(
+          b, loc, kind, body->getArgument(0), body->getArgument(1),
+          /*dynamic_segment_size=*/Value(), segmentSize,
+          /*variant=*/tcu::VariantAttr(),
+          /*tiles_per_warp=*/IntegerAttr(),
+          /*warps_per_block=*/IntegerAttr());
     func::ReturnOp::create(b, loc);
 
     lastError.clear();

@@ -267,6 +267,16 @@ TEST(LaunchArguments, CheckedWithoutGpu) {
   EXPECT_TRUE(contains(msg(rt.reduce(reinterpret_cast<void *>(0x1001), out, 10,
                                      16, DType::I8, DType::I32)),
                        "no CUDA driver"));
+  // A class kernel's spec: the size must be one its variant takes.
+  KernelSpec cls = scanSpec(10);
+  cls.runtimeSegment = true;
+  cls.variant = "stream";
+  EXPECT_TRUE(contains(msg(rt.run(cls, in, out, 100)),
+                       "segment size 10 is outside what variant 'stream' "
+                       "takes at launch [16, 16777216]"));
+  cls.variant = "grid";
+  cls.segmentSize = 100;
+  EXPECT_TRUE(contains(msg(rt.run(cls, in, out, 100)), "(none)"));
   // n == 0 launches nothing, so it succeeds even without a GPU or buffers.
   EXPECT_TRUE(rt.reduce(nullptr, nullptr, 0, 16, DType::F16, DType::F32).ok());
   EXPECT_TRUE(
@@ -468,6 +478,78 @@ TEST(KernelFile, ItemCountsSizeTheGrid) {
   f.items.clear();
   EXPECT_EQ(launchGrid(f, 0, 1000, 1 << 20), 1000);
   EXPECT_EQ(launchGrid(f, 0, 1000, 64), 2);
+}
+
+TEST(SizeExpr, SegmentToken) {
+  // A class kernel's items: ceil(ceil(n / s) / max(1, 4096 / s)).
+  const char *items = "n s divu n s remu 0 ne add 4096 s divu 1 maxs divu "
+                      "n s divu n s remu 0 ne add 4096 s divu 1 maxs remu 0 "
+                      "ne add";
+  SizeExpr e;
+  ASSERT_TRUE(SizeExpr::parse(items, e).ok());
+  for (auto [n, s] : {std::pair<int64_t, int64_t>{1000003, 100},
+                      {1000003, 17},
+                      {1000003, 5000},
+                      {16, 16}}) {
+    int64_t v = -1;
+    ASSERT_TRUE(e.evaluate(n, v, s).ok());
+    int64_t segs = (n + s - 1) / s, per = std::max<int64_t>(1, 4096 / s);
+    EXPECT_EQ(v, (segs + per - 1) / per) << n << " " << s;
+  }
+  // No size given: s is 0, a division by zero, not a wrong count.
+  int64_t v = 0;
+  EXPECT_TRUE(contains(e.evaluate(100, v).message(), "division by zero"));
+}
+
+TEST(KernelFile, RuntimeSegmentRoundTripsAndIsChecked) {
+  KernelSpec spec = scanSpec();
+  spec.runtimeSegment = true;
+  spec.variant = "stream";
+  EXPECT_TRUE(contains(spec.key(), "segment=runtime"));
+  KernelFile f;
+  ASSERT_TRUE(parseKernelFile(kernelFileFor(scanSpec(), "sm_90"), f));
+  EXPECT_FALSE(f.runtimeSegment);
+  f.runtimeSegment = true;
+  f.segmentMin = 16;
+  f.segmentMax = 1 << 24;
+  std::string header = formatKernelFileHeader(f);
+  EXPECT_TRUE(contains(header, "// tcuc.segment: runtime 16 16777216\n"));
+  KernelFile g;
+  Status s = parseKernelFile(header, g);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_TRUE(g.runtimeSegment);
+  EXPECT_EQ(g.segmentMin, 16);
+  EXPECT_EQ(g.segmentMax, 1 << 24);
+  // A file that takes the size at launch is not the kernel of a spec that
+  // compiles it in, nor the reverse.
+  g.specKey = scanSpec().key();
+  EXPECT_TRUE(
+      contains(checkKernelFile(g, scanSpec(), "sm_90", g.build).message(),
+               "takes the segment size at launch"));
+  for (const char *bad :
+       {"runtime", "runtime 0 5", "runtime 9 5", "runtime 1 2 3", "static 1 5",
+        "runtime 1 281474976710657"}) {
+    std::string text = header;
+    text.replace(text.find("runtime 16 16777216"), 19, bad);
+    EXPECT_TRUE(contains(parseKernelFile(text, g).message(), "bad segment"))
+        << bad;
+  }
+}
+
+TEST(KernelSpec, SegmentClassesAreOptIn) {
+  // Without TCUC_SEGMENT_KERNELS=class (unset in the unit tests), every
+  // spec is its own kernel.
+  KernelSpec spec = scanSpec(100);
+  KernelSpec resolved = resolveSegmentClass(spec);
+  EXPECT_EQ(resolved.key(), spec.key());
+  int64_t lo = 0, hi = 0;
+  EXPECT_TRUE(runtimeSegmentRange("stream", true, lo, hi));
+  EXPECT_EQ(lo, 16);
+  EXPECT_EQ(hi, 1 << 24);
+  EXPECT_FALSE(runtimeSegmentRange("stream", false, lo, hi));
+  EXPECT_TRUE(runtimeSegmentRange("seg16n_strided", false, lo, hi));
+  EXPECT_FALSE(runtimeSegmentRange("seg16n_strided", true, lo, hi));
+  EXPECT_FALSE(runtimeSegmentRange("grid", false, lo, hi));
 }
 
 TEST(KernelFile, RejectsMalformedHeaders) {

@@ -37,6 +37,8 @@ struct MemRef1D {
   int64_t stride;
 };
 using KernelFn = void (*)(MemRef1D *, MemRef1D *);
+/// A class kernel's entry: the segment size after the buffers.
+using SegmentKernelFn = void (*)(MemRef1D *, MemRef1D *, int64_t);
 
 /// f32 -> bf16, rounding to nearest even (NaN stays a quiet NaN), for
 /// `__truncsfbf2`. LLVM's x86 backend without AVX-512 builds bf16 vectors
@@ -136,14 +138,38 @@ tcuc::CPUKernel::compile(const KernelSpec &spec, std::string &error) {
     return nullptr;
   }
   kernel->impl->fn = reinterpret_cast<KernelFn>(*symbol);
+  kernel->runtimeSegment = spec.runtimeSegment;
+  if (spec.runtimeSegment &&
+      !runtimeSegmentRange(kernel->chosenVariant, spec.isScan,
+                           kernel->segmentMin, kernel->segmentMax)) {
+    error = "variant '" + kernel->chosenVariant +
+            "' does not take the segment size at launch";
+    return nullptr;
+  }
   kernel->impl->engine = std::move(*engine);
   error.clear();
   return kernel;
 }
 
-void tcuc::CPUKernel::run(const void *in, int64_t n, void *out,
-                          int64_t outLength) {
+bool tcuc::CPUKernel::run(const void *in, int64_t n, void *out,
+                          int64_t outLength, int64_t segment,
+                          std::string &error) {
   MemRef1D inDesc{in, in, 0, n, 1};
   MemRef1D outDesc{out, out, 0, outLength, 1};
-  impl->fn(&inDesc, &outDesc);
+  if (!runtimeSegment) {
+    impl->fn(&inDesc, &outDesc);
+    return true;
+  }
+  // The kernel does not check the size: a size outside its variant's
+  // range would be a wrong answer, not an error.
+  if (segment < segmentMin || segment > segmentMax) {
+    error = "segment size " + std::to_string(segment) +
+            " is outside what "
+            "variant '" +
+            chosenVariant + "' takes at launch [" + std::to_string(segmentMin) +
+            ", " + std::to_string(segmentMax) + "]";
+    return false;
+  }
+  reinterpret_cast<SegmentKernelFn>(impl->fn)(&inDesc, &outDesc, segment);
+  return true;
 }

@@ -112,6 +112,17 @@ tcuc::Status tcuc::compileKernelFile(const KernelSpec &spec,
   plan.variant = tcu::stringifyVariant(chosen.variant).str();
   plan.tilesPerWarp = static_cast<int>(chosen.tilesPerWarp);
   plan.warpsPerBlock = static_cast<int>(chosen.warpsPerBlock);
+  if (spec.runtimeSegment) {
+    // The sizes the chosen variant's kernel takes (the runtime checks each
+    // launch against them).
+    auto range = tcu::getRuntimeSegmentRange(chosen.variant, spec.isScan);
+    if (!range)
+      return fail("variant '" + plan.variant +
+                  "' does not take the segment size at launch");
+    plan.runtimeSegment = true;
+    plan.segmentMin = range->first;
+    plan.segmentMax = range->second;
+  }
   // Stage 1 leaves the launch plan on the gpu.module; stage 2 serializes the
   // module to PTX (and drops its attributes), so read the plan in between.
   PassManager kernels(&ctx);

@@ -8,14 +8,21 @@ std::string tcuc::buildKernelSource(const KernelSpec &spec) {
   std::string in = dtypeName(spec.input);
   std::string out = dtypeName(spec.output);
   std::ostringstream os;
+  // A class kernel takes the segment size as a third argument, after the
+  // buffers (the runtime passes it so: docs/kernel-file.md).
   os << "func.func @tcuc_kernel(%in: memref<?x" << in << ">, %out: memref<?x"
-     << out << ">) attributes {llvm.emit_c_interface} {\n  ";
+     << out << ">" << (spec.runtimeSegment ? ", %segment: index" : "")
+     << ") attributes {llvm.emit_c_interface} {\n  ";
   if (spec.isScan)
     os << "tcu.segmented_scan <add> "
        << (spec.inclusive ? "inclusive" : "exclusive");
   else
     os << "tcu.segmented_reduce <add>";
-  os << " %in into %out segment_size " << spec.segmentSize;
+  os << " %in into %out segment_size ";
+  if (spec.runtimeSegment)
+    os << "%segment";
+  else
+    os << spec.segmentSize;
   std::string attrs;
   if (!spec.variant.empty())
     attrs = "variant = #tcu.variant<" + spec.variant + ">";

@@ -38,6 +38,19 @@ void choose(OpT op, bool isScan, const std::string &chip, bool explain,
             bool chooseTiles, ArrayRef<TunedRow> table) {
   if (op.getVariant() && (op.getTilesPerWarp() || !chooseTiles))
     return;
+  // A runtime segment size: the tables are per size, so the variant is the
+  // one that takes every size (or the one given), with one tile per warp.
+  if (op.hasRuntimeSegmentSize()) {
+    op.setVariant(op.getVariantOrDefault());
+    if (!op.getTilesPerWarp() && chooseTiles)
+      op.setTilesPerWarp(1);
+    if (explain)
+      op.emitRemark() << "variant " << stringifyVariant(*op.getVariant())
+                      << ", " << op.getTilesPerWarpOrDefault()
+                      << " tile(s) per warp: runtime segment size (one kernel "
+                         "for every size the variant takes)";
+    return;
+  }
   StrategyQuery q;
   if (auto v = op.getVariant())
     q.variant = *v;

@@ -50,6 +50,10 @@ int tcuc::driver::runCompile() {
   std::string error;
   if (!parseSpecOptions(spec, error))
     return fail(error);
+  // The kernel the runtime runs for this size: its class kernel, which
+  // takes the size at launch, where it has one (two sizes of one class give
+  // the same file).
+  spec = resolveSegmentClass(spec);
   for (const cl::opt<std::string> *path : {&outputPath, &cacheDir})
     if (std::string e = givenPathError(*path); !e.empty())
       return fail(e);

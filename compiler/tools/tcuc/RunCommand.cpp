@@ -101,7 +101,10 @@ int tcuc::driver::runRun() {
       return fail("loading the GPU kernel failed:\n" + error);
     return driver::runJob(request, driver::gpuExecutor(request.spec));
   }
-  std::unique_ptr<CPUKernel> kernel = CPUKernel::compile(request.spec, error);
+  // The kernel the runtime would run: the size's class kernel where it has
+  // one (resolveSegmentClass), as on the GPU.
+  std::unique_ptr<CPUKernel> kernel =
+      CPUKernel::compile(resolveSegmentClass(request.spec), error);
   if (!kernel)
     return fail("compiling the kernel failed:\n" + error);
   request.variantName = kernel->variant();
@@ -112,14 +115,15 @@ int tcuc::driver::runRun() {
                           .count();
   CPUKernel *cpu = kernel.get();
   KernelSpec spec = request.spec;
-  return driver::runJob(request,
-                        [cpu, spec](const void *in, int64_t n, void *out,
-                                    double &ms, std::string &) {
-                          auto t0 = std::chrono::steady_clock::now();
-                          cpu->run(in, n, out, spec.outputLength(n));
-                          ms = std::chrono::duration<double, std::milli>(
-                                   std::chrono::steady_clock::now() - t0)
-                                   .count();
-                          return true;
-                        });
+  return driver::runJob(request, [cpu, spec](const void *in, int64_t n,
+                                             void *out, double &ms,
+                                             std::string &error) {
+    auto t0 = std::chrono::steady_clock::now();
+    if (!cpu->run(in, n, out, spec.outputLength(n), spec.segmentSize, error))
+      return false;
+    ms = std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - t0)
+             .count();
+    return true;
+  });
 }

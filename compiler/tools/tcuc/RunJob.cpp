@@ -108,7 +108,8 @@ bool tcuc::driver::loadGPUKernel(RunRequest &request, std::string &error) {
   RuntimeStats before = Runtime::global().stats();
   auto start = std::chrono::steady_clock::now();
   const Kernel *kernel = nullptr;
-  Status s = Runtime::global().getKernel(request.spec, kernel);
+  Status s =
+      Runtime::global().getKernel(resolveSegmentClass(request.spec), kernel);
   request.compileMs = std::chrono::duration<double, std::milli>(
                           std::chrono::steady_clock::now() - start)
                           .count();
@@ -133,7 +134,7 @@ ExecuteFn tcuc::driver::gpuExecutor(const KernelSpec &spec) {
   return [spec](const void *in, int64_t n, void *out, double &ms,
                 std::string &error) {
     const Kernel *kernel = nullptr;
-    Status s = Runtime::global().getKernel(spec, kernel);
+    Status s = Runtime::global().getKernel(resolveSegmentClass(spec), kernel);
     if (!s) {
       error = s.message();
       return false;
@@ -151,8 +152,8 @@ ExecuteFn tcuc::driver::gpuExecutor(const KernelSpec &spec) {
       return false;
     }
     // A warm-up launch (module load, scratch), then the timed one.
-    if (!(s = Runtime::global().launch(*kernel, dIn.ptr, dOut.ptr, n,
-                                       stream)) ||
+    if (!(s = Runtime::global().launchWithSegment(*kernel, dIn.ptr, dOut.ptr, n,
+                                                  spec.segmentSize, stream)) ||
         !(s = synchronize(stream)) ||
         !(s = deviceMemset(dOut.ptr, 0xff, outBytes)) ||
         !(s = synchronize(stream))) {
@@ -160,8 +161,8 @@ ExecuteFn tcuc::driver::gpuExecutor(const KernelSpec &spec) {
       return false;
     }
     auto t0 = std::chrono::steady_clock::now();
-    if (!(s = Runtime::global().launch(*kernel, dIn.ptr, dOut.ptr, n,
-                                       stream)) ||
+    if (!(s = Runtime::global().launchWithSegment(*kernel, dIn.ptr, dOut.ptr, n,
+                                                  spec.segmentSize, stream)) ||
         !(s = synchronize(stream))) {
       error = s.message();
       return false;

@@ -42,6 +42,28 @@ bool mlir::tcu::takesWarpsPerBlock(Variant variant) {
          variant == Variant::Lagged;
 }
 
+std::optional<std::pair<int64_t, int64_t>>
+mlir::tcu::getRuntimeSegmentRange(Variant variant, bool isScan) {
+  switch (variant) {
+  case Variant::Seg16:
+    return std::make_pair(int64_t(1), kTileSize);
+  case Variant::Seg256:
+    return std::make_pair(int64_t(1), kTileSize * kTileSize);
+  case Variant::Seg256N:
+    return std::make_pair(int64_t(1), tcuc::kMaxElements);
+  case Variant::Seg16NStrided:
+    if (!isScan)
+      return std::make_pair(int64_t(1), tcuc::kMaxElements);
+    return std::nullopt;
+  case Variant::Stream:
+    if (isScan)
+      return std::make_pair(kTileSize, kMaxStreamSegment);
+    return std::nullopt;
+  default:
+    return std::nullopt;
+  }
+}
+
 bool mlir::tcu::isVariantApplicable(Variant variant, bool isScan,
                                     int64_t segmentSize, std::string *why) {
   auto fail = [&](const std::string &reason) {
@@ -146,6 +168,40 @@ static void printScanMode(OpAsmPrinter &printer, Operation *,
 }
 
 //===----------------------------------------------------------------------===//
+// custom<SegmentSize>: an integer (the `segment_size` attribute) or an
+// `index` operand, the segment size at run time (the attribute then holds
+// ShapedType::kDynamic).
+//===----------------------------------------------------------------------===//
+
+static ParseResult
+parseSegmentSize(OpAsmParser &parser,
+                 std::optional<OpAsmParser::UnresolvedOperand> &dynamic,
+                 IntegerAttr &size) {
+  OpAsmParser::UnresolvedOperand operand;
+  OptionalParseResult hasOperand = parser.parseOptionalOperand(operand);
+  if (hasOperand.has_value()) {
+    if (failed(*hasOperand))
+      return failure();
+    dynamic = operand;
+    size = parser.getBuilder().getI64IntegerAttr(ShapedType::kDynamic);
+    return success();
+  }
+  int64_t value = 0;
+  if (parser.parseInteger(value))
+    return failure();
+  size = parser.getBuilder().getI64IntegerAttr(value);
+  return success();
+}
+
+static void printSegmentSize(OpAsmPrinter &printer, Operation *, Value dynamic,
+                             IntegerAttr size) {
+  if (dynamic)
+    printer << dynamic;
+  else
+    printer << size.getInt();
+}
+
+//===----------------------------------------------------------------------===//
 // Verification shared by both collectives.
 //===----------------------------------------------------------------------===//
 
@@ -153,7 +209,7 @@ static void printScanMode(OpAsmPrinter &printer, Operation *,
 static LogicalResult verifyTypesAndSegment(Operation *op, Type in, Type out,
                                            int64_t segmentSize,
                                            std::optional<Variant> variant,
-                                           bool isScan) {
+                                           bool isScan, bool runtimeSize) {
   Type acc = getAccumulatorType(in);
   if (!acc)
     return op->emitOpError()
@@ -170,6 +226,20 @@ static LogicalResult verifyTypesAndSegment(Operation *op, Type in, Type out,
            << ", got " << out;
   }
 
+  if (runtimeSize || segmentSize == ShapedType::kDynamic) {
+    if (!runtimeSize || segmentSize != ShapedType::kDynamic)
+      return op->emitOpError()
+             << "a runtime segment size needs both the index operand and "
+                "segment_size = ShapedType::kDynamic (INT64_MIN)";
+    if (variant && !getRuntimeSegmentRange(*variant, isScan))
+      return op->emitOpError()
+             << "variant '" << stringifyVariant(*variant)
+             << "' needs a constant segment_size (a runtime size takes "
+             << (isScan ? "'seg16', 'seg256', 'seg256n' or 'stream'"
+                        : "'seg16', 'seg256', 'seg256n' or 'seg16n_strided'")
+             << ")";
+    return success();
+  }
   if (segmentSize < 1)
     return op->emitOpError()
            << "segment_size must be >= 1, got " << segmentSize;
@@ -246,12 +316,11 @@ static LogicalResult verifySchedule(Operation *op, ChainScheduleAttr schedule,
 /// warps share a segment (takesWarpsPerBlock), `schedule` (scans) with the
 /// single-pass variants (verifySchedule).
 /// `kind` names the operands' kind in messages.
-static LogicalResult
-verifySegmentedCollective(Operation *op, ShapedType inputType,
-                          ShapedType outputType, int64_t segmentSize,
-                          std::optional<Variant> variant,
-                          std::optional<uint64_t> warpsPerBlock, bool isScan,
-                          StringRef kind, ChainScheduleAttr schedule = {}) {
+static LogicalResult verifySegmentedCollective(
+    Operation *op, ShapedType inputType, ShapedType outputType,
+    int64_t segmentSize, std::optional<Variant> variant,
+    std::optional<uint64_t> warpsPerBlock, bool isScan, StringRef kind,
+    ChainScheduleAttr schedule = {}, bool runtimeSize = false) {
   if (failed(verifySchedule(op, schedule, variant, warpsPerBlock,
                             inputType.getElementType())))
     return failure();
@@ -291,10 +360,12 @@ verifySegmentedCollective(Operation *op, ShapedType inputType,
   }
   if (failed(verifyTypesAndSegment(op, inputType.getElementType(),
                                    outputType.getElementType(), segmentSize,
-                                   variant, isScan)))
+                                   variant, isScan, runtimeSize)))
     return failure();
   if (!inputType.hasStaticShape() || !outputType.hasStaticShape())
     return success();
+  if (runtimeSize && !isScan)
+    return success(); // the output length depends on the runtime size
   int64_t n = inputType.getDimSize(0), got = outputType.getDimSize(0);
   if (isScan && got != n)
     return op->emitOpError()
@@ -311,13 +382,15 @@ verifySegmentedCollective(Operation *op, ShapedType inputType,
 LogicalResult SegmentedReduceOp::verify() {
   return verifySegmentedCollective(
       *this, getInputType(), getOutputType(), getSegmentSize(), getVariant(),
-      getWarpsPerBlock(), /*isScan=*/false, "memref");
+      getWarpsPerBlock(), /*isScan=*/false, "memref", /*schedule=*/{},
+      hasRuntimeSegmentSize());
 }
 
 LogicalResult SegmentedScanOp::verify() {
   return verifySegmentedCollective(
       *this, getInputType(), getOutputType(), getSegmentSize(), getVariant(),
-      getWarpsPerBlock(), /*isScan=*/true, "memref", getScheduleAttr());
+      getWarpsPerBlock(), /*isScan=*/true, "memref", getScheduleAttr(),
+      hasRuntimeSegmentSize());
 }
 
 LogicalResult ReduceOp::verify() {

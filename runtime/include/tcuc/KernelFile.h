@@ -23,22 +23,24 @@ namespace tcuc {
 /// The first line of every kernel file.
 inline constexpr const char *kKernelFileMagic = "// tcuc kernel file 1";
 
-/// A scratch buffer's element count: a postfix expression over `n` with
-/// signed 64-bit arithmetic (docs/kernel-file.md lists the tokens).
+/// A scratch buffer's element count: a postfix expression over `n` (and `s`,
+/// a class kernel's runtime segment size) with signed 64-bit arithmetic
+/// (docs/kernel-file.md lists the tokens).
 class SizeExpr {
 public:
   /// Parses and checks `text` (tokens separated by single spaces): unknown
   /// tokens, stack underflow and leftover values are errors.
   static Status parse(std::string_view text, SizeExpr &expr);
 
-  /// Evaluates for input length `n`. Errors: overflow, division by zero,
-  /// `divu`/`remu` on a negative value.
-  Status evaluate(int64_t n, int64_t &value) const;
+  /// Evaluates for input length `n` and segment size `segment` (the value
+  /// of `s`). Errors: overflow, division by zero, `divu`/`remu` on a
+  /// negative value.
+  Status evaluate(int64_t n, int64_t &value, int64_t segment = 0) const;
 
   const std::string &text() const { return source; }
 
 private:
-  enum class Op { Const, N, Add, Sub, Mul, DivU, RemU, MinS, MaxS, Ne, Eq };
+  enum class Op { Const, N, S, Add, Sub, Mul, DivU, RemU, MinS, MaxS, Ne, Eq };
   struct Token {
     Op op;
     int64_t value; // Const only.
@@ -82,6 +84,11 @@ struct KernelFile {
   /// tcuc.items: each kernel's count of work items (one warp each), in
   /// launch order; empty when the compiler could not express them.
   std::vector<SizeExpr> items;
+  /// tcuc.segment: runtime MIN MAX. The kernels take the segment size as a
+  /// parameter after the buffers in and out, any size in [min, max] (a
+  /// class kernel); absent (false): the size is compiled in.
+  bool runtimeSegment = false;
+  int64_t segmentMin = 0, segmentMax = 0;
   /// The whole file (header and PTX): what the driver's PTX JIT loads.
   std::string text;
 };

@@ -116,6 +116,11 @@ public:
   /// grow-only buffer per stream (docs/runtime.md).
   Status launch(const Kernel &kernel, const void *in, void *out, int64_t n,
                 void *stream = nullptr);
+  /// launch with the segment size of this call: any size in the range of a
+  /// class kernel (spec().runtimeSegment, the file's tcuc.segment line),
+  /// else the kernel's own size.
+  Status launchWithSegment(const Kernel &kernel, const void *in, void *out,
+                           int64_t n, int64_t segment, void *stream = nullptr);
 
   /// getKernel + launch. Arguments are checked before the GPU is touched,
   /// so bad arguments fail the same way on machines without one.
@@ -163,14 +168,15 @@ private:
 /// Device memory a launch of `file` over `n` elements takes from the
 /// stream's scratch buffer (the sum of its scratch buffers, each rounded up
 /// to the launch's 256-byte alignment).
-Status scratchBytes(const KernelFile &file, int64_t n, uint64_t &bytes);
+Status scratchBytes(const KernelFile &file, int64_t n, uint64_t &bytes,
+                    int64_t segment = 0);
 
 /// Blocks a launch of `file`'s kernel `k` over `n` elements uses, given
 /// `residentBlocks` of it fit on the device at once: a warp per work item
 /// (tcuc.items) up to 64 waves of resident blocks; the resident blocks
 /// when the file has no item counts. At least 1, at most INT_MAX.
 int64_t launchGrid(const KernelFile &file, size_t k, int64_t residentBlocks,
-                   int64_t n);
+                   int64_t n, int64_t segment = 0);
 
 /// Where the disk cache keeps the kernel for `spec` on `arch`; `cacheDir`
 /// empty: cache::defaultDirectory().

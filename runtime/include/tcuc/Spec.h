@@ -59,6 +59,10 @@ std::string elementCountError(int64_t n);
 struct KernelSpec {
   bool isScan = false;
   int64_t segmentSize = 16;
+  /// The kernel takes the segment size at launch (a class kernel: one for
+  /// every size its variant takes, docs/runtime.md "Segment classes"):
+  /// `segmentSize` is then the size of one call, not part of the key.
+  bool runtimeSegment = false;
   DType input = DType::F16;
   DType output = DType::F32;
   /// Scans only: inclusive (out[i] includes in[i]) or exclusive.
@@ -89,14 +93,30 @@ struct KernelSpec {
   bool setStrategy(std::string_view strategy, std::string &error);
 
   /// Canonical text, e.g. "op=scan segment=1000 in=f16 out=f32 inclusive=1
-  /// variant=default" (and " tiles=N", " warps=W" when set): the cache key
-  /// (with arch and
-  /// tcuc version) and the `tcuc.spec` line of a kernel file.
+  /// variant=default" (and " tiles=N", " warps=W" when set; "segment=runtime"
+  /// for a class kernel): the cache key (with arch and build id) and the
+  /// `tcuc.spec` line of a kernel file.
   std::string key() const;
   /// Output elements for `n` input elements: ceil(n / segment) for a
   /// reduction, n for a scan.
   int64_t outputLength(int64_t n) const;
 };
+
+/// The kernel the runtime runs for `spec` (what `tcuc compile --segment S`
+/// writes). With TCUC_SEGMENT_KERNELS=class (read once), a spec that
+/// leaves the strategy to tcuc (no variant, tiles or warps) and whose size
+/// lies in a segment class becomes that class's kernel, which takes the
+/// size at launch, so a program that sees many sizes compiles one kernel
+/// per class. Otherwise (the default: one kernel per size, faster at most
+/// sizes for now) and for any other spec, `spec` itself. The classes by
+/// op, input type and size: docs/runtime.md "Segment classes".
+KernelSpec resolveSegmentClass(const KernelSpec &spec);
+
+/// The segment sizes one kernel of `variant` takes at launch, [min, max]:
+/// false for the variants that need a constant size (the compiler's
+/// getRuntimeSegmentRange, for the runtime, which has no compiler).
+bool runtimeSegmentRange(std::string_view variant, bool isScan, int64_t &min,
+                         int64_t &max);
 
 } // namespace tcuc
 

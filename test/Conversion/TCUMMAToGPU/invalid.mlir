@@ -1,6 +1,6 @@
 // RUN: tcuc-opt %s --split-input-file --tcu-outline-kernels --verify-diagnostics
 
-// expected-error @below {{GPU kernels take rank-1 memref arguments only}}
+// expected-error @below {{GPU kernels take rank-1 memref arguments, and an index (the runtime segment size) as the third, only}}
 func.func @scalar_arg(%in: memref<?xf16>, %k: index) {
   return
 }

@@ -209,3 +209,21 @@ func.func @f16_partials(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_reduce <add> %in into %out segment_size 100000 {variant = #tcu.variant<block>} : memref<?xf16> -> memref<?xf32>
   return
 }
+
+// A runtime segment size in seg256n: the tile loop's bound is
+// ceil((end - base) / 256) of the segment [seg·S, min(seg·S + S, n)).
+// CHECK-LABEL: func @seg256n_runtime
+// CHECK-SAME: %[[S:[a-z0-9]+]]: index
+// CHECK: scf.parallel (%[[SEG:.*]]) =
+// CHECK: %[[BASE:.*]] = arith.muli %[[SEG]], %[[S]]
+// CHECK: %[[END0:.*]] = arith.addi %[[BASE]], %[[S]]
+// CHECK: %[[END:.*]] = arith.minsi %[[END0]]
+// CHECK: %[[LEFT:.*]] = arith.subi %[[END]], %[[BASE]]
+// CHECK: arith.maxsi %[[LEFT]], %c0
+// CHECK: arith.divui %{{.*}}, %c256
+// CHECK: scf.for
+// CHECK: tcu.load_tile
+func.func @seg256n_runtime(%in: memref<?xf16>, %out: memref<?xf32>, %s: index) {
+  tcu.segmented_reduce <add> %in into %out segment_size %s {variant = #tcu.variant<seg256n>, tiles_per_warp = 1} : memref<?xf16> -> memref<?xf32>
+  return
+}

@@ -623,3 +623,19 @@ func.func @stream(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 100 {variant = #tcu.variant<stream>, tiles_per_warp = 1 : i64} : memref<?xf16> -> memref<?xf32>
   return
 }
+
+// A runtime segment size: the streaming scan's items of
+// max(1, 4096 / S) segments, and its i32 segment size, come from %s.
+// CHECK-LABEL: func @stream_runtime
+// CHECK-SAME: %[[S:[a-z0-9]+]]: index
+// CHECK: %[[PER:.*]] = arith.divui %c4096, %[[S]]
+// CHECK: %[[K:.*]] = arith.maxsi %[[PER]], %c1
+// CHECK: %[[SPAN:.*]] = arith.muli %[[K]], %[[S]]
+// CHECK: arith.index_cast %[[S]] : index to i32
+// CHECK: scf.parallel
+// CHECK: arith.muli %{{.*}}, %[[SPAN]]
+// CHECK: tcu.positions
+func.func @stream_runtime(%in: memref<?xf16>, %out: memref<?xf32>, %s: index) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size %s {variant = #tcu.variant<stream>, tiles_per_warp = 1} : memref<?xf16> -> memref<?xf32>
+  return
+}

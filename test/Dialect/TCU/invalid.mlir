@@ -319,3 +319,35 @@ func.func @output_space(%in: memref<?xf16>, %out: memref<?xf32, 1>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 16 : memref<?xf16> -> memref<?xf32, 1>
   return
 }
+
+// -----
+
+func.func @runtime_segment_variant(%in: memref<?xf16>, %out: memref<?xf32>, %s: index) {
+  // expected-error @+1 {{'tcu.segmented_scan' op variant 'block' needs a constant segment_size (a runtime size takes 'seg16', 'seg256', 'seg256n' or 'stream')}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size %s {variant = #tcu.variant<block>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @runtime_segment_reduce_variant(%in: memref<?xf16>, %out: memref<?xf32>, %s: index) {
+  // expected-error @+1 {{'tcu.segmented_reduce' op variant 'grid' needs a constant segment_size (a runtime size takes 'seg16', 'seg256', 'seg256n' or 'seg16n_strided')}}
+  tcu.segmented_reduce <add> %in into %out segment_size %s {variant = #tcu.variant<grid>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @runtime_segment_stream_f32(%in: memref<?xf32>, %out: memref<?xf32>, %s: index) {
+  // expected-error @+1 {{'tcu.segmented_scan' op variant 'stream' takes f16, bf16 or i8 input, got f32}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size %s {variant = #tcu.variant<stream>} : memref<?xf32> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @runtime_segment_sentinel(%in: memref<?xf16>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_reduce' op a runtime segment size needs both the index operand and segment_size = ShapedType::kDynamic (INT64_MIN)}}
+  "tcu.segmented_reduce"(%in, %out) <{kind = #tcu.kind<add>, segment_size = -9223372036854775808 : i64}> : (memref<?xf16>, memref<?xf32>) -> ()
+  return
+}

@@ -198,3 +198,14 @@ func.func @positions_and_from(%out: memref<?xf32>, %i: index, %t: vector<16x16xf
   tcu.store_tile %t, %out[%i] stride %i line %i limit %i from %i order <quads> : vector<16x16xf32> -> memref<?xf32>
   return %p : vector<16x16xi32>
 }
+
+// A runtime segment size: an index operand instead of the integer.
+// CHECK-LABEL: func @runtime_segment
+// CHECK: tcu.segmented_reduce <add> %{{.*}} into %{{.*}} segment_size %[[S:.*]] : memref<?xf16> -> memref<?xf32>
+// CHECK: tcu.segmented_scan <add> exclusive %{{.*}} into %{{.*}} segment_size %[[S]] {variant = #tcu.variant<stream>} : memref<?xi8> -> memref<?xi32>
+func.func @runtime_segment(%in: memref<?xf16>, %out: memref<?xf32>, %s: index,
+                           %in8: memref<?xi8>, %out32: memref<?xi32>) {
+  tcu.segmented_reduce <add> %in into %out segment_size %s : memref<?xf16> -> memref<?xf32>
+  tcu.segmented_scan <add> exclusive %in8 into %out32 segment_size %s {variant = #tcu.variant<stream>} : memref<?xi8> -> memref<?xi32>
+  return
+}

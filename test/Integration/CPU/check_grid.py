@@ -5,6 +5,7 @@ the float64 reference. Used by the lit tests beside this file."""
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 
@@ -20,6 +21,11 @@ MULTIPLES_OF_16 = {"packed": [16, 32, 48, 64, 112, 128, 256]}
 # row start), 17 and 100 (heads that walk across rows), 48, 1000, and 4097
 # (longer than its 4096-element items: one segment an item).
 STREAM_SIZES = [16, 17, 48, 100, 1000, 4097]
+# `--variant class`: the default strategy under TCUC_SEGMENT_KERNELS=class,
+# the class kernels that take the size at launch (each class's ends, odd
+# sizes inside, and 8193 and 2^20 + 1, past the classes: per-size kernels).
+CLASS_SIZES = [1, 3, 7, 10, 15, 16, 17, 100, 256, 257, 1000, 4097, 8192, 8193,
+               (1 << 20) + 1]
 
 
 VARIANTS = {
@@ -36,6 +42,15 @@ def dtypes_for(variant, dtypes=DTYPES):
     return [d for d in dtypes if not (variant == "stream" and d == "f32")]
 
 
+def run_env(variant):
+    """The environment of `tcuc run`: class kernels for `--variant class`."""
+    env = dict(os.environ)
+    env.pop("TCUC_SEGMENT_KERNELS", None)
+    if variant == "class":
+        env["TCUC_SEGMENT_KERNELS"] = "class"
+    return env
+
+
 def cases(op, variant, odd_sizes=ODD_SIZES, n=N):
     """(segment, n, mode) of the grid for one op and variant: the odd sizes
     on ~1e6 elements, and a segment longer than the whole input."""
@@ -48,6 +63,8 @@ def cases(op, variant, odd_sizes=ODD_SIZES, n=N):
     if variant == "stream":
         odd_sizes = STREAM_SIZES if odd_sizes is ODD_SIZES else \
             [s for s in odd_sizes if s >= 16]
+    if variant == "class" and odd_sizes is ODD_SIZES:
+        odd_sizes = CLASS_SIZES
     sizes = [s for s in odd_sizes if limit is None or s <= limit]
     if limit is not None and limit not in sizes:
         sizes.append(limit)
@@ -80,9 +97,10 @@ def main():
         for segment, n, mode in cases(args.op, args.variant, sizes,
                                       args.n):
             cmd = [args.tcuc, "run", "--device", "cpu", "--op", args.op,
-                   "--variant", args.variant, "--dtype", dtype,
-                   "--segment", str(segment), "--n", str(n), "--seed",
-                   str(segment + n), "--check", "--json"]
+                   "--dtype", dtype, "--segment", str(segment), "--n", str(n),
+                   "--seed", str(segment + n), "--check", "--json"]
+            if args.variant != "class":
+                cmd += ["--variant", args.variant]
             if args.out_dtype:
                 cmd += ["--out-dtype", args.out_dtype]
             if mode == "exclusive":
@@ -92,7 +110,8 @@ def main():
             if args.warps_per_block:
                 cmd += ["--warps-per-block", str(args.warps_per_block)]
             runs += 1
-            proc = subprocess.run(cmd, capture_output=True, text=True)
+            proc = subprocess.run(cmd, capture_output=True, text=True,
+                                  env=run_env(args.variant))
             try:
                 result = json.loads(proc.stdout)
             except ValueError:
@@ -101,7 +120,7 @@ def main():
                 failures.append((" ".join(cmd), proc.returncode,
                                  proc.stdout.strip(), proc.stderr.strip()))
             else:
-                print(f"ok {args.op} {args.variant} {mode} {dtype} "
+                print(f"ok {args.op} {result['variant']} {mode} {dtype} "
                       f"segment={segment} n={n} rel_err={result['rel_err']} "
                       f"seq_f32={result['seq_f32_rel_err']}")
     for cmd, rc, out, err in failures:

@@ -24,8 +24,11 @@ public:
   ~CPUKernel();
 
   /// Runs on `n` input elements; `out` holds the output length for `n`
-  /// (ceil(n / segment) for reductions, n for scans).
-  void run(const void *in, int64_t n, void *out, int64_t outLength);
+  /// (ceil(n / segment) for reductions, n for scans). `segment` is the
+  /// segment size of a class kernel (spec.runtimeSegment; ignored
+  /// otherwise); false, with `error` set, for one outside its range.
+  bool run(const void *in, int64_t n, void *out, int64_t outLength,
+           int64_t segment, std::string &error);
 
   /// The strategy tcu-select-strategy chose for it (as a kernel file's
   /// tcuc.strategy line: tiles per warp 1 on the CPU unless the spec fixed
@@ -38,6 +41,8 @@ private:
   CPUKernel() = default;
   std::string chosenVariant;
   int64_t chosenTiles = 1, chosenWarps = 0;
+  bool runtimeSegment = false;
+  int64_t segmentMin = 0, segmentMax = 0;
   struct Impl;
   std::unique_ptr<Impl> impl;
 };

@@ -30,8 +30,9 @@ using namespace mlir::tcu::gpu_lowering;
 namespace {
 
 /// Writes the element count of a top-level scratch allocation as a postfix
-/// expression over `n` (the input length), the language the runtime
-/// evaluates (docs/kernel-file.md).
+/// expression over `n` (the input length) and `s` (the runtime segment
+/// size, an index argument), the language the runtime evaluates
+/// (docs/kernel-file.md).
 class SizeExpression {
 public:
   explicit SizeExpression(Value input) : input(input) {}
@@ -42,8 +43,12 @@ public:
       return success();
     }
     Operation *def = v.getDefiningOp();
-    if (!def)
-      return failure();
+    if (!def) {
+      if (!v.getType().isIndex())
+        return failure();
+      out += "s ";
+      return success();
+    }
     if (auto dim = dyn_cast<memref::DimOp>(def)) {
       if (dim.getSource() != input)
         return failure();
@@ -120,6 +125,14 @@ private:
 
 } // namespace
 
+/// Host index math a kernel may recompute: pure ops, and the unsigned
+/// divisions by a runtime segment size (not pure: a zero divisor is
+/// undefined, which the runtime's size checks exclude).
+static bool isRecomputable(Operation *op) {
+  return (isPure(op) || isa<arith::DivUIOp, arith::RemUIOp>(op)) &&
+         op->getNumRegions() == 0;
+}
+
 /// The warps of the block `op` meets at a barrier when it is one of the
 /// block ops (tcu.block_prefix, tcu.block_lookback,
 /// tcu.block_lagged_lookback); nothing otherwise.
@@ -157,7 +170,7 @@ FailureOr<Value> Outliner::materialize(Value v, OpBuilder &b, IRMapping &map) {
     return mapped;
   Operation *def = v.getDefiningOp();
   if (!def || def->getParentOp() != func.getOperation() ||
-      !(isPure(def) || isa<memref::DimOp>(def)) || def->getNumRegions())
+      !(isRecomputable(def) || isa<memref::DimOp>(def)))
     return emitError(v.getLoc(), "kernel uses a host value it cannot "
                                  "recompute on the GPU");
   for (Value operand : def->getOperands())
@@ -374,14 +387,26 @@ LogicalResult Outliner::outline(scf::ParallelOp loop, int index) {
 }
 
 LogicalResult Outliner::run() {
+  // Buffers, then at most one index: the runtime segment size, which the
+  // runtime passes after the buffers in and out (docs/kernel-file.md).
+  int indexArgs = 0;
   for (BlockArgument arg : func.getArguments()) {
     auto type = dyn_cast<MemRefType>(arg.getType());
+    if (arg.getType().isIndex() && arg.getArgNumber() == 2 &&
+        ++indexArgs == 1) {
+      argTypes.push_back(arg.getType());
+      hostArgs.push_back(arg);
+      continue;
+    }
     if (!type || type.getRank() != 1)
-      return func.emitOpError("GPU kernels take rank-1 memref arguments only");
+      return func.emitOpError(
+          "GPU kernels take rank-1 memref arguments, and an index (the "
+          "runtime segment size) as the third, only");
     argTypes.push_back(type);
     hostArgs.push_back(arg);
   }
-  if (func.getNumArguments() == 0)
+  if (func.getNumArguments() == 0 ||
+      !isa<MemRefType>(func.getArgument(0).getType()))
     return func.emitOpError("has no input buffer");
   if (func.getBody().getBlocks().size() != 1)
     return func.emitOpError("expected a single block");
@@ -430,7 +455,7 @@ LogicalResult Outliner::run() {
     }
     if (isa<memref::AllocOp, memref::DeallocOp, func::ReturnOp, memref::DimOp>(
             op) ||
-        (isPure(&op) && op.getNumRegions() == 0))
+        isRecomputable(&op))
       continue;
     return op.emitOpError("cannot run on the GPU outside a kernel (the mma "
                           "form puts all work in scf.parallel loops)");

@@ -33,10 +33,17 @@ static constexpr int64_t T = kTileSize;
 Value mlir::tcu::detail::reduceTiles(TileBuilder &tb, Value src, Value base,
                                      Value first, int64_t count, Value step,
                                      Value end, int64_t inFlight) {
+  return reduceTileRuns(tb, src, base, first,
+                        clippedRuns(tb, count, T * T, base, end), step, end,
+                        inFlight);
+}
+
+Value mlir::tcu::detail::reduceTileRuns(TileBuilder &tb, Value src, Value base,
+                                        Value first, Value runs, Value step,
+                                        Value end, int64_t inFlight) {
   Type elt = cast<MemRefType>(src.getType()).getElementType();
   return forTileGroups(
-      tb, first, clippedRuns(tb, count, T * T, base, end), step, inFlight, end,
-      {tb.zeroAcc(elt)},
+      tb, first, runs, step, inFlight, end, {tb.zeroAcc(elt)},
       [&](ArrayRef<Value> tiles, ArrayRef<Value> limits,
           ValueRange carried) -> SmallVector<Value> {
         // Every load first, then the products: the loads are in flight
@@ -74,7 +81,6 @@ void mlir::tcu::detail::storeTotal(TileBuilder &tb, Value v, Value dest,
 /// row 0 of V is the 16 segment sums. A warp takes tiles_per_warp groups of
 /// 16 segments and loads all their tiles first.
 static void reduceSeg16(TileBuilder &tb, const Collective &c) {
-  int64_t s = c.segmentSize;
   parallelGroups(tb, tb.ceilDiv(c.numSegments, T), c.tilesPerWarp,
                  [&](ArrayRef<Value> groups) {
                    // A line is a segment, summed whole: order free within
@@ -83,8 +89,8 @@ static void reduceSeg16(TileBuilder &tb, const Collective &c) {
                    SmallVector<Value> loaded;
                    for (Value g : groups)
                      loaded.push_back(tb.loadTile(
-                         TileLayout::Cols, c.input, tb.mul(g, T * s), tb.idx(s),
-                         tb.idx(s), c.n, ElementOrder::Line));
+                         TileLayout::Cols, c.input, segmentBase(tb, c, g, T),
+                         c.segment, c.segment, c.n, ElementOrder::Line));
                    for (auto [g, a] : llvm::zip(groups, loaded)) {
                      Value v =
                          tb.mulConst(MatrixKind::Ones, a, tb.zeroAccLike(a));
@@ -103,7 +109,7 @@ static void reduceSeg256(TileBuilder &tb, const Collective &c) {
     // at or past n, so its load selects nothing.
     SmallVector<Value> loaded;
     for (Value seg : segs) {
-      Value base = tb.mul(seg, c.segmentSize);
+      Value base = segmentBase(tb, c, seg);
       loaded.push_back(tb.loadTile(TileLayout::Rows, c.input, base, tb.idx(T),
                                    tb.idx(T), segmentEnd(tb, c, base),
                                    ElementOrder::Tile));
@@ -164,12 +170,12 @@ static void reducePacked(TileBuilder &tb, const Collective &c) {
 /// Work-efficient Reduction256N: V += P·A_i over the segment's tiles, then a
 /// single R = V·PT (as row_sums).
 static void reduceSeg256N(TileBuilder &tb, const Collective &c) {
-  int64_t tiles = tilesPerSegment(c);
   auto loop = tb.parallel(c.numSegments, [&](Value seg) {
-    Value base = tb.mul(seg, c.segmentSize);
+    Value base = segmentBase(tb, c, seg);
     Value end = segmentEnd(tb, c, base);
-    Value v = reduceTiles(tb, c.input, base, tb.idx(0), tiles, tb.idx(1), end,
-                          c.tilesPerWarp);
+    Value v = reduceTileRuns(tb, c.input, base, tb.idx(0),
+                             segmentTileRuns(tb, c, base, end), tb.idx(1), end,
+                             c.tilesPerWarp);
     storeTotal(tb, v, c.output, seg);
   });
   // Tile runs: docs/rationale.md#reduce-tile-runs.
@@ -180,26 +186,34 @@ static void reduceSeg256N(TileBuilder &tb, const Collective &c) {
 /// segment: a tile holds 16 segments as columns (leading dimension =
 /// segment size), 16 elements of each per step; V += P·A_j, with
 /// tiles_per_warp steps loaded before they are multiplied.
+/// `length` is the constant part length, or (kDynamic) the runtime segment
+/// size with offset 0.
 static void reduceStrided(TileBuilder &tb, const Collective &c, Value group,
                           int64_t offset, int64_t length, bool accumulate) {
-  int64_t s = c.segmentSize;
-  int64_t steps = (length + T - 1) / T;
-  Value groupBase = tb.add(tb.mul(group, T * s), tb.idx(offset));
-  Type elt = cast<MemRefType>(c.input.getType()).getElementType();
+  bool dynamic = ShapedType::isDynamic(length);
+  Value groupBase = tb.add(segmentBase(tb, c, group, T), tb.idx(offset));
   // Line 0 starts first: no line has an element at a step past its end.
+  Value steps =
+      dynamic
+          ? tb.ceilDiv(tb.min(c.segment,
+                              arith::SubIOp::create(tb.builder(), tb.location(),
+                                                    c.n, groupBase)),
+                       T)
+          : clippedRuns(tb, (length + T - 1) / T, T, groupBase, c.n);
+  Value lengthValue = dynamic ? c.segment : tb.idx(length);
+  Type elt = cast<MemRefType>(c.input.getType()).getElementType();
   Value v = forTileGroups(
-      tb, tb.idx(0), clippedRuns(tb, steps, T, groupBase, c.n), tb.idx(1),
-      c.tilesPerWarp, c.n, {tb.zeroAcc(elt)},
+      tb, tb.idx(0), steps, tb.idx(1), c.tilesPerWarp, c.n, {tb.zeroAcc(elt)},
       [&](ArrayRef<Value> js, ArrayRef<Value> limits,
           ValueRange carried) -> SmallVector<Value> {
         SmallVector<Value> loaded;
         for (auto [j, limit] : llvm::zip(js, limits)) {
           Value jT = tb.mul(j, T);
           Value lineLength = arith::SubIOp::create(tb.builder(), tb.location(),
-                                                   tb.idx(length), jT);
+                                                   lengthValue, jT);
           // Lines are segments: order free within each.
           loaded.push_back(tb.loadTile(TileLayout::Cols, c.input,
-                                       tb.add(groupBase, jT), tb.idx(s),
+                                       tb.add(groupBase, jT), c.segment,
                                        lineLength, limit, ElementOrder::Line));
         }
         Value v = carried[0];
@@ -212,6 +226,8 @@ static void reduceStrided(TileBuilder &tb, const Collective &c, Value group,
 
 static void reduceSeg16NStrided(TileBuilder &tb, const Collective &c) {
   tb.parallel(tb.ceilDiv(c.numSegments, T), [&](Value g) {
+    // (c.segmentSize is kDynamic for a runtime size: reduceStrided reads
+    // the length from c.segment then.)
     reduceStrided(tb, c, g, 0, c.segmentSize, /*accumulate=*/false);
   });
 }
@@ -306,6 +322,7 @@ static void reduceGrid(TileBuilder &tb, const Collective &c) {
   Collective second = c;
   second.input = scratch;
   second.segmentSize = chunks;
+  second.segment = tb.idx(chunks);
   second.n = numPartials;
   emitReduce(tb, second, partialsVariant(chunks));
   memref::DeallocOp::create(b, loc, scratch);

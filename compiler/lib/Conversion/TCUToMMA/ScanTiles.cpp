@@ -69,8 +69,13 @@ Value scanLoadedTile(TileBuilder &tb, const Collective &c, Value a, Value base,
 
 void scanTiles(TileBuilder &tb, const Collective &c, Value base, int64_t count,
                Value end, Value carry) {
-  forTileGroups(tb, tb.idx(0), clippedRuns(tb, count, T * T, base, end),
-                tb.idx(1), c.tilesPerWarp, end, {carry},
+  scanTileRuns(tb, c, base, clippedRuns(tb, count, T * T, base, end), end,
+               carry);
+}
+
+void scanTileRuns(TileBuilder &tb, const Collective &c, Value base, Value runs,
+                  Value end, Value carry) {
+  forTileGroups(tb, tb.idx(0), runs, tb.idx(1), c.tilesPerWarp, end, {carry},
                 [&](ArrayRef<Value> tiles, ArrayRef<Value> limits,
                     ValueRange carried) -> SmallVector<Value> {
                   SmallVector<Value> bases, loaded;

@@ -53,6 +53,9 @@ Value scanLoadedTile(TileBuilder &tb, const Collective &c, Value a, Value base,
 /// loads c.tilesPerWarp tiles before it scans the first of them.
 void scanTiles(TileBuilder &tb, const Collective &c, Value base, int64_t count,
                Value end, Value carry);
+/// The same over `runs` tiles, already clipped (segmentTileRuns).
+void scanTileRuns(TileBuilder &tb, const Collective &c, Value base, Value runs,
+                  Value end, Value carry);
 
 /// A chunk's place in a look-back chain (tcu.block_lookback's operands):
 /// the state words, the chunk's word and the chain's first word.

@@ -22,23 +22,23 @@ static constexpr int64_t T = kTileSize;
 /// segment size); R = A·U scans every row at once. A warp takes
 /// tiles_per_warp tiles of 16 segments and loads them all first.
 static void scanSeg16(TileBuilder &tb, const Collective &c) {
-  int64_t s = c.segmentSize;
-  parallelGroups(
-      tb, tb.ceilDiv(c.numSegments, T), c.tilesPerWarp,
-      [&](ArrayRef<Value> groups) {
-        // A tile past the end starts at or past n: its load and
-        // store (limit n) select nothing.
-        SmallVector<Value> bases, loaded;
-        for (Value g : groups) {
-          bases.push_back(tb.mul(g, T * s));
-          loaded.push_back(tb.loadTile(TileLayout::Rows, c.input, bases.back(),
-                                       tb.idx(s), tb.idx(s), c.n));
-        }
-        for (auto [base, a] : llvm::zip(bases, loaded)) {
-          Value r = tb.mulByConst(a, rowScanMatrix(c), zeroCarry(tb, c));
-          tb.storeTile(r, c.output, base, tb.idx(s), tb.idx(s), c.n);
-        }
-      });
+  Value s = c.segment;
+  parallelGroups(tb, tb.ceilDiv(c.numSegments, T), c.tilesPerWarp,
+                 [&](ArrayRef<Value> groups) {
+                   // A tile past the end starts at or past n: its load and
+                   // store (limit n) select nothing.
+                   SmallVector<Value> bases, loaded;
+                   for (Value g : groups) {
+                     bases.push_back(segmentBase(tb, c, g, T));
+                     loaded.push_back(tb.loadTile(TileLayout::Rows, c.input,
+                                                  bases.back(), s, s, c.n));
+                   }
+                   for (auto [base, a] : llvm::zip(bases, loaded)) {
+                     Value r =
+                         tb.mulByConst(a, rowScanMatrix(c), zeroCarry(tb, c));
+                     tb.storeTile(r, c.output, base, s, s, c.n);
+                   }
+                 });
 }
 
 /// Scan256 (segment_size <= 256): one tile, R = A·U + (L·A)·Ones. A warp
@@ -49,7 +49,7 @@ static void scanSeg256(TileBuilder &tb, const Collective &c) {
     // nothing.
     SmallVector<Value> bases, ends, loaded;
     for (Value seg : segs) {
-      bases.push_back(tb.mul(seg, c.segmentSize));
+      bases.push_back(segmentBase(tb, c, seg));
       ends.push_back(segmentEnd(tb, c, bases.back()));
       loaded.push_back(loadScanTile(tb, c, bases.back(), ends.back()));
     }
@@ -78,10 +78,11 @@ static void scanPacked(TileBuilder &tb, const Collective &c) {
 
 /// Scan256N: the segment's tiles in order, R = A·U + (L·A)·Ones + S.
 static void scanSeg256N(TileBuilder &tb, const Collective &c) {
-  int64_t tiles = tilesPerSegment(c);
   tb.parallel(c.numSegments, [&](Value seg) {
-    Value base = tb.mul(seg, c.segmentSize);
-    scanTiles(tb, c, base, tiles, segmentEnd(tb, c, base), zeroCarry(tb, c));
+    Value base = segmentBase(tb, c, seg);
+    Value end = segmentEnd(tb, c, base);
+    scanTileRuns(tb, c, base, segmentTileRuns(tb, c, base, end), end,
+                 zeroCarry(tb, c));
   });
 }
 
@@ -193,6 +194,7 @@ static void scanGrid(TileBuilder &tb, const Collective &c) {
   second.input = totals;
   second.output = prefix;
   second.segmentSize = chunks;
+  second.segment = tb.idx(chunks);
   second.n = numPartials;
   second.inclusive = false;
   emitScan(tb, second, partialsVariant(chunks));

@@ -164,14 +164,25 @@ void scanStream(TileBuilder &tb, const Collective &collective) {
   Type elt = inputElementType(c.input);
   if (elt.isF16() || elt.isBF16())
     c.scanOrder = ElementOrder::Quads;
-  int64_t segs = std::max<int64_t>(1, kStreamItemElements / c.segmentSize);
-  int64_t span = segs * c.segmentSize;
-  Value seg =
-      arith::ConstantIntOp::create(b, loc, b.getI32Type(), c.segmentSize);
-  Value items = tb.ceilDiv(c.numSegments, segs);
+  // Segments per item and the item's span: constants, or computed once
+  // from a runtime size (at most kMaxStreamSegment: i32 offsets).
+  Value items, span, seg;
+  if (!ShapedType::isDynamic(c.segmentSize)) {
+    int64_t k = std::max<int64_t>(1, kStreamItemElements / c.segmentSize);
+    items = tb.ceilDiv(c.numSegments, k);
+    span = tb.idx(k * c.segmentSize);
+    seg = arith::ConstantIntOp::create(b, loc, b.getI32Type(), c.segmentSize);
+  } else {
+    Value k = arith::MaxSIOp::create(
+        b, loc, tb.idx(1),
+        arith::DivUIOp::create(b, loc, tb.idx(kStreamItemElements), c.segment));
+    items = tb.ceilDiv(c.numSegments, k);
+    span = tb.mul(k, c.segment);
+    seg = arith::IndexCastOp::create(b, loc, b.getI32Type(), c.segment);
+  }
   parallelGroups(tb, items, 1, [&](ArrayRef<Value> group) {
     Value start = tb.mul(group.front(), span);
-    Value end = tb.min(tb.add(start, tb.idx(span)), c.n);
+    Value end = tb.min(tb.add(start, span), c.n);
     // Tiles at multiples of 256 from the one holding `start`.
     Value first =
         tb.mul(arith::DivUIOp::create(b, loc, start, tb.idx(T * T)), T * T);

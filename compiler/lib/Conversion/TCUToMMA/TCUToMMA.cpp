@@ -34,9 +34,17 @@ Collective describe(TileBuilder &tb, OpTy op, bool inclusive) {
   Collective c;
   c.input = op.getInput();
   c.output = op.getOutput();
-  c.segmentSize = op.getSegmentSize();
   c.n = memref::DimOp::create(tb.builder(), tb.location(), c.input, 0);
-  c.numSegments = tb.ceilDiv(c.n, c.segmentSize);
+  if (Value size = op.getDynamicSegmentSize()) {
+    // A runtime size: only the variants that take one (the verifier).
+    c.segmentSize = ShapedType::kDynamic;
+    c.segment = size;
+    c.numSegments = tb.ceilDiv(c.n, size);
+  } else {
+    c.segmentSize = op.getSegmentSize();
+    c.segment = tb.idx(c.segmentSize);
+    c.numSegments = tb.ceilDiv(c.n, c.segmentSize);
+  }
   c.inclusive = inclusive;
   c.tilesPerWarp = op.getTilesPerWarpOrDefault();
   // f32 data, and sums of it, can hold values the split parts lose.

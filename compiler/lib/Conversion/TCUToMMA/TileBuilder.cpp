@@ -23,14 +23,20 @@ Value TileBuilder::mul(Value a, int64_t c) {
     return a;
   return arith::MulIOp::create(b, loc, a, idx(c));
 }
+Value TileBuilder::mul(Value a, Value c) {
+  return arith::MulIOp::create(b, loc, a, c);
+}
 Value TileBuilder::min(Value a, Value c) {
   return arith::MinSIOp::create(b, loc, a, c);
 }
 Value TileBuilder::ceilDiv(Value a, int64_t c) {
   if (c == 1)
     return a;
-  Value q = arith::DivUIOp::create(b, loc, a, idx(c));
-  Value r = arith::RemUIOp::create(b, loc, a, idx(c));
+  return ceilDiv(a, idx(c));
+}
+Value TileBuilder::ceilDiv(Value a, Value c) {
+  Value q = arith::DivUIOp::create(b, loc, a, c);
+  Value r = arith::RemUIOp::create(b, loc, a, c);
   Value hasRest =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, r, idx(0));
   Value one = arith::IndexCastOp::create(

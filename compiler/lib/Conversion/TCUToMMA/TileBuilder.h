@@ -24,9 +24,12 @@ namespace mlir::tcu::detail {
 /// The operands every variant emitter gets: one collective, already checked.
 struct Collective {
   Value input, output;
+  /// The segment size, or ShapedType::kDynamic when it is a runtime value
+  /// (then only in `segment`).
   int64_t segmentSize;
+  Value segment;     // the segment size (index): a constant or runtime value
   Value n;           // number of input elements (index)
-  Value numSegments; // ceil(n / segmentSize) (index)
+  Value numSegments; // ceil(n / segment) (index)
   bool inclusive;    // scans only
   /// Tiles a warp loads before it multiplies any (tiles_per_warp).
   int64_t tilesPerWarp = 1;
@@ -54,9 +57,11 @@ public:
   Value idx(int64_t v);
   Value add(Value a, Value c);
   Value mul(Value a, int64_t c);
+  Value mul(Value a, Value c);
   Value min(Value a, Value c);
   /// ceil(a / c) for a >= 0, c >= 1, without overflow.
   Value ceilDiv(Value a, int64_t c);
+  Value ceilDiv(Value a, Value c);
 
   /// The accumulator type for tiles of `elementType` (f32 or i32).
   static Type accumulatorFor(Type elementType);

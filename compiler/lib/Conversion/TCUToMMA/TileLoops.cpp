@@ -101,7 +101,27 @@ void mlir::tcu::detail::markTileRuns(TileBuilder &tb, scf::ParallelOp loop) {
 
 Value mlir::tcu::detail::segmentEnd(TileBuilder &tb, const Collective &c,
                                     Value segBase) {
+  if (ShapedType::isDynamic(c.segmentSize))
+    return tb.min(tb.add(segBase, c.segment), c.n);
   return tb.min(tb.add(segBase, tb.idx(c.segmentSize)), c.n);
+}
+
+Value mlir::tcu::detail::segmentBase(TileBuilder &tb, const Collective &c,
+                                     Value seg, int64_t per) {
+  if (!ShapedType::isDynamic(c.segmentSize))
+    return tb.mul(seg, per * c.segmentSize);
+  return tb.mul(seg, per == 1 ? c.segment : tb.mul(c.segment, per));
+}
+
+Value mlir::tcu::detail::segmentTileRuns(TileBuilder &tb, const Collective &c,
+                                         Value base, Value end) {
+  if (!ShapedType::isDynamic(c.segmentSize))
+    return clippedRuns(tb, tilesPerSegment(c), T * T, base, end);
+  OpBuilder &b = tb.builder();
+  Value left = arith::MaxSIOp::create(
+      b, tb.location(), arith::SubIOp::create(b, tb.location(), end, base),
+      tb.idx(0));
+  return tb.ceilDiv(left, T * T);
 }
 
 int64_t mlir::tcu::detail::tilesPerSegment(const Collective &c) {

@@ -49,8 +49,17 @@ void parallelPackedTiles(TileBuilder &tb, const Collective &c,
 void markTileRuns(TileBuilder &tb, scf::ParallelOp loop);
 /// The end of the segment starting at `segBase`, clipped to the input.
 Value segmentEnd(TileBuilder &tb, const Collective &c, Value segBase);
-/// Number of 256-element tiles a segment spans.
+/// The first element of segment `seg` (of group `seg` of `per` segments):
+/// seg · per · S, with S the constant or the runtime segment size.
+Value segmentBase(TileBuilder &tb, const Collective &c, Value seg,
+                  int64_t per = 1);
+/// Number of 256-element tiles a segment spans (constant sizes only).
 int64_t tilesPerSegment(const Collective &c);
+/// The tiles to walk over the segment [base, end): clippedRuns of
+/// tilesPerSegment for a constant size, ceil((end - base) / 256) for a
+/// runtime one.
+Value segmentTileRuns(TileBuilder &tb, const Collective &c, Value base,
+                      Value end);
 /// Runs of a loop over a segment: up to `count` runs (tiles, steps) of
 /// `width` elements from `base`, clipped to those that start before `end`.
 /// A segment far longer than the input then costs work in proportion to the

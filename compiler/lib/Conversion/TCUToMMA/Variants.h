@@ -55,6 +55,9 @@ void emitScan(TileBuilder &tb, const Collective &c, Variant variant);
 /// loaded before they are multiplied.
 Value reduceTiles(TileBuilder &tb, Value src, Value base, Value first,
                   int64_t count, Value step, Value end, int64_t inFlight);
+/// The same over `runs` tiles, already clipped (segmentTileRuns).
+Value reduceTileRuns(TileBuilder &tb, Value src, Value base, Value first,
+                     Value runs, Value step, Value end, int64_t inFlight);
 /// dest[index] (+)= (V·PT)[0][0], the sum of row 0 of V (tcu.row_sums);
 /// nothing if index is at or past `limit` (default: index + 1, always
 /// stored).

@@ -51,6 +51,14 @@ bool takesWarpsPerBlock(Variant variant);
 bool isVariantApplicable(Variant variant, bool isScan, int64_t segmentSize,
                          std::string *why = nullptr);
 
+/// The segment sizes one kernel of `variant` takes when the size is a
+/// runtime value (the collective's `index` operand): [min, max], or nullopt
+/// for the variants that need a constant segment_size. A size outside the
+/// range is not checked by the kernel: the runtime checks it before a launch
+/// (the kernel file's `tcuc.segment` line).
+std::optional<std::pair<int64_t, int64_t>>
+getRuntimeSegmentRange(Variant variant, bool isScan);
+
 /// The line position that tile column `column` holds in the `quads`
 /// element order (#tcu.order<quads>), and the column that holds `position`.
 int quadsPosition(int column);

@@ -28,11 +28,16 @@ class TCU_SegmentedCollectiveOp<string mnemonic, list<Trait> traits = []>
     ::mlir::MemRefType getOutputType() {
       return ::llvm::cast<::mlir::MemRefType>(getOutput().getType());
     }
+    /// Whether the segment size is the `index` operand (a runtime value)
+    /// rather than the `segment_size` attribute.
+    bool hasRuntimeSegmentSize() { return getDynamicSegmentSize() != nullptr; }
     /// The variant named by the `variant` attribute, or the default for
-    /// this segment size.
+    /// this segment size (seg256n, which takes any, for a runtime size).
     ::mlir::tcu::Variant getVariantOrDefault() {
       if (auto v = getVariant())
         return *v;
+      if (hasRuntimeSegmentSize())
+        return ::mlir::tcu::Variant::Seg256N;
       return ::mlir::tcu::getDefaultVariant(getSegmentSize());
     }
     /// `tiles_per_warp`, or 1.
@@ -58,6 +63,14 @@ def TCU_SegmentedReduceOp : TCU_SegmentedCollectiveOp<"segmented_reduce"> {
     elements and writes the combination of segment `i` to `output[i]`. The
     last segment holds `n mod segment_size` elements when that is not zero,
     so `output` has `ceil(n / segment_size)` elements.
+
+    The segment size is a constant (`segment_size 16`) or an `index` value
+    (`segment_size %s`, a runtime size): one kernel then serves every size
+    its variant takes, `seg16` (1..16), `seg256` (1..256), `seg256n` (any;
+    the default without a variant) and `seg16n_strided` (any); other
+    variants need a constant.
+    The kernels do not check a runtime size against that range: the tcuc
+    runtime does before it launches (the kernel file's `tcuc.segment`).
 
     Types: the input element type is `f16`, `bf16`, `f32` or `i8`.
     Float inputs accumulate in `f32`; the output element type is `f32` or the
@@ -102,13 +115,16 @@ def TCU_SegmentedReduceOp : TCU_SegmentedCollectiveOp<"segmented_reduce"> {
     TCU_CombinerKindAttr:$kind,
     Arg<AnyMemRef, "the elements to reduce", [MemRead]>:$input,
     Arg<AnyMemRef, "one result per segment", [MemWrite]>:$output,
+    Optional<Index>:$dynamic_segment_size,
     I64Attr:$segment_size,
     OptionalAttr<TCU_VariantAttr>:$variant,
     OptionalAttr<TCU_TilesPerWarpAttr>:$tiles_per_warp,
     OptionalAttr<TCU_WarpsPerBlockAttr>:$warps_per_block
   );
   let assemblyFormat = [{
-    $kind $input `into` $output `segment_size` $segment_size attr-dict
+    $kind $input `into` $output
+    `segment_size` custom<SegmentSize>($dynamic_segment_size, $segment_size)
+    attr-dict
     `:` type($input) `->` type($output)
   }];
   let hasVerifier = 1;
@@ -137,6 +153,10 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan"> {
     order; in lookback and lagged: the warps of the block that scans a
     chunk).
 
+    A runtime segment size (`segment_size %s`, an `index` value) works as
+    in `tcu.segmented_reduce`, with `seg16` (1..16), `seg256` (1..256),
+    `seg256n` (any) and `stream` (16..2^24).
+
     The optional `schedule` (`#tcu.chain_schedule<...>`) tunes the
     single-pass variants, `lookback` (only its `prefetch_bytes`) and
     `lagged`; it is an error with any other variant.
@@ -153,6 +173,7 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan"> {
     TCU_CombinerKindAttr:$kind,
     Arg<AnyMemRef, "the elements to scan", [MemRead]>:$input,
     Arg<AnyMemRef, "one result per element", [MemWrite]>:$output,
+    Optional<Index>:$dynamic_segment_size,
     I64Attr:$segment_size,
     BoolAttr:$inclusive,
     OptionalAttr<TCU_VariantAttr>:$variant,
@@ -162,7 +183,8 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan"> {
   );
   let assemblyFormat = [{
     $kind custom<ScanMode>($inclusive) $input `into` $output
-    `segment_size` $segment_size attr-dict
+    `segment_size` custom<SegmentSize>($dynamic_segment_size, $segment_size)
+    attr-dict
     `:` type($input) `->` type($output)
   }];
   let hasVerifier = 1;

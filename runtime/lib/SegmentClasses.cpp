@@ -1,0 +1,83 @@
+//===- SegmentClasses.cpp - one kernel per class of segment sizes ---------===//
+//
+// The runtime's counterpart of CUB's policies: a size is mapped to a class
+// whose kernel takes the size at launch (docs/runtime.md "Segment classes";
+// the measured reasons for the bounds: docs/rationale.md#segment-classes).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcuc/Spec.h"
+
+#include <cstdlib>
+
+using namespace tcuc;
+
+namespace {
+
+/// The longest segment a class kernel takes: its variants give a segment
+/// (the stream scan an item of whole segments) to one warp, which a few
+/// long segments leave without parallelism; longer ones keep the per-size
+/// kernels (block, grid, look-back), which split a segment over warps.
+constexpr int64_t kMaxClassSegment = 8192;
+
+/// TCUC_SEGMENT_KERNELS=class, read once: class kernels are opt-in while
+/// they run slower than the per-size kernels at most sizes
+/// (docs/rationale.md#segment-classes).
+bool classesOn() {
+  static const bool on = [] {
+    const char *v = std::getenv("TCUC_SEGMENT_KERNELS");
+    return v && std::string_view(v) == "class";
+  }();
+  return on;
+}
+
+/// The class variant for a default-strategy spec, or null.
+const char *classVariant(const KernelSpec &spec) {
+  int64_t s = spec.segmentSize;
+  if (s < 1 || s > kMaxClassSegment)
+    return nullptr;
+  if (s <= 15)
+    return "seg16";
+  // The streaming scan takes 16-bit and i8 input (f32: the verifier).
+  if (spec.isScan && spec.input != DType::F32)
+    return "stream";
+  if (s == 16)
+    return "seg16";
+  // Reductions: 16 segments a tile up to 256 (one segment a tile, seg256,
+  // leaves most of each product idle there), then a warp a segment.
+  if (!spec.isScan)
+    return s <= 256 ? "seg16n_strided" : "seg256n";
+  return s <= 256 ? "seg256" : "seg256n";
+}
+
+} // namespace
+
+bool tcuc::runtimeSegmentRange(std::string_view variant, bool isScan,
+                               int64_t &min, int64_t &max) {
+  min = 1;
+  if (variant == "seg16")
+    max = 16;
+  else if (variant == "seg256")
+    max = 256;
+  else if (variant == "seg256n" || (variant == "seg16n_strided" && !isScan))
+    max = kMaxElements;
+  else if (variant == "stream" && isScan) {
+    min = 16;
+    max = int64_t(1) << 24;
+  } else
+    return false;
+  return true;
+}
+
+KernelSpec tcuc::resolveSegmentClass(const KernelSpec &spec) {
+  if (spec.runtimeSegment || !spec.variant.empty() || spec.tilesPerWarp ||
+      spec.warpsPerBlock || !classesOn())
+    return spec;
+  const char *variant = classVariant(spec);
+  if (!variant)
+    return spec;
+  KernelSpec c = spec;
+  c.runtimeSegment = true;
+  c.variant = variant;
+  return c;
+}
