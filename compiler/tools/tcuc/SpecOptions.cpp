@@ -15,10 +15,14 @@ namespace {
 cl::opt<std::string> opName("op", cl::desc("reduce or scan"),
                             cl::init("reduce"), cl::sub(runCommand),
                             cl::sub(compileCommand), cl::cat(tcucCategory));
-cl::opt<std::string> segment("segment", cl::desc("Segment size (>= 1)"),
-                             cl::value_desc("S"), cl::init("256"),
-                             cl::sub(runCommand), cl::sub(compileCommand),
-                             cl::cat(tcucCategory));
+cl::opt<std::string> segment(
+    "segment",
+    cl::desc("Segment size (>= 1). With TCUC_SEGMENT_KERNELS=class in the "
+             "environment and no --variant, a size up to 8192 runs (and "
+             "compiles to) its class kernel, which takes the size at launch "
+             "(docs/runtime.md, Segment classes)"),
+    cl::value_desc("S"), cl::init("256"), cl::sub(runCommand),
+    cl::sub(compileCommand), cl::cat(tcucCategory));
 cl::opt<std::string> dtype("dtype", cl::desc("Input type: f16, bf16, f32, i8"),
                            cl::init("f16"), cl::sub(runCommand),
                            cl::sub(compileCommand), cl::cat(tcucCategory));
