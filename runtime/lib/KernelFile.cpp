@@ -390,6 +390,18 @@ Status tcuc::checkKernelFile(const KernelFile &file, const KernelSpec &spec,
                          (file.runtimeSegment ? "takes" : "does not take") +
                          " the segment size at launch, its spec says the "
                          "opposite");
+  // The sizes a launch is checked against (runtimeSegmentRange) must be the
+  // ones the file's kernels were built for.
+  int64_t lo = 0, hi = 0;
+  if (file.runtimeSegment &&
+      (!runtimeSegmentRange(spec.variant, spec.isScan, lo, hi) ||
+       lo != file.segmentMin || hi != file.segmentMax))
+    return Status::error(
+        "kernel file takes segment sizes [" + std::to_string(file.segmentMin) +
+        ", " + std::to_string(file.segmentMax) + "], variant '" + spec.variant +
+        "' takes " +
+        (hi ? "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]"
+            : std::string("none at launch")));
   if (file.build != build)
     return Status::error("kernel file was made by a tcuc of build " +
                          file.build + " (" + file.version + "), expected " +

@@ -23,20 +23,16 @@ bool serialLaunchRequested() {
   return serial;
 }
 
-/// The checks every launch makes before touching the driver.
-Status checkArguments(const KernelSpec &spec, const void *in, const void *out,
-                      int64_t n) {
-  if (std::string e = segmentSizeError(spec.segmentSize); !e.empty())
+/// The checks every launch makes before touching the driver, for a call of
+/// segment size `segment` (a class kernel's: one its variant takes).
+Status checkArguments(const KernelSpec &spec, int64_t segment, const void *in,
+                      const void *out, int64_t n) {
+  if (std::string e = segmentSizeError(segment); !e.empty())
     return Status::error(e);
-  int64_t lo = 0, hi = 0;
-  if (spec.runtimeSegment &&
-      (!runtimeSegmentRange(spec.variant, spec.isScan, lo, hi) ||
-       spec.segmentSize < lo || spec.segmentSize > hi))
-    return Status::error(
-        "segment size " + std::to_string(spec.segmentSize) +
-        " is outside what variant '" + spec.variant + "' takes at launch" +
-        (hi ? " [" + std::to_string(lo) + ", " + std::to_string(hi) + "]"
-            : std::string(" (none)")));
+  if (spec.runtimeSegment)
+    if (std::string e = runtimeSegmentError(spec.variant, spec.isScan, segment);
+        !e.empty())
+      return Status::error(e);
   if (std::string e = elementCountError(n); !e.empty())
     return Status::error(e);
   if (n == 0)
@@ -164,22 +160,15 @@ Status Runtime::launch(const Kernel &kernel, const void *in, void *out,
 Status Runtime::launchWithSegment(const Kernel &kernel, const void *in,
                                   void *out, int64_t n, int64_t segment,
                                   void *stream) {
-  // The spec of this call: the kernel's, with this call's size.
-  KernelSpec spec = kernel.spec();
+  const KernelSpec &spec = kernel.spec();
   const KernelFile &file = kernel.file();
   if (!spec.runtimeSegment && segment != spec.segmentSize)
     return Status::error(
         "launch: kernel '" + spec.key() + "' is compiled for segment size " +
         std::to_string(spec.segmentSize) + ", got " + std::to_string(segment));
-  spec.segmentSize = segment;
-  if (Status s = checkArguments(spec, in, out, n); !s)
+  // (The file's tcuc.segment agrees with the spec: checkKernelFile.)
+  if (Status s = checkArguments(spec, segment, in, out, n); !s)
     return s;
-  if (spec.runtimeSegment != file.runtimeSegment ||
-      (file.runtimeSegment &&
-       (segment < file.segmentMin || segment > file.segmentMax)))
-    return Status::error("launch: segment size " + std::to_string(segment) +
-                         " is not one kernel file '" + file.specKey +
-                         "' takes");
   if (n == 0)
     return Status::success();
   if (!kernel.driver || kernel.functions.size() != file.kernels.size())
@@ -205,7 +194,7 @@ Status Runtime::launchWithSegment(const Kernel &kernel, const void *in,
     return uint64_t(reinterpret_cast<uintptr_t>(p));
   };
   descs[0] = {ptr(in), ptr(in), 0, n, 1};
-  descs[1] = {ptr(out), ptr(out), 0, spec.outputLength(n), 1};
+  descs[1] = {ptr(out), ptr(out), 0, spec.outputLength(n, segment), 1};
   int64_t counts[8];
   uint64_t offsets[8];
   std::vector<int64_t> heapCounts;
@@ -313,7 +302,7 @@ Status Runtime::launchWithSegment(const Kernel &kernel, const void *in,
 
 Status Runtime::run(const KernelSpec &spec, const void *in, void *out,
                     int64_t n, void *stream) {
-  if (Status s = checkArguments(spec, in, out, n); !s)
+  if (Status s = checkArguments(spec, spec.segmentSize, in, out, n); !s)
     return s;
   if (n == 0)
     return Status::success();

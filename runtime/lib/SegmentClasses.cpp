@@ -52,23 +52,6 @@ const char *classVariant(const KernelSpec &spec) {
 
 } // namespace
 
-bool tcuc::runtimeSegmentRange(std::string_view variant, bool isScan,
-                               int64_t &min, int64_t &max) {
-  min = 1;
-  if (variant == "seg16")
-    max = 16;
-  else if (variant == "seg256")
-    max = 256;
-  else if (variant == "seg256n" || (variant == "seg16n_strided" && !isScan))
-    max = kMaxElements;
-  else if (variant == "stream" && isScan) {
-    min = 16;
-    max = int64_t(1) << 24;
-  } else
-    return false;
-  return true;
-}
-
 KernelSpec tcuc::resolveSegmentClass(const KernelSpec &spec) {
   if (spec.runtimeSegment || !spec.variant.empty() || spec.tilesPerWarp ||
       spec.warpsPerBlock || !classesOn())

@@ -78,6 +78,37 @@ bool tcuc::takesWarpsPerBlock(std::string_view variant) {
   return variant == "block" || variant == "lookback" || variant == "lagged";
 }
 
+// Part of the kernels' build id (cmake/TCUCBuildId.cmake hashes this file):
+// the ranges shape the verifier and the kernel files.
+bool tcuc::runtimeSegmentRange(std::string_view variant, bool isScan,
+                               int64_t &min, int64_t &max) {
+  min = 1;
+  if (variant == "seg16")
+    max = 16;
+  else if (variant == "seg256")
+    max = 256;
+  else if (variant == "seg256n" || (variant == "seg16n_strided" && !isScan))
+    max = kMaxElements;
+  else if (variant == "stream" && isScan) {
+    min = 16;
+    max = kMaxStreamSegment;
+  } else
+    return false;
+  return true;
+}
+
+std::string tcuc::runtimeSegmentError(std::string_view variant, bool isScan,
+                                      int64_t segment) {
+  int64_t lo = 0, hi = 0;
+  bool takes = runtimeSegmentRange(variant, isScan, lo, hi);
+  if (takes && segment >= lo && segment <= hi)
+    return "";
+  return "segment size " + std::to_string(segment) + " is outside what " +
+         "variant '" + std::string(variant) + "' takes at launch" +
+         (takes ? " [" + std::to_string(lo) + ", " + std::to_string(hi) + "]"
+                : std::string(" (none)"));
+}
+
 bool tcuc::isFloat(DType t) {
   return t == DType::F16 || t == DType::BF16 || t == DType::F32;
 }
@@ -137,9 +168,13 @@ bool KernelSpec::setStrategy(std::string_view strategy, std::string &error) {
 }
 
 int64_t KernelSpec::outputLength(int64_t n) const {
+  return outputLength(n, segmentSize);
+}
+
+int64_t KernelSpec::outputLength(int64_t n, int64_t segment) const {
   if (isScan || n <= 0)
     return n < 0 ? 0 : n;
-  return n / segmentSize + (n % segmentSize != 0);
+  return n / segment + (n % segment != 0);
 }
 
 KernelSpec KernelSpec::reduce(int64_t segment, DType in, DType out,

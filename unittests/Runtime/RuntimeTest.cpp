@@ -526,6 +526,15 @@ TEST(KernelFile, RuntimeSegmentRoundTripsAndIsChecked) {
   EXPECT_TRUE(
       contains(checkKernelFile(g, scanSpec(), "sm_90", g.build).message(),
                "takes the segment size at launch"));
+  // The class kernel's own spec: taken with its variant's range, refused
+  // with another.
+  g.specKey = spec.key();
+  Status ok = checkKernelFile(g, spec, "sm_90", g.build);
+  EXPECT_TRUE(ok.ok()) << ok.message();
+  g.segmentMax = 1 << 25;
+  EXPECT_TRUE(contains(checkKernelFile(g, spec, "sm_90", g.build).message(),
+                       "takes segment sizes [16, 33554432], variant 'stream' "
+                       "takes [16, 16777216]"));
   for (const char *bad :
        {"runtime", "runtime 0 5", "runtime 9 5", "runtime 1 2 3", "static 1 5",
         "runtime 1 281474976710657"}) {

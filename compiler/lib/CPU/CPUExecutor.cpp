@@ -139,13 +139,7 @@ tcuc::CPUKernel::compile(const KernelSpec &spec, std::string &error) {
   }
   kernel->impl->fn = reinterpret_cast<KernelFn>(*symbol);
   kernel->runtimeSegment = spec.runtimeSegment;
-  if (spec.runtimeSegment &&
-      !runtimeSegmentRange(kernel->chosenVariant, spec.isScan,
-                           kernel->segmentMin, kernel->segmentMax)) {
-    error = "variant '" + kernel->chosenVariant +
-            "' does not take the segment size at launch";
-    return nullptr;
-  }
+  kernel->isScan = spec.isScan;
   kernel->impl->engine = std::move(*engine);
   error.clear();
   return kernel;
@@ -162,14 +156,9 @@ bool tcuc::CPUKernel::run(const void *in, int64_t n, void *out,
   }
   // The kernel does not check the size: a size outside its variant's
   // range would be a wrong answer, not an error.
-  if (segment < segmentMin || segment > segmentMax) {
-    error = "segment size " + std::to_string(segment) +
-            " is outside what "
-            "variant '" +
-            chosenVariant + "' takes at launch [" + std::to_string(segmentMin) +
-            ", " + std::to_string(segmentMax) + "]";
+  error = runtimeSegmentError(chosenVariant, isScan, segment);
+  if (!error.empty())
     return false;
-  }
   reinterpret_cast<SegmentKernelFn>(impl->fn)(&inDesc, &outDesc, segment);
   return true;
 }

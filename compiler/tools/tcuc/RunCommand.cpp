@@ -103,11 +103,12 @@ int tcuc::driver::runRun() {
   }
   // The kernel the runtime would run: the size's class kernel where it has
   // one (resolveSegmentClass), as on the GPU.
-  std::unique_ptr<CPUKernel> kernel =
-      CPUKernel::compile(resolveSegmentClass(request.spec), error);
+  KernelSpec resolved = resolveSegmentClass(request.spec);
+  std::unique_ptr<CPUKernel> kernel = CPUKernel::compile(resolved, error);
   if (!kernel)
     return fail("compiling the kernel failed:\n" + error);
   request.variantName = kernel->variant();
+  request.classKernel = resolved.runtimeSegment;
   request.tilesPerWarp = kernel->tilesPerWarp();
   request.warpsPerBlock = kernel->warpsPerBlock();
   request.compileMs = std::chrono::duration<double, std::milli>(

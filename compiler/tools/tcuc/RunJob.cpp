@@ -121,6 +121,7 @@ bool tcuc::driver::loadGPUKernel(RunRequest &request, std::string &error) {
                          : after.diskHits > before.diskHits
                              ? "read from the disk cache"
                              : "already loaded";
+  request.classKernel = kernel->spec().runtimeSegment;
   const KernelFile &file = kernel->file();
   if (!file.variant.empty()) {
     request.variantName = file.variant;
@@ -320,21 +321,24 @@ int tcuc::driver::runJob(const RunRequest &request, const ExecuteFn &execute) {
         "\"tiles_per_warp\": %" PRId64 ", \"warps_per_block\": %" PRId64
         ", \"rel_err\": %.3e, \"rel_err_bound\": %.3e, \"max_abs_err\": "
         "%.3e, \"seq_f32_rel_err\": %.3e, \"mismatches\": %" PRId64
-        ", \"ms\": %.3f, \"compile_ms\": %.1f, \"kernel\": \"%s\"}\n",
+        ", \"ms\": %.3f, \"compile_ms\": %.1f, \"kernel\": \"%s\", "
+        "\"segment_kernel\": \"%s\"}\n",
         ok ? "true" : "false", request.check ? "true" : "false", op, mode,
         segment, n, dtypeName(spec.input), dtypeName(spec.output),
         request.device.c_str(), variant.c_str(), tiles, warps, stats.relErr,
         bound, stats.maxAbsErr, seqStats.relErr, stats.mismatches, runMs,
-        request.compileMs, request.kernelOrigin.c_str());
+        request.compileMs, request.kernelOrigin.c_str(),
+        request.classKernel ? "class" : "size");
   } else {
     std::fprintf(report,
                  "tcuc run: %s (%s) of %" PRId64 " x %s -> %s, segment %" PRId64
-                 ", variant %s, %s, device %s\n"
+                 ", variant %s%s, %s, device %s\n"
                  "  kernel %s in %.1f ms, ran in %.3f ms\n",
                  op, mode, n, dtypeName(spec.input), dtypeName(spec.output),
-                 segment, variant.c_str(), tilesText.c_str(),
-                 request.device.c_str(), request.kernelOrigin.c_str(),
-                 request.compileMs, runMs);
+                 segment, variant.c_str(),
+                 request.classKernel ? " (class kernel: size at launch)" : "",
+                 tilesText.c_str(), request.device.c_str(),
+                 request.kernelOrigin.c_str(), request.compileMs, runMs);
     if (request.check) {
       // The verdict's rule beside its numbers: float outputs pass with no
       // mismatch (a non-finite output where the sum is finite, or the

@@ -47,6 +47,9 @@ struct RunRequest {
   /// ("compiled", "read from the disk cache", "already loaded"), reported.
   double compileMs = 0;
   std::string kernelOrigin = "compiled";
+  /// Whether a class kernel ran (the size passed at launch,
+  /// TCUC_SEGMENT_KERNELS=class), reported.
+  bool classKernel = false;
 };
 
 /// Runs the kernel on host buffers: `in` holds n elements, `out` the spec's

@@ -44,24 +44,21 @@ bool mlir::tcu::takesWarpsPerBlock(Variant variant) {
 
 std::optional<std::pair<int64_t, int64_t>>
 mlir::tcu::getRuntimeSegmentRange(Variant variant, bool isScan) {
-  switch (variant) {
-  case Variant::Seg16:
-    return std::make_pair(int64_t(1), kTileSize);
-  case Variant::Seg256:
-    return std::make_pair(int64_t(1), kTileSize * kTileSize);
-  case Variant::Seg256N:
-    return std::make_pair(int64_t(1), tcuc::kMaxElements);
-  case Variant::Seg16NStrided:
-    if (!isScan)
-      return std::make_pair(int64_t(1), tcuc::kMaxElements);
+  int64_t min = 0, max = 0;
+  if (!tcuc::runtimeSegmentRange(stringifyVariant(variant), isScan, min, max))
     return std::nullopt;
-  case Variant::Stream:
-    if (isScan)
-      return std::make_pair(kTileSize, kMaxStreamSegment);
-    return std::nullopt;
-  default:
-    return std::nullopt;
-  }
+  return std::make_pair(min, max);
+}
+
+/// The variants that take a runtime segment size, quoted, for messages.
+static std::string runtimeSizeVariants(bool isScan) {
+  std::string names;
+  for (uint32_t v = 0; v <= getMaxEnumValForVariant(); ++v)
+    if (std::optional<Variant> variant = symbolizeVariant(v);
+        variant && getRuntimeSegmentRange(*variant, isScan))
+      names += (names.empty() ? "'" : ", '") +
+               stringifyVariant(*variant).str() + "'";
+  return names;
 }
 
 bool mlir::tcu::isVariantApplicable(Variant variant, bool isScan,
@@ -235,9 +232,7 @@ static LogicalResult verifyTypesAndSegment(Operation *op, Type in, Type out,
       return op->emitOpError()
              << "variant '" << stringifyVariant(*variant)
              << "' needs a constant segment_size (a runtime size takes "
-             << (isScan ? "'seg16', 'seg256', 'seg256n' or 'stream'"
-                        : "'seg16', 'seg256', 'seg256n' or 'seg16n_strided'")
-             << ")";
+             << runtimeSizeVariants(isScan) << ")";
     return success();
   }
   if (segmentSize < 1)

@@ -106,7 +106,8 @@ Status parseKernelFile(std::string_view text, KernelFile &file);
 std::string formatKernelFileHeader(const KernelFile &file);
 
 /// Checks that `file` is the kernel for `spec` on `arch` made by a tcuc of
-/// build id `build` (tcuc::buildId()); the error says which field differs.
+/// build id `build` (tcuc::buildId()), and that a class kernel's sizes are
+/// its variant's (runtimeSegmentRange); the error says which field differs.
 /// The release (tcuc.version) is not compared: kernels of the same build id
 /// are the same kernels.
 Status checkKernelFile(const KernelFile &file, const KernelSpec &spec,

@@ -116,9 +116,10 @@ public:
   /// grow-only buffer per stream (docs/runtime.md).
   Status launch(const Kernel &kernel, const void *in, void *out, int64_t n,
                 void *stream = nullptr);
-  /// launch with the segment size of this call: any size in the range of a
-  /// class kernel (spec().runtimeSegment, the file's tcuc.segment line),
-  /// else the kernel's own size.
+  /// launch with the segment size of this call: for a class kernel
+  /// (spec().runtimeSegment) any size its variant takes (checked:
+  /// runtimeSegmentRange), else the kernel's own size. launch() refuses a
+  /// class kernel.
   Status launchWithSegment(const Kernel &kernel, const void *in, void *out,
                            int64_t n, int64_t segment, void *stream = nullptr);
 

@@ -48,6 +48,10 @@ bool takesWarpsPerBlock(std::string_view variant);
 /// bound (the op verifier uses it too).
 constexpr int64_t kMaxElements = int64_t(1) << 47;
 
+/// The longest segment the streaming scan (`stream`) takes: its element
+/// offsets within a work item stay 32-bit.
+constexpr int64_t kMaxStreamSegment = int64_t(1) << 24;
+
 /// Why `segment` is not a segment size (1..kMaxElements; a larger segment
 /// would be one segment for every input), or empty when it is.
 std::string segmentSizeError(int64_t segment);
@@ -98,8 +102,10 @@ struct KernelSpec {
   /// `tcuc.spec` line of a kernel file.
   std::string key() const;
   /// Output elements for `n` input elements: ceil(n / segment) for a
-  /// reduction, n for a scan.
+  /// reduction, n for a scan; `segment` defaults to segmentSize (a class
+  /// kernel's launch passes the call's).
   int64_t outputLength(int64_t n) const;
+  int64_t outputLength(int64_t n, int64_t segment) const;
 };
 
 /// The kernel the runtime runs for `spec` (what `tcuc compile --segment S`
@@ -112,11 +118,16 @@ struct KernelSpec {
 /// op, input type and size: docs/runtime.md "Segment classes".
 KernelSpec resolveSegmentClass(const KernelSpec &spec);
 
-/// The segment sizes one kernel of `variant` takes at launch, [min, max]:
-/// false for the variants that need a constant size (the compiler's
-/// getRuntimeSegmentRange, for the runtime, which has no compiler).
+/// The segment sizes one kernel of `variant` (a `#tcu.variant` name) takes
+/// at launch, [min, max]: false for the variants that need a constant size.
+/// The one table of them: the op verifier, the compiler, the runtime and the
+/// CPU executor all read it.
 bool runtimeSegmentRange(std::string_view variant, bool isScan, int64_t &min,
                          int64_t &max);
+/// Why a class kernel of `variant` cannot take `segment` at launch (outside
+/// runtimeSegmentRange), or empty when it can.
+std::string runtimeSegmentError(std::string_view variant, bool isScan,
+                                int64_t segment);
 
 } // namespace tcuc
 

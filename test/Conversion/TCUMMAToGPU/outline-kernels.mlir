@@ -105,3 +105,28 @@ func.func @block_items(%in: memref<?xf32>) {
   }
   return
 }
+
+// A runtime segment size: the index third argument becomes the kernels'
+// third parameter, and `s` in the plan's size expressions; the unsigned
+// divisions by it (not pure ops) are recomputed in the kernel.
+// CHECK-LABEL: gpu.module @runtime_segment_kernels
+// CHECK-SAME: tcuc.items = ["n s divu"]
+// CHECK-SAME: tcuc.scratch = {{\[}}[f32, "n s divu"]]
+// CHECK: gpu.func @runtime_segment_k0(%{{.*}}: memref<?xf16>, %{{.*}}: memref<?xf32>, %[[S:.*]]: index, %{{.*}}: memref<?xf32>) kernel
+// CHECK: arith.divui %{{.*}}, %[[S]]
+func.func @runtime_segment(%in: memref<?xf16>, %out: memref<?xf32>, %s: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %in, %c0 : memref<?xf16>
+  %segs = arith.divui %n, %s : index
+  %partials = memref.alloc(%segs) : memref<?xf32>
+  scf.parallel (%w) = (%c0) to (%segs) step (%c1) {
+    %base = arith.muli %w, %s : index
+    %x = memref.load %in[%base] : memref<?xf16>
+    %y = arith.extf %x : f16 to f32
+    memref.store %y, %partials[%w] : memref<?xf32>
+    scf.reduce
+  }
+  memref.dealloc %partials : memref<?xf32>
+  return
+}

@@ -323,7 +323,7 @@ func.func @output_space(%in: memref<?xf16>, %out: memref<?xf32, 1>) {
 // -----
 
 func.func @runtime_segment_variant(%in: memref<?xf16>, %out: memref<?xf32>, %s: index) {
-  // expected-error @+1 {{'tcu.segmented_scan' op variant 'block' needs a constant segment_size (a runtime size takes 'seg16', 'seg256', 'seg256n' or 'stream')}}
+  // expected-error @+1 {{'tcu.segmented_scan' op variant 'block' needs a constant segment_size (a runtime size takes 'seg16', 'seg256', 'seg256n', 'stream')}}
   tcu.segmented_scan <add> inclusive %in into %out segment_size %s {variant = #tcu.variant<block>} : memref<?xf16> -> memref<?xf32>
   return
 }
@@ -331,7 +331,7 @@ func.func @runtime_segment_variant(%in: memref<?xf16>, %out: memref<?xf32>, %s: 
 // -----
 
 func.func @runtime_segment_reduce_variant(%in: memref<?xf16>, %out: memref<?xf32>, %s: index) {
-  // expected-error @+1 {{'tcu.segmented_reduce' op variant 'grid' needs a constant segment_size (a runtime size takes 'seg16', 'seg256', 'seg256n' or 'seg16n_strided')}}
+  // expected-error @+1 {{'tcu.segmented_reduce' op variant 'grid' needs a constant segment_size (a runtime size takes 'seg16', 'seg256', 'seg256n', 'seg16n_strided')}}
   tcu.segmented_reduce <add> %in into %out segment_size %s {variant = #tcu.variant<grid>} : memref<?xf16> -> memref<?xf32>
   return
 }

@@ -120,7 +120,8 @@ def main():
                 failures.append((" ".join(cmd), proc.returncode,
                                  proc.stdout.strip(), proc.stderr.strip()))
             else:
-                print(f"ok {args.op} {result['variant']} {mode} {dtype} "
+                print(f"ok {args.op} {result['variant']} "
+                      f"{result['segment_kernel']} {mode} {dtype} "
                       f"segment={segment} n={n} rel_err={result['rel_err']} "
                       f"seq_f32={result['seq_f32_rel_err']}")
     for cmd, rc, out, err in failures:

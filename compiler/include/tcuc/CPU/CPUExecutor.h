@@ -41,8 +41,7 @@ private:
   CPUKernel() = default;
   std::string chosenVariant;
   int64_t chosenTiles = 1, chosenWarps = 0;
-  bool runtimeSegment = false;
-  int64_t segmentMin = 0, segmentMax = 0;
+  bool runtimeSegment = false, isScan = false;
   struct Impl;
   std::unique_ptr<Impl> impl;
 };

@@ -35,7 +35,8 @@ namespace {
 /// (docs/kernel-file.md).
 class SizeExpression {
 public:
-  explicit SizeExpression(Value input) : input(input) {}
+  /// `segment`: the function's runtime segment size argument, or null.
+  SizeExpression(Value input, Value segment) : input(input), segment(segment) {}
 
   LogicalResult write(Value v, std::string &out) {
     if (auto c = getConstantIntValue(v)) {
@@ -43,12 +44,12 @@ public:
       return success();
     }
     Operation *def = v.getDefiningOp();
-    if (!def) {
-      if (!v.getType().isIndex())
-        return failure();
+    if (v == segment && segment) {
       out += "s ";
       return success();
     }
+    if (!def)
+      return failure();
     if (auto dim = dyn_cast<memref::DimOp>(def)) {
       if (dim.getSource() != input)
         return failure();
@@ -88,7 +89,7 @@ public:
   }
 
 private:
-  Value input;
+  Value input, segment;
 };
 
 class Outliner {
@@ -102,6 +103,12 @@ public:
 
 private:
   LogicalResult addScratch(memref::AllocOp alloc);
+  /// The runtime segment size: an index third argument, or null.
+  Value segmentArg() {
+    if (func.getNumArguments() < 3 || !func.getArgument(2).getType().isIndex())
+      return nullptr;
+    return func.getArgument(2);
+  }
   LogicalResult outline(scf::ParallelOp loop, int index);
   /// The kernel-side copy of a host value used by a kernel: arguments map to
   /// kernel arguments, pure index computations are cloned.
@@ -152,7 +159,7 @@ LogicalResult Outliner::addScratch(memref::AllocOp alloc) {
     return alloc.emitOpError("top-level scratch must be a rank-1 dynamic "
                              "buffer to run on the GPU");
   std::string size;
-  if (failed(SizeExpression(func.getArgument(0))
+  if (failed(SizeExpression(func.getArgument(0), segmentArg())
                  .write(alloc.getDynamicSizes()[0], size)))
     return alloc.emitOpError("scratch size is not an expression of the input "
                              "length the runtime can evaluate");
@@ -216,7 +223,7 @@ LogicalResult Outliner::outline(scf::ParallelOp loop, int index) {
   kernels.push_back(FlatSymbolRefAttr::get(ctx, name));
   int64_t warpsPerBlock = blockSize / 32;
   std::string count;
-  if (itemsKnown && succeeded(SizeExpression(func.getArgument(0))
+  if (itemsKnown && succeeded(SizeExpression(func.getArgument(0), segmentArg())
                                   .write(loop.getUpperBound()[0], count))) {
     // The runtime reads items as warps: a block item is a block's worth.
     if (blockItems)
@@ -387,13 +394,12 @@ LogicalResult Outliner::outline(scf::ParallelOp loop, int index) {
 }
 
 LogicalResult Outliner::run() {
-  // Buffers, then at most one index: the runtime segment size, which the
-  // runtime passes after the buffers in and out (docs/kernel-file.md).
-  int indexArgs = 0;
+  // Buffers, and as the third argument optionally an index: the runtime
+  // segment size, which the runtime passes after the buffers in and out
+  // (docs/kernel-file.md).
   for (BlockArgument arg : func.getArguments()) {
     auto type = dyn_cast<MemRefType>(arg.getType());
-    if (arg.getType().isIndex() && arg.getArgNumber() == 2 &&
-        ++indexArgs == 1) {
+    if (arg == segmentArg()) {
       argTypes.push_back(arg.getType());
       hostArgs.push_back(arg);
       continue;

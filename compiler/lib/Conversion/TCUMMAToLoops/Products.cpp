@@ -21,12 +21,11 @@
 
 using namespace mlir;
 using namespace mlir::tcu;
+using loops::rowType;
 
 namespace {
 
 constexpr int64_t T = kTileSize;
-
-VectorType rowType(Type elt) { return VectorType::get({T}, elt); }
 
 /// The entries of a 16x16 0/1 matrix, row-major.
 using ZeroOne = std::array<std::array<bool, T>, T>;

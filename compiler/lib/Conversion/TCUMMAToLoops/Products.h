@@ -8,9 +8,18 @@
 #ifndef TCUC_CONVERSION_TCUMMATOLOOPS_PRODUCTS_H
 #define TCUC_CONVERSION_TCUMMATOLOOPS_PRODUCTS_H
 
+#include "tcuc/Dialect/TCU/TCUOps.h"
+
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::tcu::loops {
+
+/// One tile row (kTileSize elements of `elt`): the unit the CPU backend's
+/// loops load, combine and store.
+inline VectorType rowType(Type elt) {
+  return VectorType::get({kTileSize}, elt);
+}
 
 /// Replaces each split f32 product chain and i32 digit (Horner) chain with
 /// a named matrix in `root` by one product of the unsplit tile: IEEE sums

@@ -40,12 +40,11 @@ namespace mlir::tcu {
 
 using namespace mlir;
 using namespace mlir::tcu;
+using loops::rowType;
 
 namespace {
 
 constexpr int64_t T = kTileSize;
-
-VectorType rowType(Type elt) { return VectorType::get({T}, elt); }
 
 Value constIndex(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);

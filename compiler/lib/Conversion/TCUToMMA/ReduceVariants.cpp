@@ -186,31 +186,30 @@ static void reduceSeg256N(TileBuilder &tb, const Collective &c) {
 /// segment: a tile holds 16 segments as columns (leading dimension =
 /// segment size), 16 elements of each per step; V += P·A_j, with
 /// tiles_per_warp steps loaded before they are multiplied.
-/// `length` is the constant part length, or (kDynamic) the runtime segment
-/// size with offset 0.
+/// `length` (index) is the part's length: a constant, or the runtime
+/// segment size.
 static void reduceStrided(TileBuilder &tb, const Collective &c, Value group,
-                          int64_t offset, int64_t length, bool accumulate) {
-  bool dynamic = ShapedType::isDynamic(length);
+                          int64_t offset, Value length, bool accumulate) {
   Value groupBase = tb.add(segmentBase(tb, c, group, T), tb.idx(offset));
-  // Line 0 starts first: no line has an element at a step past its end.
-  Value steps =
-      dynamic
-          ? tb.ceilDiv(tb.min(c.segment,
-                              arith::SubIOp::create(tb.builder(), tb.location(),
-                                                    c.n, groupBase)),
-                       T)
-          : clippedRuns(tb, (length + T - 1) / T, T, groupBase, c.n);
-  Value lengthValue = dynamic ? c.segment : tb.idx(length);
+  // Line 0 starts first: no line has an element at a step past its end,
+  // which bounds the steps where the length is not a constant.
+  std::optional<int64_t> steps;
+  Value end = c.n;
+  if (std::optional<int64_t> known = getConstantIntValue(length))
+    steps = (*known + T - 1) / T;
+  else
+    end = tb.min(tb.add(groupBase, length), c.n);
   Type elt = cast<MemRefType>(c.input.getType()).getElementType();
   Value v = forTileGroups(
-      tb, tb.idx(0), steps, tb.idx(1), c.tilesPerWarp, c.n, {tb.zeroAcc(elt)},
+      tb, tb.idx(0), clippedRuns(tb, steps, T, groupBase, end), tb.idx(1),
+      c.tilesPerWarp, c.n, {tb.zeroAcc(elt)},
       [&](ArrayRef<Value> js, ArrayRef<Value> limits,
           ValueRange carried) -> SmallVector<Value> {
         SmallVector<Value> loaded;
         for (auto [j, limit] : llvm::zip(js, limits)) {
           Value jT = tb.mul(j, T);
-          Value lineLength = arith::SubIOp::create(tb.builder(), tb.location(),
-                                                   lengthValue, jT);
+          Value lineLength =
+              arith::SubIOp::create(tb.builder(), tb.location(), length, jT);
           // Lines are segments: order free within each.
           loaded.push_back(tb.loadTile(TileLayout::Cols, c.input,
                                        tb.add(groupBase, jT), c.segment,
@@ -226,9 +225,7 @@ static void reduceStrided(TileBuilder &tb, const Collective &c, Value group,
 
 static void reduceSeg16NStrided(TileBuilder &tb, const Collective &c) {
   tb.parallel(tb.ceilDiv(c.numSegments, T), [&](Value g) {
-    // (c.segmentSize is kDynamic for a runtime size: reduceStrided reads
-    // the length from c.segment then.)
-    reduceStrided(tb, c, g, 0, c.segmentSize, /*accumulate=*/false);
+    reduceStrided(tb, c, g, 0, c.segment, /*accumulate=*/false);
   });
 }
 
@@ -254,7 +251,7 @@ static void reduceSeg16NCoalesced(TileBuilder &tb, const Collective &c) {
                  });
     }
     if (rest > 0)
-      reduceStrided(tb, c, g, full, rest, /*accumulate=*/full > 0);
+      reduceStrided(tb, c, g, full, tb.idx(rest), /*accumulate=*/full > 0);
   });
 }
 

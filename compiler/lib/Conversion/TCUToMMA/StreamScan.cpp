@@ -164,22 +164,14 @@ void scanStream(TileBuilder &tb, const Collective &collective) {
   Type elt = inputElementType(c.input);
   if (elt.isF16() || elt.isBF16())
     c.scanOrder = ElementOrder::Quads;
-  // Segments per item and the item's span: constants, or computed once
-  // from a runtime size (at most kMaxStreamSegment: i32 offsets).
-  Value items, span, seg;
-  if (!ShapedType::isDynamic(c.segmentSize)) {
-    int64_t k = std::max<int64_t>(1, kStreamItemElements / c.segmentSize);
-    items = tb.ceilDiv(c.numSegments, k);
-    span = tb.idx(k * c.segmentSize);
-    seg = arith::ConstantIntOp::create(b, loc, b.getI32Type(), c.segmentSize);
-  } else {
-    Value k = arith::MaxSIOp::create(
-        b, loc, tb.idx(1),
-        arith::DivUIOp::create(b, loc, tb.idx(kStreamItemElements), c.segment));
-    items = tb.ceilDiv(c.numSegments, k);
-    span = tb.mul(k, c.segment);
-    seg = arith::IndexCastOp::create(b, loc, b.getI32Type(), c.segment);
-  }
+  // Segments per item (k) and the item's span (folded to constants for a
+  // constant size); the size as i32 (at most kMaxStreamSegment).
+  Value k = arith::MaxSIOp::create(
+      b, loc, tb.idx(1),
+      arith::DivUIOp::create(b, loc, tb.idx(kStreamItemElements), c.segment));
+  Value items = tb.ceilDiv(c.numSegments, k);
+  Value span = tb.mul(k, c.segment);
+  Value seg = arith::IndexCastOp::create(b, loc, b.getI32Type(), c.segment);
   parallelGroups(tb, items, 1, [&](ArrayRef<Value> group) {
     Value start = tb.mul(group.front(), span);
     Value end = tb.min(tb.add(start, span), c.n);

@@ -101,42 +101,37 @@ void mlir::tcu::detail::markTileRuns(TileBuilder &tb, scf::ParallelOp loop) {
 
 Value mlir::tcu::detail::segmentEnd(TileBuilder &tb, const Collective &c,
                                     Value segBase) {
-  if (ShapedType::isDynamic(c.segmentSize))
-    return tb.min(tb.add(segBase, c.segment), c.n);
-  return tb.min(tb.add(segBase, tb.idx(c.segmentSize)), c.n);
+  return tb.min(tb.add(segBase, c.segment), c.n);
 }
 
 Value mlir::tcu::detail::segmentBase(TileBuilder &tb, const Collective &c,
                                      Value seg, int64_t per) {
-  if (!ShapedType::isDynamic(c.segmentSize))
-    return tb.mul(seg, per * c.segmentSize);
   return tb.mul(seg, per == 1 ? c.segment : tb.mul(c.segment, per));
 }
 
 Value mlir::tcu::detail::segmentTileRuns(TileBuilder &tb, const Collective &c,
                                          Value base, Value end) {
+  std::optional<int64_t> tiles;
   if (!ShapedType::isDynamic(c.segmentSize))
-    return clippedRuns(tb, tilesPerSegment(c), T * T, base, end);
-  OpBuilder &b = tb.builder();
-  Value left = arith::MaxSIOp::create(
-      b, tb.location(), arith::SubIOp::create(b, tb.location(), end, base),
-      tb.idx(0));
-  return tb.ceilDiv(left, T * T);
+    tiles = tilesPerSegment(c);
+  return clippedRuns(tb, tiles, T * T, base, end);
 }
 
 int64_t mlir::tcu::detail::tilesPerSegment(const Collective &c) {
   return (c.segmentSize + T * T - 1) / (T * T);
 }
 
-Value mlir::tcu::detail::clippedRuns(TileBuilder &tb, int64_t count,
+Value mlir::tcu::detail::clippedRuns(TileBuilder &tb,
+                                     std::optional<int64_t> count,
                                      int64_t width, Value base, Value end) {
-  if (count <= kUnclippedRuns)
-    return tb.idx(count);
+  if (count && *count <= kUnclippedRuns)
+    return tb.idx(*count);
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
   Value left = arith::MaxSIOp::create(
       b, loc, arith::SubIOp::create(b, loc, end, base), tb.idx(0));
-  return tb.min(tb.ceilDiv(left, width), tb.idx(count));
+  Value runs = tb.ceilDiv(left, width);
+  return count ? tb.min(runs, tb.idx(*count)) : runs;
 }
 
 int64_t mlir::tcu::detail::gridChunkLength(const Collective &c) {

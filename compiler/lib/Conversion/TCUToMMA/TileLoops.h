@@ -56,8 +56,7 @@ Value segmentBase(TileBuilder &tb, const Collective &c, Value seg,
 /// Number of 256-element tiles a segment spans (constant sizes only).
 int64_t tilesPerSegment(const Collective &c);
 /// The tiles to walk over the segment [base, end): clippedRuns of
-/// tilesPerSegment for a constant size, ceil((end - base) / 256) for a
-/// runtime one.
+/// tilesPerSegment for a constant size, of no known count for a runtime one.
 Value segmentTileRuns(TileBuilder &tb, const Collective &c, Value base,
                       Value end);
 /// Runs of a loop over a segment: up to `count` runs (tiles, steps) of
@@ -67,9 +66,10 @@ Value segmentTileRuns(TileBuilder &tb, const Collective &c, Value base,
 /// looped 2^32 empty tiles: a hang). Up to kUnclippedRuns runs stay a
 /// constant count, as before: every tuned kernel (the longest, seg256n scans
 /// of 2^18, loop 1024 tiles) is unchanged, and a segment longer than the
-/// input wastes at most that many masked runs.
-Value clippedRuns(TileBuilder &tb, int64_t count, int64_t width, Value base,
-                  Value end);
+/// input wastes at most that many masked runs. Without a `count` (a runtime
+/// segment size), the runs before `end`.
+Value clippedRuns(TileBuilder &tb, std::optional<int64_t> count, int64_t width,
+                  Value base, Value end);
 constexpr int64_t kUnclippedRuns = 4096;
 /// Elements per chunk of the grid variants: kGridChunk, or more (a
 /// multiple of 256) once the segment would have over kMaxGridChunks.

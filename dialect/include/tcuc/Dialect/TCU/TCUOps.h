@@ -14,6 +14,7 @@
 
 #include "tcuc/Dialect/TCU/TCUDialect.h"
 #include "tcuc/Dialect/TCU/TCUEnums.h.inc"
+#include "tcuc/Spec.h"
 
 namespace mlir::tcu {
 /// #tcu.chain_schedule's defaults (the plain algorithm): an 8 MiB lag, and
@@ -53,9 +54,9 @@ bool isVariantApplicable(Variant variant, bool isScan, int64_t segmentSize,
 
 /// The segment sizes one kernel of `variant` takes when the size is a
 /// runtime value (the collective's `index` operand): [min, max], or nullopt
-/// for the variants that need a constant segment_size. A size outside the
-/// range is not checked by the kernel: the runtime checks it before a launch
-/// (the kernel file's `tcuc.segment` line).
+/// for the variants that need a constant segment_size
+/// (tcuc::runtimeSegmentRange's table). A size outside the range is not
+/// checked by the kernel: the runtime checks it before a launch.
 std::optional<std::pair<int64_t, int64_t>>
 getRuntimeSegmentRange(Variant variant, bool isScan);
 
@@ -85,9 +86,8 @@ Value buildAccumulatorAdd(OpBuilder &b, Location loc, Value x, Value y);
 
 /// The tile edge of the mma form (16x16x16 products).
 constexpr int64_t kTileSize = 16;
-/// The longest segment the streaming scan takes: its element offsets in an
-/// item stay i32 values.
-constexpr int64_t kMaxStreamSegment = int64_t(1) << 24;
+/// The longest segment the streaming scan takes (runtime/include/tcuc/Spec.h).
+using tcuc::kMaxStreamSegment;
 
 /// Number of segments of `numElements` elements cut into segments of
 /// `segmentSize` (ceil division; 0 for 0 elements). Requires segmentSize >= 1
