@@ -16,6 +16,11 @@
 
 using namespace tcuc;
 
+#ifndef TCUC_KERNEL_LIBRARY_DIR
+#error                                                                         \
+    "TCUC_KERNEL_LIBRARY_DIR must be defined by the build (runtime/CMakeLists.txt)"
+#endif
+
 #ifndef TCUC_VERSION
 #error "TCUC_VERSION must be defined by the build (runtime/CMakeLists.txt)"
 #endif
@@ -125,6 +130,16 @@ std::string cache::defaultDirectory() {
   if (std::string d = env("HOME"); !d.empty())
     return d + "/.cache/tcuc";
   return "";
+}
+
+std::string cache::defaultLibraryDirectory() {
+  if (const char *v = std::getenv("TCUC_KERNEL_LIBRARY"))
+    return v;
+  return TCUC_KERNEL_LIBRARY_DIR;
+}
+
+std::string cache::binaryPath(const std::string &kernelPath) {
+  return kernelPath + ".cubin";
 }
 
 std::string cache::fileName(const KernelSpec &spec, const std::string &arch,

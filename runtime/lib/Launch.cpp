@@ -306,9 +306,14 @@ Status Runtime::run(const KernelSpec &spec, const void *in, void *out,
     return s;
   if (n == 0)
     return Status::success();
-  // The size's class kernel where it has one (resolveSegmentClass).
+  // The size's class kernel where it has one and classes are on.
+  SegmentKernels mode = impl->options.segmentKernels;
+  KernelSpec chosen = mode == SegmentKernels::Class ? segmentClassOf(spec)
+                      : mode == SegmentKernels::PerSize
+                          ? spec
+                          : resolveSegmentClass(spec);
   const Kernel *kernel = nullptr;
-  if (Status s = getKernel(resolveSegmentClass(spec), kernel); !s)
+  if (Status s = getKernel(chosen, kernel); !s)
     return s;
   return launchWithSegment(*kernel, in, out, n, spec.segmentSize, stream);
 }

@@ -10,16 +10,16 @@ using namespace tcuc::cuda;
 
 namespace {
 
-/// cuModuleLoadDataEx with the JIT's logs captured, so a PTX the driver
-/// rejects explains itself.
-Status loadModule(const Driver &d, const std::string &ptx, CUmodule &module) {
+/// cuModuleLoadDataEx of a PTX text or a cubin, with the JIT's logs
+/// captured, so an image the driver rejects explains itself.
+Status loadModule(const Driver &d, const std::string &image, CUmodule &module) {
   constexpr size_t kLogBytes = 16384;
   std::string errorLog(kLogBytes, '\0'), infoLog(kLogBytes, '\0');
   int options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
                    CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
   void *values[] = {errorLog.data(), reinterpret_cast<void *>(kLogBytes),
                     infoLog.data(), reinterpret_cast<void *>(kLogBytes)};
-  CUresult r = d.cuModuleLoadDataEx(&module, ptx.c_str(), 4, options, values);
+  CUresult r = d.cuModuleLoadDataEx(&module, image.c_str(), 4, options, values);
   if (r == CUDA_SUCCESS)
     return Status::success();
   // The logs are NUL-terminated within their buffers.
@@ -56,9 +56,14 @@ Status Runtime::getKernel(const KernelSpec &spec, const Kernel *&kernel) {
         if (!ctx.status())
           return ctx.status();
         CUmodule module = nullptr;
-        if (Status s = loadModule(*d, file->text, module); !s)
-          return s.withContext("loading the kernel for '" + spec.key() +
-                               "' on " + arch);
+        // A library cubin skips the PTX JIT; a driver that refuses it (too
+        // old for the ptxas that made it) still gets the PTX.
+        bool fromBinary =
+            !file->binary.empty() && loadModule(*d, file->binary, module).ok();
+        if (!fromBinary)
+          if (Status s = loadModule(*d, file->text, module); !s)
+            return s.withContext("loading the kernel for '" + spec.key() +
+                                 "' on " + arch);
         int sms = 0;
         if (Status s = d->check(
                 d->cuDeviceGetAttribute(
@@ -94,6 +99,7 @@ Status Runtime::getKernel(const KernelSpec &spec, const Kernel *&kernel) {
         }
         std::lock_guard<std::mutex> lock(impl->mu);
         ++impl->stats.moduleLoads;
+        impl->stats.binaryLoads += fromBinary;
         return Status::success();
       },
       kernel);

@@ -68,6 +68,10 @@ Runtime::Runtime(RuntimeOptions options) : impl(std::make_unique<Impl>()) {
       impl->diskWarning = "kernel disk cache off: none of TCUC_CACHE_DIR, "
                           "XDG_CACHE_HOME, HOME is set";
   }
+  if (impl->options.kernelLibrary)
+    impl->libraryDir = impl->options.libraryDir.empty()
+                           ? cache::defaultLibraryDirectory()
+                           : impl->options.libraryDir;
 }
 
 Runtime::~Runtime() {
@@ -94,6 +98,8 @@ Runtime &Runtime::global() {
 }
 
 std::string Runtime::cacheDirectory() const { return impl->cacheDir; }
+
+std::string Runtime::libraryDirectory() const { return impl->libraryDir; }
 
 std::string Runtime::diskCacheWarning() const {
   std::lock_guard<std::mutex> lock(impl->mu);
@@ -141,9 +147,45 @@ void Runtime::Impl::noteDiskRefused(const Status &s) {
   warnDisk(s.message());
 }
 
+bool Runtime::Impl::readLibrary(const KernelSpec &spec, const std::string &arch,
+                                KernelFile &file) {
+  if (libraryDir.empty())
+    return false;
+  // A missing library is the common case (not installed): said nowhere.
+  if (Status d = cache::checkDirectory(libraryDir); !d) {
+    noteDiskRefused(Status::error("kernel library: " + d.message()));
+    return false;
+  }
+  std::string path = cache::filePath(libraryDir, spec, arch), text, why;
+  cache::LoadResult r = cache::load(path, text, &why);
+  if (r == cache::LoadResult::Miss)
+    return false;
+  Status s = r == cache::LoadResult::Hit ? parseKernelFile(text, file)
+                                         : Status::error(why);
+  if (s)
+    s = checkKernelFile(file, spec, arch, buildId());
+  if (!s) {
+    // A damaged or foreign library file is a miss; the disk cache and the
+    // compiler still work, so it is said once, not failed.
+    std::lock_guard<std::mutex> lock(mu);
+    warnDisk("kernel library file ignored: " + s.message());
+    return false;
+  }
+  // The cubin is optional (a build without ptxas has none) and only ever
+  // replaces the PTX beside it, so a bad one is dropped silently.
+  std::string binary;
+  if (cache::load(cache::binaryPath(path), binary) == cache::LoadResult::Hit)
+    file.binary = std::move(binary);
+  std::lock_guard<std::mutex> lock(mu);
+  ++stats.libraryHits;
+  return true;
+}
+
 Status Runtime::Impl::makeKernelFile(const KernelSpec &spec,
                                      const std::string &arch,
                                      KernelFile &file) {
+  if (readLibrary(spec, arch, file))
+    return Status::success();
   std::string path =
       cacheDir.empty() ? std::string() : cache::filePath(cacheDir, spec, arch);
   std::string ignored; // why a cache file was not used

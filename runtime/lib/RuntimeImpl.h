@@ -27,6 +27,8 @@ struct Runtime::Impl {
   RuntimeOptions options;
   /// Empty when the disk cache is off (by option, or no directory known).
   std::string cacheDir;
+  /// Empty when there is no kernel library (by option or environment).
+  std::string libraryDir;
 
   /// Guards the fields below it.
   mutable std::mutex mu;
@@ -52,7 +54,12 @@ struct Runtime::Impl {
       usedDriver = d;
     return s;
   }
-  /// Disk cache, then compiler (then disk store).
+  /// The kernel library's file for `spec` on `arch` (with its cubin when
+  /// there is one), checked like a disk cache file; false on a miss or a
+  /// file that fails the checks (warned once).
+  bool readLibrary(const KernelSpec &spec, const std::string &arch,
+                   KernelFile &file);
+  /// Kernel library, disk cache, then compiler (then disk store).
   Status makeKernelFile(const KernelSpec &spec, const std::string &arch,
                         KernelFile &file);
   void noteDiskWriteFailure(const Status &s);

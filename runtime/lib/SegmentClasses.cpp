@@ -8,7 +8,10 @@
 
 #include "tcuc/Spec.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <string_view>
+#include <vector>
 
 using namespace tcuc;
 
@@ -52,9 +55,9 @@ const char *classVariant(const KernelSpec &spec) {
 
 } // namespace
 
-KernelSpec tcuc::resolveSegmentClass(const KernelSpec &spec) {
+KernelSpec tcuc::segmentClassOf(const KernelSpec &spec) {
   if (spec.runtimeSegment || !spec.variant.empty() || spec.tilesPerWarp ||
-      spec.warpsPerBlock || !classesOn())
+      spec.warpsPerBlock)
     return spec;
   const char *variant = classVariant(spec);
   if (!variant)
@@ -63,4 +66,35 @@ KernelSpec tcuc::resolveSegmentClass(const KernelSpec &spec) {
   c.runtimeSegment = true;
   c.variant = variant;
   return c;
+}
+
+KernelSpec tcuc::resolveSegmentClass(const KernelSpec &spec) {
+  return classesOn() ? segmentClassOf(spec) : spec;
+}
+
+std::vector<KernelSpec> tcuc::segmentClassKernels() {
+  // The (input, output) types tcuc compiles: 16-bit input to f32 or to its
+  // own type, f32 to f32, i8 to i32.
+  const std::pair<DType, DType> types[] = {
+      {DType::F16, DType::F32},  {DType::F16, DType::F16},
+      {DType::BF16, DType::F32}, {DType::BF16, DType::BF16},
+      {DType::F32, DType::F32},  {DType::I8, DType::I32}};
+  std::vector<KernelSpec> out;
+  for (auto [in, outType] : types) {
+    for (int mode = 0; mode < 3; ++mode) { // reduce, inclusive, exclusive
+      KernelSpec spec = mode == 0 ? KernelSpec::reduce(1, in, outType)
+                                  : KernelSpec::scan(1, in, outType, mode == 1);
+      std::vector<std::string> seen;
+      for (int64_t s = 1; s <= kMaxClassSegment; ++s) {
+        spec.segmentSize = s;
+        KernelSpec c = segmentClassOf(spec);
+        if (!c.runtimeSegment ||
+            std::find(seen.begin(), seen.end(), c.variant) != seen.end())
+          continue;
+        seen.push_back(c.variant); // c.segmentSize: the class's smallest
+        out.push_back(c);
+      }
+    }
+  }
+  return out;
 }

@@ -7,6 +7,11 @@ outputs, and inputs of 2^31 + 12345 elements (64-bit indexing), each run as
   gpu_grid.py fill --tcuc build/bin/tcuc --cache-dir DIR   (compiler machine)
   gpu_grid.py run  --tcuc BIN [--jobs 8] [--large]         (GPU machine)
 
+`--variant class`: the class kernels instead (TCUC_SEGMENT_KERNELS=class,
+the default strategy at the CPU grid's class sizes, every dtype and scan
+mode); with the kernel library (TCUC_KERNEL_LIBRARY) only the sizes past
+the classes need a cache.
+
 `fill` compiles every kernel the grid needs into a runtime kernel cache, so
 a GPU machine without LLVM (a runtime-only build) can run the grid."""
 
@@ -19,7 +24,8 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Integration",
                                 "CPU"))
-from check_grid import VARIANTS, cases, dtypes_for  # noqa: E402
+from check_grid import (DTYPES, VARIANTS, cases, dtypes_for,  # noqa: E402
+                        run_env)
 
 LARGE_N = 2**31 + 12345
 # (op, variant, dtype, mode, segment[, out_dtype]): the 64-bit indexing
@@ -67,8 +73,8 @@ ONE_TILE = [("reduce", "seg16", (7, 16)), ("reduce", "seg256", (48, 256)),
 
 
 def spec_args(op, variant, dtype, mode, segment, out_dtype=None):
-    a = ["--op", op, "--variant", variant, "--dtype", dtype,
-         "--segment", str(segment)]
+    a = ["--op", op] + (["--variant", variant] if variant else []) + \
+        ["--dtype", dtype, "--segment", str(segment)]
     if mode == "exclusive":
         a.append("--exclusive")
     if out_dtype:
@@ -106,6 +112,15 @@ def grid(large):
             yield spec_args(*case), LARGE_N
 
 
+def class_grid():
+    """Yields (spec args, n) of the class kernels' grid: no variant (the
+    default strategy), run under TCUC_SEGMENT_KERNELS=class."""
+    for op in ("reduce", "scan"):
+        for dtype in DTYPES:
+            for segment, n, mode in cases(op, "class"):
+                yield spec_args(op, None, dtype, mode, segment), n
+
+
 # What examples/cpp/reduce_scan.cpp runs (default variants).
 EXAMPLE = [("--op", "reduce", "--segment", "1000", "--dtype", "f16"),
            ("--op", "scan", "--segment", "256", "--dtype", "f16")]
@@ -118,14 +133,18 @@ def chosen(a, variant):
 
 
 def fill(args):
-    specs = {tuple(a) for a, _ in grid(large=True)
-             if chosen(a, args.variant)} | \
-        (set(EXAMPLE) if not args.variant else set())
+    if args.variant == "class":
+        specs = {tuple(a) for a, _ in class_grid()}
+    else:
+        specs = {tuple(a) for a, _ in grid(large=True)
+                 if chosen(a, args.variant)} | \
+            (set(EXAMPLE) if not args.variant else set())
     failed = 0
     for a in sorted(specs):
         cmd = [args.tcuc, "compile", *a, "--arch", args.arch,
                "--cache-dir", args.cache_dir]
-        proc = subprocess.run(cmd, capture_output=True, text=True)
+        proc = subprocess.run(cmd, capture_output=True, text=True,
+                              env=run_env(args.variant))
         if proc.returncode:
             failed += 1
             print("FAIL:", " ".join(cmd), proc.stderr.strip())
@@ -133,16 +152,21 @@ def fill(args):
     return 1 if failed else 0
 
 
-def run_one(tcuc, a, n):
+def run_one(tcuc, a, n, variant=None):
     cmd = [tcuc, "run", "--device", "gpu", *a, "--n", str(n),
            "--seed", str(n + int(a[a.index("--segment") + 1])), "--check",
            "--json"]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    proc = subprocess.run(cmd, capture_output=True, text=True,
+                          env=run_env(variant))
     try:
         result = json.loads(proc.stdout)
     except ValueError:
         result = None
     ok = proc.returncode == 0 and result is not None and result["ok"]
+    # The class grid fails if a size a class takes ran a per-size kernel.
+    if ok and variant == "class":
+        segment = int(a[a.index("--segment") + 1])
+        ok = (result.get("segment_kernel") == "class") == (segment <= 8192)
     return ok, " ".join(cmd), proc.returncode, proc.stdout.strip(), \
         proc.stderr.strip()
 
@@ -151,8 +175,11 @@ def run(args):
     large_sel = True
     if args.large_cases:
         large_sel = [int(i) for i in args.large_cases.split(",")]
-    todo = [(a, n) for a, n in grid(large_sel if args.large else False)
-            if chosen(a, args.variant)]
+    if args.variant == "class":
+        todo = list(class_grid())
+    else:
+        todo = [(a, n) for a, n in grid(large_sel if args.large else False)
+                if chosen(a, args.variant)]
     if args.only_large:
         todo = [(a, n) for a, n in todo if n == LARGE_N]
     failures = []
@@ -160,7 +187,8 @@ def run(args):
     small = [(a, n) for a, n in todo if n != LARGE_N]
     large = [(a, n) for a, n in todo if n == LARGE_N]
     with cf.ThreadPoolExecutor(args.jobs) as pool:
-        results = list(pool.map(lambda c: run_one(args.tcuc, *c), small))
+        results = list(pool.map(
+            lambda c: run_one(args.tcuc, *c, variant=args.variant), small))
     for c in large:
         results.append(run_one(args.tcuc, *c))
         print("done:", results[-1][3], flush=True)
@@ -186,7 +214,8 @@ def main():
     p.add_argument("--large", action="store_true",
                    help="also the 2^31 + 12345 element runs")
     p.add_argument("--only-large", action="store_true")
-    p.add_argument("--variant", help="only the runs of this variant")
+    p.add_argument("--variant", help="only the runs of this variant; "
+                   "'class': the class kernels' grid")
     p.add_argument("--large-cases", default="",
                    help="comma-separated indices into LARGE (default: all)")
     args = p.parse_args()

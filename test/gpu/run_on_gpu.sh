@@ -6,7 +6,11 @@
 # filled on the compiler machine:
 #
 #   python3 test/gpu/gpu_grid.py fill --tcuc build/bin/tcuc --cache-dir DIR
-#   test/gpu/run_on_gpu.sh DIR [grid|large|sanitize|example|all|extremes]
+#   test/gpu/run_on_gpu.sh DIR [grid|class|large|sanitize|example|all|extremes]
+#
+# `class` runs the class kernels' grid (gpu_grid.py --variant class), whose
+# kernels come from the kernel library when TCUC_KERNEL_LIBRARY names one
+# (the sizes past the classes from DIR: gpu_grid.py fill --variant class).
 #
 # and, not part of `all`, every variant's sanitizer, determinism and NaN/Inf
 # runs (test/gpu/reliability_specs.txt), from a cache filled with
@@ -68,6 +72,14 @@ if part grid; then
   rc=$?
   grep FAIL -A2 /tmp/tcuc-grid.log | head -40
   record "grid" $rc "$(tail -1 /tmp/tcuc-grid.log)"
+fi
+
+if part class; then
+  python3 "$root/test/gpu/gpu_grid.py" run --tcuc "$tcuc" --variant class \
+    --jobs 8 >/tmp/tcuc-class.log 2>&1
+  rc=$?
+  grep FAIL -A2 /tmp/tcuc-class.log | head -40
+  record "class grid" $rc "$(tail -1 /tmp/tcuc-class.log)"
 fi
 
 if part large; then

@@ -50,14 +50,23 @@ KernelSpec scanSpec(int64_t segment = 1000) {
   return s;
 }
 
+/// "MIN MAX" of a class kernel's sizes (runtimeSegmentRange).
+std::string segmentRange(const KernelSpec &spec) {
+  int64_t lo = 0, hi = 0;
+  runtimeSegmentRange(spec.variant, spec.isScan, lo, hi);
+  return std::to_string(lo) + " " + std::to_string(hi);
+}
+
 /// A well-formed kernel file for `spec` (the PTX is a stand-in; nothing
 /// here loads it).
 std::string kernelFileFor(const KernelSpec &spec, const std::string &arch,
                           const std::string &build = tcuc::buildId()) {
   return std::string(kKernelFileMagic) + "\n// tcuc.spec: " + spec.key() +
          "\n// tcuc.arch: " + arch + "\n// tcuc.version: " + version() +
-         "\n// tcuc.build: " + build +
-         "\n// tcuc.block: 128"
+         "\n// tcuc.build: " + build + "\n// tcuc.block: 128" +
+         (spec.runtimeSegment
+              ? "\n// tcuc.segment: runtime " + segmentRange(spec)
+              : std::string()) +
          "\n// tcuc.scratch: f32 n 100000 divu n 100000 remu 0 ne add 25 mul"
          "\n// tcuc.kernel: tcuc_k0\n// tcuc.kernel: tcuc_k1"
          "\n// tcuc.items: n 256 divu\n// tcuc.items: 1\n"
@@ -127,6 +136,8 @@ RuntimeOptions optionsWith(const std::string &dir, CompileFn compiler) {
   o.cacheDir = dir;
   o.compiler = std::move(compiler);
   o.driverPath = kNoDriver;
+  // Hermetic: an installed kernel library must not answer these tests.
+  o.kernelLibrary = false;
   return o;
 }
 
@@ -1076,6 +1087,165 @@ TEST(KernelCache, DiskCacheOff) {
   EXPECT_TRUE(listDir(dir.path).empty());
 }
 
+//===----------------------------------------------------------------------===//
+// The kernel library
+//===----------------------------------------------------------------------===//
+
+/// A CompileFn that must not be called.
+CompileFn noCompiler() {
+  return
+      [](const KernelSpec &spec, const std::string &, std::string &) -> Status {
+        ADD_FAILURE() << "compiled " << spec.key();
+        return Status::error("no compiler in this test");
+      };
+}
+
+TEST(KernelLibrary, DirectoryFromOptionsAndEnvironment) {
+  {
+    ScopedEnv env("TCUC_KERNEL_LIBRARY", nullptr);
+    std::string d = cache::defaultLibraryDirectory();
+    EXPECT_TRUE(d.size() > 18 &&
+                d.compare(d.size() - 18, 18, "share/tcuc/kernels") == 0)
+        << d;
+    RuntimeOptions o;
+    o.libraryDir = "/opt/lib";
+    EXPECT_EQ(Runtime(o).libraryDirectory(), "/opt/lib");
+    o.kernelLibrary = false;
+    EXPECT_EQ(Runtime(o).libraryDirectory(), "");
+  }
+  ScopedEnv set("TCUC_KERNEL_LIBRARY", "/x/kernels");
+  EXPECT_EQ(Runtime().libraryDirectory(), "/x/kernels");
+  ScopedEnv empty("TCUC_KERNEL_LIBRARY", "");
+  EXPECT_EQ(Runtime().libraryDirectory(), ""); // set and empty: none
+}
+
+TEST(KernelLibrary, ReadBeforeTheDiskCacheAndNeverWritten) {
+  TempDir lib, disk;
+  KernelSpec spec = segmentClassOf(scanSpec(100));
+  ASSERT_TRUE(spec.runtimeSegment);
+  std::string path = cache::filePath(lib.path, spec, "sm_90");
+  ASSERT_TRUE(cache::store(path, kernelFileFor(spec, "sm_90")).ok());
+  ASSERT_TRUE(cache::store(cache::binaryPath(path), std::string("\x7f"
+                                                                "ELF\0x",
+                                                                5))
+                  .ok());
+  // The disk cache holds another (valid) file for the key: not read.
+  ASSERT_TRUE(cache::store(kernelCachePath(spec, "sm_90", disk.path),
+                           kernelFileFor(spec, "sm_90") + "// from the disk\n")
+                  .ok());
+  RuntimeOptions o = optionsWith(disk.path, noCompiler());
+  o.kernelLibrary = true;
+  o.libraryDir = lib.path;
+  Runtime rt(o);
+  std::string text;
+  Status s = rt.getKernelFile(spec, "sm_90", text);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(text, kernelFileFor(spec, "sm_90"));
+  EXPECT_EQ(rt.stats().libraryHits, 1u);
+  EXPECT_EQ(rt.stats().diskHits, 0u);
+  EXPECT_EQ(rt.stats().diskStores, 0u);
+  EXPECT_EQ(listDir(lib.path).size(), 2u); // nothing added
+  // Another arch is not in this library: the disk cache, then the compiler.
+  FakeCompiler compiler;
+  o.compiler = compiler.fn();
+  Runtime rt2(o);
+  ASSERT_TRUE(rt2.getKernelFile(spec, "sm_80", text).ok());
+  EXPECT_EQ(compiler.calls, 1);
+  EXPECT_EQ(rt2.stats().libraryHits, 0u);
+  EXPECT_EQ(listDir(lib.path).size(), 2u);
+}
+
+TEST(KernelLibrary, DamagedOrForeignFilesAreMissesAndSaidOnce) {
+  TempDir lib, disk;
+  KernelSpec spec = segmentClassOf(scanSpec(100));
+  std::string path = cache::filePath(lib.path, spec, "sm_90");
+  for (const std::string &bad :
+       {std::string("tcuc-cache 1 0000000000000000 3\nabc"),
+        kernelFileFor(spec, "sm_90", "0123456789abcdef"),
+        kernelFileFor(scanSpec(100), "sm_90")}) {
+    if (bad.rfind("tcuc-cache", 0) == 0)
+      writeFile(path, bad);
+    else
+      ASSERT_TRUE(cache::store(path, bad).ok());
+    FakeCompiler compiler;
+    RuntimeOptions o = optionsWith(disk.path, compiler.fn());
+    o.kernelLibrary = true;
+    o.libraryDir = lib.path;
+    Runtime rt(o);
+    std::string text;
+    Status s = rt.getKernelFile(spec, "sm_90", text);
+    ASSERT_TRUE(s.ok()) << s.message();
+    EXPECT_EQ(compiler.calls + int(rt.stats().diskHits), 1);
+    EXPECT_EQ(rt.stats().libraryHits, 0u);
+    EXPECT_TRUE(contains(rt.diskCacheWarning(), "kernel library file ignored"))
+        << rt.diskCacheWarning();
+  }
+}
+
+TEST(KernelLibrary, DirectoryOthersCanWriteIsRefused) {
+  TempDir lib, disk;
+  KernelSpec spec = segmentClassOf(scanSpec(100));
+  ASSERT_TRUE(cache::store(cache::filePath(lib.path, spec, "sm_90"),
+                           kernelFileFor(spec, "sm_90"))
+                  .ok());
+  ASSERT_EQ(chmod(lib.path.c_str(), 0777), 0);
+  FakeCompiler compiler;
+  RuntimeOptions o = optionsWith(disk.path, compiler.fn());
+  o.kernelLibrary = true;
+  o.libraryDir = lib.path;
+  Runtime rt(o);
+  std::string text;
+  ASSERT_TRUE(rt.getKernelFile(spec, "sm_90", text).ok());
+  EXPECT_EQ(compiler.calls, 1);
+  EXPECT_EQ(rt.stats().libraryHits, 0u);
+  EXPECT_TRUE(contains(rt.diskCacheWarning(), "kernel library"))
+      << rt.diskCacheWarning();
+}
+
+#ifdef TCUC_TEST_KERNEL_LIBRARY_DIR
+// The library this build made (cmake/TCUCKernelLibrary.cmake): a program
+// that sees many sizes needs no compiler for any of them.
+TEST(KernelLibrary, BuiltLibraryServesEverySizeWithoutACompiler) {
+  RuntimeOptions o = optionsWith("", noCompiler());
+  o.diskCache = false;
+  o.kernelLibrary = true;
+  o.libraryDir = TCUC_TEST_KERNEL_LIBRARY_DIR;
+  Runtime rt(o);
+  std::vector<KernelSpec> all = segmentClassKernels();
+  EXPECT_EQ(all.size(), 44u); // 6 type pairs: 18 reduce, 26 scan classes
+  for (const char *arch : {"sm_80", "sm_90"})
+    for (const KernelSpec &spec : all) {
+      std::string text, cubin;
+      Status s = rt.getKernelFile(spec, arch, text);
+      ASSERT_TRUE(s.ok()) << spec.key() << " " << arch << ": " << s.message();
+      std::string path = cache::filePath(o.libraryDir, spec, arch);
+      EXPECT_EQ(cache::load(cache::binaryPath(path), cubin) ==
+                    cache::LoadResult::Hit,
+                TCUC_TEST_KERNEL_LIBRARY_HAS_CUBINS)
+          << path;
+    }
+  EXPECT_EQ(rt.stats().libraryHits, 2 * all.size());
+
+  // 50 sizes of each op, as a program with ragged inputs would ask:
+  // every one is a class kernel the library already holds.
+  Runtime fresh(o);
+  int asked = 0;
+  for (int64_t s = 1; s <= 8192; s += (s < 40 ? 1 : s / 3 + 7))
+    for (const KernelSpec &spec :
+         {KernelSpec::reduce(s, DType::F16, DType::F32),
+          KernelSpec::scan(s, DType::I8, DType::I32, false)}) {
+      KernelSpec c = segmentClassOf(spec);
+      ASSERT_TRUE(c.runtimeSegment) << spec.key();
+      std::string text;
+      ASSERT_TRUE(fresh.getKernelFile(c, "sm_90", text).ok()) << c.key();
+      ++asked;
+    }
+  EXPECT_GE(asked, 100);
+  EXPECT_EQ(fresh.stats().compiles, 0u);
+  EXPECT_EQ(fresh.stats().libraryHits, 5u); // 3 reduce + 2 scan classes
+}
+#endif
+
 TEST(KernelCache, NoCompilerExplainsHowToFillTheCache) {
   TempDir dir;
   setDefaultCompiler(nullptr);
@@ -1493,6 +1663,36 @@ TEST(Gpu, TwoPassKernelWithScratch) {
   checkReduce(rt2, spec, 4321, nullptr);
   EXPECT_EQ(compiles, 1);
   EXPECT_EQ(rt2.stats().diskHits, 1u);
+}
+
+// The size's class kernel, from the kernel library alone (the build's,
+// or $TCUC_KERNEL_LIBRARY on a runtime-only build), loaded from its cubin
+// where the library has one.
+TEST(Gpu, ClassKernelFromTheLibraryWithoutACompiler) {
+  RuntimeOptions o = gpuOptions("", noCompiler());
+  o.diskCache = false;
+  o.segmentKernels = SegmentKernels::Class;
+#ifdef TCUC_TEST_KERNEL_LIBRARY_DIR
+  o.libraryDir = TCUC_TEST_KERNEL_LIBRARY_DIR;
+#endif
+  Runtime rt(o);
+  std::string arch;
+  REQUIRE_GPU(rt, arch);
+  if (rt.libraryDirectory().empty() ||
+      access(rt.libraryDirectory().c_str(), R_OK) != 0)
+    GTEST_SKIP() << "no kernel library at '" << rt.libraryDirectory() << "'";
+  checkReduce(rt, f32Reduce(100), 100003, nullptr);
+  checkReduce(rt, f32Reduce(257), 100003, nullptr); // another class
+  EXPECT_EQ(rt.stats().libraryHits, 2u);
+  EXPECT_EQ(rt.stats().compiles, 0u);
+  EXPECT_EQ(rt.stats().moduleLoads, 2u);
+  std::string cubin;
+  KernelSpec c = segmentClassOf(f32Reduce(100));
+  bool hasCubin =
+      cache::load(
+          cache::binaryPath(cache::filePath(rt.libraryDirectory(), c, arch)),
+          cubin) == cache::LoadResult::Hit;
+  EXPECT_EQ(rt.stats().binaryLoads, hasCubin ? 2u : 0u);
 }
 
 TEST(Gpu, OutOfDeviceMemoryIsAnErrorNotACrash) {

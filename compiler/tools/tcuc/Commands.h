@@ -43,6 +43,10 @@ int runRun();
 extern llvm::cl::SubCommand compileCommand;
 int runCompile();
 
+/// `tcuc library`: the kernel library (every class kernel, per arch).
+extern llvm::cl::SubCommand libraryCommand;
+int runLibrary();
+
 /// `tcuc tune`: the cost model's tuned table from a benchmark sweep.
 extern llvm::cl::SubCommand tuneCommand;
 int runTune();

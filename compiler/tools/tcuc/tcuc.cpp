@@ -55,12 +55,15 @@ int main(int argc, char **argv) {
       "                      file: docs/kernel-file.md)\n"
       "  tcuc run ...        compile, run (gpu or cpu) and check a spec\n"
       "  tcuc tune ...       the cost model's tuned table from a benchmark\n"
-      "                      sweep (bench/ results.csv)\n\n"
+      "                      sweep (bench/ results.csv)\n"
+      "  tcuc library ...    write the kernel library (every segment-class\n"
+      "                      kernel, with cubins where ptxas is found)\n\n"
       "'tcuc <subcommand> --help' lists a subcommand's flags.\n");
 
   for (cl::SubCommand *sub :
        {&tcuc::driver::inspectCommand, &tcuc::driver::runCommand,
-        &tcuc::driver::compileCommand, &tcuc::driver::tuneCommand})
+        &tcuc::driver::compileCommand, &tcuc::driver::tuneCommand,
+        &tcuc::driver::libraryCommand})
     if (*sub)
       if (int rc = rejectRepeatedFlags(*sub))
         return rc;
@@ -72,6 +75,8 @@ int main(int argc, char **argv) {
     return tcuc::driver::runCompile();
   if (tcuc::driver::tuneCommand)
     return tcuc::driver::runTune();
+  if (tcuc::driver::libraryCommand)
+    return tcuc::driver::runLibrary();
 
   errs() << "tcuc: no subcommand given; run 'tcuc --help' for the list\n";
   return 2;

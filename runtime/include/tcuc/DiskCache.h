@@ -46,6 +46,17 @@ uint64_t fnv1a64(std::string_view bytes);
 /// these is set.
 std::string defaultDirectory();
 
+/// The kernel library the runtime reads before the disk cache: kernel files
+/// `tcuc library` made when tcuc was built, in the disk cache's layout, each
+/// with its cubin (binaryPath) where ptxas was at hand (docs/runtime.md
+/// "The kernel library"). $TCUC_KERNEL_LIBRARY when set (set and empty: no
+/// library), else where tcuc installs it, <prefix>/share/tcuc/kernels.
+std::string defaultLibraryDirectory();
+
+/// The cubin (SASS for the kernel file's arch) stored beside the kernel
+/// file at `kernelPath`, in the same checked format.
+std::string binaryPath(const std::string &kernelPath);
+
 /// The file name for a kernel: 16 hex digits of fnv1a64("key|arch|build").
 std::string fileName(const KernelSpec &spec, const std::string &arch,
                      const std::string &build = tcuc::buildId());

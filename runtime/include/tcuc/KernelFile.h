@@ -91,6 +91,10 @@ struct KernelFile {
   int64_t segmentMin = 0, segmentMax = 0;
   /// The whole file (header and PTX): what the driver's PTX JIT loads.
   std::string text;
+  /// Not part of the file: the cubin (SASS for `arch`) the kernel library
+  /// holds beside it, loaded instead of `text` when the driver takes it;
+  /// empty otherwise.
+  std::string binary;
 };
 
 /// Parses the header of a kernel file (the PTX is kept as is, not checked).

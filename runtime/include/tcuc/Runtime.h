@@ -7,9 +7,10 @@
 // libcuda.so.1 is loaded on first use; without it every GPU call returns a
 // clear error.
 //
-// Kernels are found, in order, in the runtime's memory cache, in the disk
-// cache (docs/runtime.md), or compiled by a CompileFn (registered by builds
-// that have the compiler) and then stored on disk. Every call is
+// Kernels are found, in order, in the runtime's memory cache, in the kernel
+// library installed with tcuc, in the disk cache (docs/runtime.md), or
+// compiled by a CompileFn (registered by builds that have the compiler) and
+// then stored on disk. Every call is
 // thread-safe; a kernel is compiled and loaded at most once per runtime even
 // when many threads ask for it at the same time.
 //
@@ -45,11 +46,28 @@ using CompileFn = std::function<Status(
 void setDefaultCompiler(CompileFn compiler);
 CompileFn defaultCompiler();
 
+/// Which kernel runs a segment size (docs/runtime.md "Segment classes").
+enum class SegmentKernels {
+  /// TCUC_SEGMENT_KERNELS=class: Class; anything else: PerSize.
+  FromEnvironment,
+  /// One kernel per size (the default).
+  PerSize,
+  /// The size's class kernel where it has one (segmentClassOf).
+  Class,
+};
+
 struct RuntimeOptions {
   /// Disk cache directory; empty: cache::defaultDirectory().
   std::string cacheDir;
   /// Off: neither read nor write kernel files on disk.
   bool diskCache = true;
+  /// Kernel library directory (read before the disk cache, never
+  /// written); empty: cache::defaultLibraryDirectory().
+  std::string libraryDir;
+  /// Off: no kernel library.
+  bool kernelLibrary = true;
+  /// Per-size or class kernels for run, reduce and scan.
+  SegmentKernels segmentKernels = SegmentKernels::FromEnvironment;
   /// Empty: defaultCompiler() at the time of the miss.
   CompileFn compiler;
   /// The CUDA driver library; empty: $TCUC_CUDA_DRIVER, else libcuda.so.1.
@@ -63,7 +81,9 @@ struct RuntimeStats {
   uint64_t diskStores = 0;    // kernel files written to the disk cache
   uint64_t diskCorrupt = 0;   // damaged or stale files ignored
   uint64_t diskUntrusted = 0; // refused: directory or file others can write
+  uint64_t libraryHits = 0;   // kernel files read from the kernel library
   uint64_t moduleLoads = 0;   // cuModuleLoadDataEx calls that succeeded
+  uint64_t binaryLoads = 0;   // of them, from a library cubin (no PTX JIT)
 };
 
 /// A loaded kernel: the module, its functions and its launch plan. Owned by
@@ -99,8 +119,8 @@ public:
   /// "sm_90" for device 0, from its compute capability.
   Status deviceArch(std::string &arch);
 
-  /// The kernel file for `spec` on `arch`, from memory, disk, or the
-  /// compiler (then stored on disk). Needs no GPU.
+  /// The kernel file for `spec` on `arch`, from memory, the kernel library,
+  /// disk, or the compiler (then stored on disk). Needs no GPU.
   Status getKernelFile(const KernelSpec &spec, const std::string &arch,
                        std::string &kernelFile);
 
@@ -153,6 +173,8 @@ public:
 
   /// The disk cache directory in use; empty when the disk cache is off.
   std::string cacheDirectory() const;
+  /// The kernel library directory in use; empty when there is none.
+  std::string libraryDirectory() const;
   /// Why the disk cache is not fully used (empty while it works): writing
   /// stopped at the first failed write, or the directory or a kernel's file
   /// was refused as untrusted (owned by another user, world-writable, a

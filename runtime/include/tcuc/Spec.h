@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tcuc {
 
@@ -117,6 +118,15 @@ struct KernelSpec {
 /// sizes for now) and for any other spec, `spec` itself. The classes by
 /// op, input type and size: docs/runtime.md "Segment classes".
 KernelSpec resolveSegmentClass(const KernelSpec &spec);
+/// resolveSegmentClass as if TCUC_SEGMENT_KERNELS=class: the class kernel
+/// for `spec`'s size, or `spec` itself where no class takes it.
+KernelSpec segmentClassOf(const KernelSpec &spec);
+
+/// Every class kernel resolveSegmentClass can give (whatever
+/// TCUC_SEGMENT_KERNELS says): for each pair of element types tcuc compiles,
+/// the reduction and both scans, one spec per class (its segmentSize the
+/// class's smallest size). What the kernel library holds (`tcuc library`).
+std::vector<KernelSpec> segmentClassKernels();
 
 /// The segment sizes one kernel of `variant` (a `#tcu.variant` name) takes
 /// at launch, [min, max]: false for the variants that need a constant size.
