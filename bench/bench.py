@@ -18,6 +18,13 @@ on the same random data (median of CUDA-event timings of single calls after
 warm-up, alternating between two input/output sets, each larger than L2),
 checks every result against a float64 reference, and writes results.md,
 results.csv and throughput.png into --out.
+
+`run --energy-ms M` also measures each cell's energy: NVML's energy counter
+across a loop of calls lasting about M ms, as joules per 10^9 elements
+(j_gelem) and watts, split (docs/performance.md#energy) into the idle
+draw for that time (j_idle), the memory traffic at the ceiling kernels'
+energy per byte above idle (j_mem), and the rest (j_rest: the issued
+instructions, Tensor Core products and other work beyond moving bytes).
 """
 
 import argparse
@@ -254,6 +261,51 @@ def fill(args):
 # The GPU side.
 
 
+class Energy:
+    """NVML's total energy counter (millijoules) of one GPU, through
+    libnvidia-ml: what `--energy-ms` reads around a loop of calls."""
+
+    def __init__(self, pci_bus_id, index):
+        self.nvml = ctypes.CDLL("libnvidia-ml.so.1")
+        if self.nvml.nvmlInit_v2() != 0:
+            raise RuntimeError("nvmlInit_v2 failed")
+        self.handle = ctypes.c_void_p()
+        # NVML numbers devices by PCI order, CUDA by speed unless
+        # CUDA_DEVICE_ORDER says otherwise: the bus id names the same one.
+        r = (self.nvml.nvmlDeviceGetHandleByPciBusId_v2(
+            pci_bus_id.encode(), ctypes.byref(self.handle)) if pci_bus_id
+            else self.nvml.nvmlDeviceGetHandleByIndex_v2(
+                index, ctypes.byref(self.handle)))
+        if r != 0:
+            raise RuntimeError(f"NVML has no device {pci_bus_id or index} "
+                               f"(error {r})")
+
+    def millijoules(self):
+        v = ctypes.c_ulonglong(0)
+        r = self.nvml.nvmlDeviceGetTotalEnergyConsumption(self.handle,
+                                                          ctypes.byref(v))
+        if r != 0:
+            raise RuntimeError(f"nvmlDeviceGetTotalEnergyConsumption: {r}")
+        return v.value
+
+    def measure(self, torch, fn, call_ms, loop_ms):
+        """(joules per call, watts) over calls of fn(i) lasting ~loop_ms."""
+        calls = max(5, int(loop_ms / max(call_ms, 1e-3)))
+        torch.cuda.synchronize()
+        e0, t0 = self.millijoules(), time.perf_counter()
+        for i in range(calls):
+            fn(i)
+        torch.cuda.synchronize()
+        e1, t1 = self.millijoules(), time.perf_counter()
+        joules = (e1 - e0) / 1000.0
+        return joules / calls, joules / (t1 - t0)
+
+    def idle_watts(self, seconds=2.0):
+        e0, t0 = self.millijoules(), time.perf_counter()
+        time.sleep(seconds)
+        return (self.millijoules() - e0) / 1000.0 / (time.perf_counter() - t0)
+
+
 class Timer:
     """Median of CUDA-event timings of single calls, after warm-up."""
 
@@ -287,6 +339,17 @@ class Timer:
         torch.cuda.synchronize()
         times = sorted(a.elapsed_time(b) for a, b in events)
         return times[len(times) // 2]
+
+
+def props_pci_bus_id(torch, dev):
+    """The PCI bus id NVML names the torch device by ("00000000:19:00.0"),
+    or None where this torch does not report it."""
+    p = torch.cuda.get_device_properties(dev)
+    try:
+        return "%08X:%02X:%02X.0" % (p.pci_domain_id, p.pci_bus_id,
+                                     p.pci_device_id)
+    except AttributeError:
+        return None
 
 
 def run(args):
@@ -382,6 +445,28 @@ def run(args):
         f"(kernel {2 * nbytes / copy_k / 1e6:.0f}, cudaMemcpy "
         f"{2 * nbytes / copy_m / 1e6:.0f})")
 
+    # Energy: the idle draw, then the ceiling kernels' joules per byte moved
+    # above it (the price of memory traffic alone).
+    energy = None
+    if args.energy_ms:
+        energy = Energy(props_pci_bus_id(torch, dev),
+                        torch.cuda.current_device())
+        idle_w = energy.idle_watts()
+        e_read, w_read = energy.measure(
+            torch, lambda i: cub.cubb_read(x16[i % 2].data_ptr(), nbytes,
+                                           sink.data_ptr(), sp),
+            read_ms, args.energy_ms)
+        e_copy, w_copy = energy.measure(
+            torch, lambda i: cub.cubb_copy_kernel(
+                x16[i % 2].data_ptr(), outs[torch.float16][i % 2].data_ptr(),
+                nbytes, sp), copy_k, args.energy_ms)
+        # Joules per byte above idle: read kernel (nbytes), copy (2 nbytes).
+        mem_j_read = (e_read - idle_w * read_ms / 1e3) / nbytes
+        mem_j_copy = (e_copy - idle_w * copy_k / 1e3) / (2 * nbytes)
+        say(f"energy: idle {idle_w:.0f} W; read kernel {w_read:.0f} W, "
+            f"{mem_j_read * 1e12:.1f} pJ/byte above idle; copy kernel "
+            f"{w_copy:.0f} W, {mem_j_copy * 1e12:.1f} pJ/byte above idle")
+
     tdt = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32,
            "i8": torch.int8, "i32": torch.int32}
 
@@ -437,9 +522,27 @@ def run(args):
                            scratch="", note="")
                 if extra:
                     row.update(extra)
+                tail = ""
+                if energy:
+                    joules, watts = energy.measure(torch, fn, ms,
+                                                   args.energy_ms)
+                    per = 1e9 / n  # joules per call -> per 10^9 elements
+                    j_idle = idle_w * ms / 1e3
+                    j_mem = (mem_j_read if op == "reduce" else
+                             mem_j_copy) * moved
+                    row.update(j_gelem=f"{joules * per:.4f}",
+                               watts=f"{watts:.0f}",
+                               j_idle=f"{j_idle * per:.4f}",
+                               j_mem=f"{j_mem * per:.4f}",
+                               j_rest=f"{(joules - j_idle - j_mem) * per:.4f}")
+                    tail = (f"  {joules * per:.3f} J/Gelem {watts:.0f} W "
+                            f"(idle {j_idle * per:.3f}, memory "
+                            f"{j_mem * per:.3f}, rest "
+                            f"{(joules - j_idle - j_mem) * per:.3f})")
                 rows.append(row)
                 say(f"  {opname:16} {segname:>9} {lib:18} {ms:9.4f} ms "
-                    f"{gbs:7.0f} GB/s {gbs / ceiling:6.1%}  err {err:.1e}")
+                    f"{gbs:7.0f} GB/s {gbs / ceiling:6.1%}  err {err:.1e}"
+                    + tail)
 
             # tcuc: every variant; "" is the default (the cost model's pick).
             for v in strategies(op, seg, n, args.only, din):
@@ -530,7 +633,8 @@ def run(args):
 
 
 FIELDS = ["op", "segment", "lib", "variant", "ms", "gbs", "gelems", "frac",
-          "err", "scratch", "note"]
+          "err", "scratch", "note", "j_gelem", "watts", "j_idle", "j_mem",
+          "j_rest"]
 
 
 def report(args):
@@ -717,6 +821,9 @@ def main():
     sweep_filters(r)
     r.add_argument("--no-peers", action="store_true",
                    help="time tcuc only (no CUB, PyTorch, Triton)")
+    r.add_argument("--energy-ms", type=float, default=0,
+                   help="also measure each cell's energy (NVML) over a loop "
+                        "of calls lasting about this many ms")
     m = sub.add_parser("report", help="results.md, results.csv and the plot "
                        "from several runs' directories")
     m.add_argument("dirs", nargs="+")
