@@ -5,7 +5,15 @@
 # each kernel also gets a cubin, which skips the driver's PTX JIT; without
 # one the library holds PTX only.
 include(GNUInstallDirs)
-option(TCUC_BUILD_KERNEL_LIBRARY "Build and install the kernel library" ON)
+# Off by default in sanitizer builds: they test the code, and would run the
+# instrumented compiler over every kernel at build time.
+if(LLVM_USE_SANITIZER)
+  set(_tcuc_library_default OFF)
+else()
+  set(_tcuc_library_default ON)
+endif()
+option(TCUC_BUILD_KERNEL_LIBRARY "Build and install the kernel library"
+       ${_tcuc_library_default})
 set(TCUC_KERNEL_LIBRARY_BUILD_DIR ${CMAKE_BINARY_DIR}/share/tcuc/kernels)
 set(TCUC_KERNEL_LIBRARY_HAS_CUBINS OFF)
 if(TCUC_ENABLE_COMPILER AND TCUC_BUILD_KERNEL_LIBRARY)

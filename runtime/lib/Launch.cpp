@@ -300,20 +300,49 @@ Status Runtime::launchWithSegment(const Kernel &kernel, const void *in,
   return enqueue();
 }
 
+Status Runtime::getKernelFor(const KernelSpec &spec, const Kernel *&kernel) {
+  SegmentKernels mode = impl->options.segmentKernels;
+  KernelSpec chosen = mode == SegmentKernels::Class ? segmentClassOf(spec)
+                      : mode == SegmentKernels::PerSize
+                          ? spec
+                          : resolveSegmentClass(spec);
+  if (!chosen.runtimeSegment) {
+    std::lock_guard<std::mutex> lock(impl->fallbackMu);
+    auto it = impl->fallbacks.find(chosen.key());
+    if (it != impl->fallbacks.end()) {
+      kernel = it->second;
+      return Status::success();
+    }
+  }
+  Status s = getKernel(chosen, kernel);
+  if (s || chosen.runtimeSegment || impl->options.compiler || defaultCompiler())
+    return s;
+  // No compiler can make the per-size kernel: its class kernel, where the
+  // library (or a cache) has it, computes the same call.
+  KernelSpec c = segmentClassOf(spec);
+  const Kernel *classKernel = nullptr;
+  if (!c.runtimeSegment || !getKernel(c, classKernel))
+    return s;
+  {
+    std::lock_guard<std::mutex> lock(impl->fallbackMu);
+    impl->fallbacks.emplace(chosen.key(), classKernel);
+  }
+  {
+    std::lock_guard<std::mutex> lock(impl->mu);
+    ++impl->stats.classFallbacks;
+  }
+  kernel = classKernel;
+  return Status::success();
+}
+
 Status Runtime::run(const KernelSpec &spec, const void *in, void *out,
                     int64_t n, void *stream) {
   if (Status s = checkArguments(spec, spec.segmentSize, in, out, n); !s)
     return s;
   if (n == 0)
     return Status::success();
-  // The size's class kernel where it has one and classes are on.
-  SegmentKernels mode = impl->options.segmentKernels;
-  KernelSpec chosen = mode == SegmentKernels::Class ? segmentClassOf(spec)
-                      : mode == SegmentKernels::PerSize
-                          ? spec
-                          : resolveSegmentClass(spec);
   const Kernel *kernel = nullptr;
-  if (Status s = getKernel(chosen, kernel); !s)
+  if (Status s = getKernelFor(spec, kernel); !s)
     return s;
   return launchWithSegment(*kernel, in, out, n, spec.segmentSize, stream);
 }

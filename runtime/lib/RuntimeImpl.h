@@ -40,6 +40,10 @@ struct Runtime::Impl {
   /// "key|arch" -> kernel file; "key|arch" -> loaded kernel.
   OnceMap<KernelFile> files;
   OnceMap<Kernel> kernels;
+  /// Per-size spec key -> the class kernel that runs it for want of a
+  /// compiler (getKernelFor), so the miss is not looked up again per call.
+  std::mutex fallbackMu;
+  std::unordered_map<std::string, const Kernel *> fallbacks;
 
   std::mutex scratchMu; // guards the map, not the buffers
   std::unordered_map<void *, std::unique_ptr<StreamScratch>> scratch;

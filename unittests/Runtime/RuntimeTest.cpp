@@ -1210,6 +1210,9 @@ TEST(KernelLibrary, BuiltLibraryServesEverySizeWithoutACompiler) {
   o.diskCache = false;
   o.kernelLibrary = true;
   o.libraryDir = TCUC_TEST_KERNEL_LIBRARY_DIR;
+  if (access(o.libraryDir.c_str(), R_OK) != 0)
+    GTEST_SKIP() << "the build has not made its kernel library ("
+                 << o.libraryDir << ") yet: build everything first";
   Runtime rt(o);
   std::vector<KernelSpec> all = segmentClassKernels();
   EXPECT_EQ(all.size(), 44u); // 6 type pairs: 18 reduce, 26 scan classes
@@ -1693,6 +1696,35 @@ TEST(Gpu, ClassKernelFromTheLibraryWithoutACompiler) {
           cache::binaryPath(cache::filePath(rt.libraryDirectory(), c, arch)),
           cubin) == cache::LoadResult::Hit;
   EXPECT_EQ(rt.stats().binaryLoads, hasCubin ? 2u : 0u);
+}
+
+// A runtime without a compiler (runtime-only builds) runs a per-size spec
+// that no cache holds by its class kernel from the library, once looked up.
+TEST(Gpu, PerSizeSpecWithoutACompilerRunsItsClassKernel) {
+  if (defaultCompiler())
+    GTEST_SKIP() << "this binary registers a compiler";
+  TempDir dir; // an empty disk cache
+  RuntimeOptions o = gpuOptions(dir.path, nullptr);
+  o.segmentKernels = SegmentKernels::PerSize;
+#ifdef TCUC_TEST_KERNEL_LIBRARY_DIR
+  o.libraryDir = TCUC_TEST_KERNEL_LIBRARY_DIR;
+#endif
+  Runtime rt(o);
+  std::string arch;
+  REQUIRE_GPU(rt, arch);
+  if (rt.libraryDirectory().empty() ||
+      access(rt.libraryDirectory().c_str(), R_OK) != 0)
+    GTEST_SKIP() << "no kernel library at '" << rt.libraryDirectory() << "'";
+  checkReduce(rt, f32Reduce(100), 100003, nullptr);
+  checkReduce(rt, f32Reduce(100), 100003, nullptr);
+  EXPECT_EQ(rt.stats().classFallbacks, 1u);
+  EXPECT_EQ(rt.stats().libraryHits, 1u);
+  EXPECT_EQ(rt.stats().compiles, 0u);
+  // Above the classes there is nothing to fall back on: the miss is said.
+  const Kernel *kernel = nullptr;
+  Status s = rt.getKernelFor(f32Reduce(10000), kernel);
+  EXPECT_FALSE(s.ok());
+  EXPECT_TRUE(contains(s.message(), "has no compiler")) << s.message();
 }
 
 TEST(Gpu, OutOfDeviceMemoryIsAnErrorNotACrash) {

@@ -108,8 +108,7 @@ bool tcuc::driver::loadGPUKernel(RunRequest &request, std::string &error) {
   RuntimeStats before = Runtime::global().stats();
   auto start = std::chrono::steady_clock::now();
   const Kernel *kernel = nullptr;
-  Status s =
-      Runtime::global().getKernel(resolveSegmentClass(request.spec), kernel);
+  Status s = Runtime::global().getKernelFor(request.spec, kernel);
   request.compileMs = std::chrono::duration<double, std::milli>(
                           std::chrono::steady_clock::now() - start)
                           .count();
@@ -117,10 +116,11 @@ bool tcuc::driver::loadGPUKernel(RunRequest &request, std::string &error) {
   if (!s.ok())
     return false;
   RuntimeStats after = Runtime::global().stats();
-  request.kernelOrigin = after.compiles > before.compiles ? "compiled"
-                         : after.diskHits > before.diskHits
-                             ? "read from the disk cache"
-                             : "already loaded";
+  request.kernelOrigin =
+      after.compiles > before.compiles         ? "compiled"
+      : after.libraryHits > before.libraryHits ? "read from the kernel library"
+      : after.diskHits > before.diskHits       ? "read from the disk cache"
+                                               : "already loaded";
   request.classKernel = kernel->spec().runtimeSegment;
   const KernelFile &file = kernel->file();
   if (!file.variant.empty()) {
@@ -135,7 +135,7 @@ ExecuteFn tcuc::driver::gpuExecutor(const KernelSpec &spec) {
   return [spec](const void *in, int64_t n, void *out, double &ms,
                 std::string &error) {
     const Kernel *kernel = nullptr;
-    Status s = Runtime::global().getKernel(resolveSegmentClass(spec), kernel);
+    Status s = Runtime::global().getKernelFor(spec, kernel);
     if (!s) {
       error = s.message();
       return false;

@@ -84,6 +84,9 @@ struct RuntimeStats {
   uint64_t libraryHits = 0;   // kernel files read from the kernel library
   uint64_t moduleLoads = 0;   // cuModuleLoadDataEx calls that succeeded
   uint64_t binaryLoads = 0;   // of them, from a library cubin (no PTX JIT)
+  /// Per-size specs run by a class kernel for want of a compiler
+  /// (getKernelFor).
+  uint64_t classFallbacks = 0;
 };
 
 /// A loaded kernel: the module, its functions and its launch plan. Owned by
@@ -128,6 +131,15 @@ public:
   /// device's arch, then cuModuleLoadDataEx; a JIT failure's message holds
   /// the JIT log).
   Status getKernel(const KernelSpec &spec, const Kernel *&kernel);
+
+  /// The kernel that runs `spec` (one call's size): its class kernel where
+  /// RuntimeOptions::segmentKernels (or TCUC_SEGMENT_KERNELS) says Class and
+  /// the size has one; else its own. Where its own is in no cache and this
+  /// runtime has no compiler (a runtime-only build), the class kernel from
+  /// the kernel library runs it instead (counted in
+  /// stats().classFallbacks), so a first call of any size up to 8192
+  /// needs no compiler. What run, reduce and scan launch.
+  Status getKernelFor(const KernelSpec &spec, const Kernel *&kernel);
 
   /// Enqueues `kernel` over `n` elements of `in` into
   /// `spec.outputLength(n)` elements of `out` on `stream`, without host
