@@ -1091,6 +1091,15 @@ TEST(KernelCache, DiskCacheOff) {
 // The kernel library
 //===----------------------------------------------------------------------===//
 
+/// optionsWith(disk, compiler), reading the kernel library `lib`.
+RuntimeOptions libraryOptions(const std::string &lib, const std::string &disk,
+                              CompileFn compiler) {
+  RuntimeOptions o = optionsWith(disk, std::move(compiler));
+  o.kernelLibrary = true;
+  o.libraryDir = lib;
+  return o;
+}
+
 /// A CompileFn that must not be called.
 CompileFn noCompiler() {
   return
@@ -1133,9 +1142,7 @@ TEST(KernelLibrary, ReadBeforeTheDiskCacheAndNeverWritten) {
   ASSERT_TRUE(cache::store(kernelCachePath(spec, "sm_90", disk.path),
                            kernelFileFor(spec, "sm_90") + "// from the disk\n")
                   .ok());
-  RuntimeOptions o = optionsWith(disk.path, noCompiler());
-  o.kernelLibrary = true;
-  o.libraryDir = lib.path;
+  RuntimeOptions o = libraryOptions(lib.path, disk.path, noCompiler());
   Runtime rt(o);
   std::string text;
   Status s = rt.getKernelFile(spec, "sm_90", text);
@@ -1168,9 +1175,7 @@ TEST(KernelLibrary, DamagedOrForeignFilesAreMissesAndSaidOnce) {
     else
       ASSERT_TRUE(cache::store(path, bad).ok());
     FakeCompiler compiler;
-    RuntimeOptions o = optionsWith(disk.path, compiler.fn());
-    o.kernelLibrary = true;
-    o.libraryDir = lib.path;
+    RuntimeOptions o = libraryOptions(lib.path, disk.path, compiler.fn());
     Runtime rt(o);
     std::string text;
     Status s = rt.getKernelFile(spec, "sm_90", text);
@@ -1190,9 +1195,7 @@ TEST(KernelLibrary, DirectoryOthersCanWriteIsRefused) {
                   .ok());
   ASSERT_EQ(chmod(lib.path.c_str(), 0777), 0);
   FakeCompiler compiler;
-  RuntimeOptions o = optionsWith(disk.path, compiler.fn());
-  o.kernelLibrary = true;
-  o.libraryDir = lib.path;
+  RuntimeOptions o = libraryOptions(lib.path, disk.path, compiler.fn());
   Runtime rt(o);
   std::string text;
   ASSERT_TRUE(rt.getKernelFile(spec, "sm_90", text).ok());
@@ -1668,6 +1671,24 @@ TEST(Gpu, TwoPassKernelWithScratch) {
   EXPECT_EQ(rt2.stats().diskHits, 1u);
 }
 
+/// `o` reading the build's kernel library (a runtime-only build has none
+/// of its own: $TCUC_KERNEL_LIBRARY or the installed one).
+RuntimeOptions withTestLibrary(RuntimeOptions o) {
+#ifdef TCUC_TEST_KERNEL_LIBRARY_DIR
+  o.libraryDir = TCUC_TEST_KERNEL_LIBRARY_DIR;
+#endif
+  return o;
+}
+
+/// Skips the test when `rt` has no readable kernel library.
+#define REQUIRE_LIBRARY(rt)                                                    \
+  do {                                                                         \
+    if ((rt).libraryDirectory().empty() ||                                     \
+        access((rt).libraryDirectory().c_str(), R_OK) != 0)                    \
+      GTEST_SKIP() << "no kernel library at '" << (rt).libraryDirectory()      \
+                   << "'";                                                     \
+  } while (0)
+
 // The size's class kernel, from the kernel library alone (the build's,
 // or $TCUC_KERNEL_LIBRARY on a runtime-only build), loaded from its cubin
 // where the library has one.
@@ -1675,15 +1696,10 @@ TEST(Gpu, ClassKernelFromTheLibraryWithoutACompiler) {
   RuntimeOptions o = gpuOptions("", noCompiler());
   o.diskCache = false;
   o.segmentKernels = SegmentKernels::Class;
-#ifdef TCUC_TEST_KERNEL_LIBRARY_DIR
-  o.libraryDir = TCUC_TEST_KERNEL_LIBRARY_DIR;
-#endif
-  Runtime rt(o);
+  Runtime rt(withTestLibrary(o));
   std::string arch;
   REQUIRE_GPU(rt, arch);
-  if (rt.libraryDirectory().empty() ||
-      access(rt.libraryDirectory().c_str(), R_OK) != 0)
-    GTEST_SKIP() << "no kernel library at '" << rt.libraryDirectory() << "'";
+  REQUIRE_LIBRARY(rt);
   checkReduce(rt, f32Reduce(100), 100003, nullptr);
   checkReduce(rt, f32Reduce(257), 100003, nullptr); // another class
   EXPECT_EQ(rt.stats().libraryHits, 2u);
@@ -1706,15 +1722,10 @@ TEST(Gpu, PerSizeSpecWithoutACompilerRunsItsClassKernel) {
   TempDir dir; // an empty disk cache
   RuntimeOptions o = gpuOptions(dir.path, nullptr);
   o.segmentKernels = SegmentKernels::PerSize;
-#ifdef TCUC_TEST_KERNEL_LIBRARY_DIR
-  o.libraryDir = TCUC_TEST_KERNEL_LIBRARY_DIR;
-#endif
-  Runtime rt(o);
+  Runtime rt(withTestLibrary(o));
   std::string arch;
   REQUIRE_GPU(rt, arch);
-  if (rt.libraryDirectory().empty() ||
-      access(rt.libraryDirectory().c_str(), R_OK) != 0)
-    GTEST_SKIP() << "no kernel library at '" << rt.libraryDirectory() << "'";
+  REQUIRE_LIBRARY(rt);
   checkReduce(rt, f32Reduce(100), 100003, nullptr);
   checkReduce(rt, f32Reduce(100), 100003, nullptr);
   EXPECT_EQ(rt.stats().classFallbacks, 1u);
