@@ -80,11 +80,9 @@ extern "C" int tcuc_prepare(const char *op, int64_t segment,
   std::string error;
   if (!spec.setStrategy(variant ? variant : "", error))
     return finish(Status::error(error));
-  // The kernel tcuc_reduce / tcuc_scan will run: the size's class kernel
-  // where it has one.
+  // The kernel tcuc_reduce / tcuc_scan will run (getKernelFor).
   const Kernel *kernel = nullptr;
-  if (Status s = Runtime::global().getKernel(resolveSegmentClass(spec), kernel);
-      !s)
+  if (Status s = Runtime::global().getKernelFor(spec, kernel); !s)
     return finish(s);
   if (scratch_bytes) {
     uint64_t bytes = 0;

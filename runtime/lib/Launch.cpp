@@ -301,11 +301,7 @@ Status Runtime::launchWithSegment(const Kernel &kernel, const void *in,
 }
 
 Status Runtime::getKernelFor(const KernelSpec &spec, const Kernel *&kernel) {
-  SegmentKernels mode = impl->options.segmentKernels;
-  KernelSpec chosen = mode == SegmentKernels::Class ? segmentClassOf(spec)
-                      : mode == SegmentKernels::PerSize
-                          ? spec
-                          : resolveSegmentClass(spec);
+  KernelSpec chosen = resolveSegmentClass(spec, impl->options.segmentKernels);
   if (!chosen.runtimeSegment) {
     std::lock_guard<std::mutex> lock(impl->fallbackMu);
     auto it = impl->fallbacks.find(chosen.key());

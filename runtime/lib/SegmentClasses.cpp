@@ -9,6 +9,7 @@
 #include "tcuc/Spec.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <string_view>
 #include <vector>
@@ -23,15 +24,23 @@ namespace {
 /// kernels (block, grid, look-back), which split a segment over warps.
 constexpr int64_t kMaxClassSegment = 8192;
 
-/// TCUC_SEGMENT_KERNELS=class, read once: class kernels are opt-in while
-/// they run slower than the per-size kernels at most sizes
-/// (docs/rationale.md#segment-classes).
-bool classesOn() {
-  static const bool on = [] {
+/// TCUC_SEGMENT_KERNELS (class, size or auto; unset: auto), read once.
+SegmentKernelMode environmentMode() {
+  static const SegmentKernelMode mode = [] {
     const char *v = std::getenv("TCUC_SEGMENT_KERNELS");
-    return v && std::string_view(v) == "class";
+    std::string_view s = v ? v : "";
+    if (s == "class")
+      return SegmentKernelMode::Class;
+    if (s == "size")
+      return SegmentKernelMode::PerSize;
+    if (!s.empty() && s != "auto")
+      std::fprintf(stderr,
+                   "tcuc: warning: TCUC_SEGMENT_KERNELS=%s is not class, "
+                   "size or auto; using auto\n",
+                   v);
+    return SegmentKernelMode::Auto;
   }();
-  return on;
+  return mode;
 }
 
 /// The class variant for a default-strategy spec, or null.
@@ -68,8 +77,29 @@ KernelSpec tcuc::segmentClassOf(const KernelSpec &spec) {
   return c;
 }
 
-KernelSpec tcuc::resolveSegmentClass(const KernelSpec &spec) {
-  return classesOn() ? segmentClassOf(spec) : spec;
+KernelSpec tcuc::autoSegmentClassOf(const KernelSpec &spec) {
+  // The streaming scan class where the per-size variants place segments
+  // badly on 16-wide tile rows: sizes 17..8192 that are not a multiple of
+  // 16 (docs/rationale.md#auto-classes measures it); elsewhere per size.
+  int64_t s = spec.segmentSize;
+  if (!spec.isScan || spec.input == DType::F32 || s <= 16 ||
+      s > kMaxClassSegment || s % 16 == 0)
+    return spec;
+  return segmentClassOf(spec);
+}
+
+KernelSpec tcuc::resolveSegmentClass(const KernelSpec &spec,
+                                     SegmentKernelMode mode) {
+  if (mode == SegmentKernelMode::FromEnvironment)
+    mode = environmentMode();
+  switch (mode) {
+  case SegmentKernelMode::Class:
+    return segmentClassOf(spec);
+  case SegmentKernelMode::PerSize:
+    return spec;
+  default:
+    return autoSegmentClassOf(spec);
+  }
 }
 
 std::vector<KernelSpec> tcuc::segmentClassKernels() {

@@ -556,12 +556,34 @@ TEST(KernelFile, RuntimeSegmentRoundTripsAndIsChecked) {
   }
 }
 
-TEST(KernelSpec, SegmentClassesAreOptIn) {
-  // Without TCUC_SEGMENT_KERNELS=class (unset in the unit tests), every
-  // spec is its own kernel.
-  KernelSpec spec = scanSpec(100);
-  KernelSpec resolved = resolveSegmentClass(spec);
-  EXPECT_EQ(resolved.key(), spec.key());
+TEST(KernelSpec, SegmentKernelModes) {
+  using M = SegmentKernelMode;
+  auto same = [](const KernelSpec &a, const KernelSpec &b) {
+    return a.key() == b.key();
+  };
+  KernelSpec odd = scanSpec(100),
+             i8 = KernelSpec::scan(4097, DType::I8, DType::I32, false);
+  // Auto (the default; TCUC_SEGMENT_KERNELS is unset in the unit tests):
+  // the streaming scan class for 16-bit and i8 scans of 17..8192 that are
+  // not a multiple of 16, per size otherwise.
+  EXPECT_EQ(resolveSegmentClass(odd).variant, "stream");
+  EXPECT_TRUE(resolveSegmentClass(odd).runtimeSegment);
+  EXPECT_EQ(resolveSegmentClass(i8, M::Auto).variant, "stream");
+  for (const KernelSpec &own :
+       {scanSpec(17 - 1), scanSpec(128), scanSpec(8200), scanSpec(7),
+        KernelSpec::scan(100, DType::F32, DType::F32, true),
+        KernelSpec::reduce(100, DType::F16, DType::F32),
+        KernelSpec::scan(100, DType::F16, DType::F32, true, "seg256")})
+    EXPECT_TRUE(same(resolveSegmentClass(own, M::Auto), own)) << own.key();
+  EXPECT_TRUE(same(resolveSegmentClass(scanSpec(17), M::Auto),
+                   segmentClassOf(scanSpec(17))));
+  // PerSize: every spec its own kernel; Class: every size with a class.
+  EXPECT_TRUE(same(resolveSegmentClass(odd, M::PerSize), odd));
+  EXPECT_EQ(resolveSegmentClass(KernelSpec::reduce(100, DType::F16, DType::F32),
+                                M::Class)
+                .variant,
+            "seg16n_strided");
+  EXPECT_EQ(resolveSegmentClass(scanSpec(128), M::Class).variant, "stream");
   int64_t lo = 0, hi = 0;
   EXPECT_TRUE(runtimeSegmentRange("stream", true, lo, hi));
   EXPECT_EQ(lo, 16);
@@ -1695,7 +1717,7 @@ RuntimeOptions withTestLibrary(RuntimeOptions o) {
 TEST(Gpu, ClassKernelFromTheLibraryWithoutACompiler) {
   RuntimeOptions o = gpuOptions("", noCompiler());
   o.diskCache = false;
-  o.segmentKernels = SegmentKernels::Class;
+  o.segmentKernels = SegmentKernelMode::Class;
   Runtime rt(withTestLibrary(o));
   std::string arch;
   REQUIRE_GPU(rt, arch);
@@ -1721,7 +1743,7 @@ TEST(Gpu, PerSizeSpecWithoutACompilerRunsItsClassKernel) {
     GTEST_SKIP() << "this binary registers a compiler";
   TempDir dir; // an empty disk cache
   RuntimeOptions o = gpuOptions(dir.path, nullptr);
-  o.segmentKernels = SegmentKernels::PerSize;
+  o.segmentKernels = SegmentKernelMode::PerSize;
   Runtime rt(withTestLibrary(o));
   std::string arch;
   REQUIRE_GPU(rt, arch);

@@ -17,10 +17,12 @@ cl::opt<std::string> opName("op", cl::desc("reduce or scan"),
                             cl::sub(compileCommand), cl::cat(tcucCategory));
 cl::opt<std::string> segment(
     "segment",
-    cl::desc("Segment size (>= 1). With TCUC_SEGMENT_KERNELS=class in the "
-             "environment and no --variant, a size up to 8192 runs (and "
-             "compiles to) its class kernel, which takes the size at launch "
-             "(docs/runtime.md, Segment classes)"),
+    cl::desc("Segment size (>= 1). Without --variant, a 16-bit or i8 scan "
+             "of 17..8192 that is not a multiple of 16 runs (and compiles "
+             "to) the streaming scan's class kernel, which takes the size "
+             "at launch; TCUC_SEGMENT_KERNELS=class does so for every size "
+             "up to 8192, =size for none (docs/runtime.md, Segment "
+             "classes)"),
     cl::value_desc("S"), cl::init("256"), cl::sub(runCommand),
     cl::sub(compileCommand), cl::cat(tcucCategory));
 cl::opt<std::string> dtype("dtype", cl::desc("Input type: f16, bf16, f32, i8"),

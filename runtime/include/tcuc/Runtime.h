@@ -46,16 +46,6 @@ using CompileFn = std::function<Status(
 void setDefaultCompiler(CompileFn compiler);
 CompileFn defaultCompiler();
 
-/// Which kernel runs a segment size (docs/runtime.md "Segment classes").
-enum class SegmentKernels {
-  /// TCUC_SEGMENT_KERNELS=class: Class; anything else: PerSize.
-  FromEnvironment,
-  /// One kernel per size (the default).
-  PerSize,
-  /// The size's class kernel where it has one (segmentClassOf).
-  Class,
-};
-
 struct RuntimeOptions {
   /// Disk cache directory; empty: cache::defaultDirectory().
   std::string cacheDir;
@@ -66,8 +56,8 @@ struct RuntimeOptions {
   std::string libraryDir;
   /// Off: no kernel library.
   bool kernelLibrary = true;
-  /// Per-size or class kernels for run, reduce and scan.
-  SegmentKernels segmentKernels = SegmentKernels::FromEnvironment;
+  /// Per-size or class kernels for run, reduce and scan (Spec.h).
+  SegmentKernelMode segmentKernels = SegmentKernelMode::FromEnvironment;
   /// Empty: defaultCompiler() at the time of the miss.
   CompileFn compiler;
   /// The CUDA driver library; empty: $TCUC_CUDA_DRIVER, else libcuda.so.1.
@@ -132,10 +122,9 @@ public:
   /// the JIT log).
   Status getKernel(const KernelSpec &spec, const Kernel *&kernel);
 
-  /// The kernel that runs `spec` (one call's size): its class kernel where
-  /// RuntimeOptions::segmentKernels (or TCUC_SEGMENT_KERNELS) says Class and
-  /// the size has one; else its own. Where its own is in no cache and this
-  /// runtime has no compiler (a runtime-only build), the class kernel from
+  /// The kernel that runs `spec` (one call's size): resolveSegmentClass
+  /// under RuntimeOptions::segmentKernels. Where its own is in no cache and
+  /// this runtime has no compiler (a runtime-only build), the class kernel from
   /// the kernel library runs it instead (counted in
   /// stats().classFallbacks), so a first call of any size up to 8192
   /// needs no compiler. What run, reduce and scan launch.

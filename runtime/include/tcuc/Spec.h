@@ -109,18 +109,33 @@ struct KernelSpec {
   int64_t outputLength(int64_t n, int64_t segment) const;
 };
 
+/// Which kernel runs a segment size (docs/runtime.md "Segment classes").
+enum class SegmentKernelMode {
+  /// TCUC_SEGMENT_KERNELS (read once): class, size, or auto (also unset).
+  FromEnvironment,
+  /// The default: the streaming scan class for 16-bit and i8 scans at sizes
+  /// 17..8192 that are not a multiple of 16, one kernel per size otherwise
+  /// (autoSegmentClassOf).
+  Auto,
+  /// One kernel per size.
+  PerSize,
+  /// The size's class kernel wherever it has one (segmentClassOf).
+  Class,
+};
+
 /// The kernel the runtime runs for `spec` (what `tcuc compile --segment S`
-/// writes). With TCUC_SEGMENT_KERNELS=class (read once), a spec that
-/// leaves the strategy to tcuc (no variant, tiles or warps) and whose size
-/// lies in a segment class becomes that class's kernel, which takes the
-/// size at launch, so a program that sees many sizes compiles one kernel
-/// per class. Otherwise (the default: one kernel per size, faster at most
-/// sizes for now) and for any other spec, `spec` itself. The classes by
-/// op, input type and size: docs/runtime.md "Segment classes".
-KernelSpec resolveSegmentClass(const KernelSpec &spec);
-/// resolveSegmentClass as if TCUC_SEGMENT_KERNELS=class: the class kernel
-/// for `spec`'s size, or `spec` itself where no class takes it.
+/// writes) under `mode`. A spec that fixes its strategy (variant, tiles or
+/// warps) is always itself; a class kernel takes the size at launch, so the
+/// sizes of one class share one kernel. The classes by op, input type and
+/// size: docs/runtime.md "Segment classes".
+KernelSpec resolveSegmentClass(
+    const KernelSpec &spec,
+    SegmentKernelMode mode = SegmentKernelMode::FromEnvironment);
+/// The class kernel for `spec`'s size, or `spec` itself where no class takes
+/// it (SegmentKernelMode::Class).
 KernelSpec segmentClassOf(const KernelSpec &spec);
+/// SegmentKernelMode::Auto's choice for `spec`.
+KernelSpec autoSegmentClassOf(const KernelSpec &spec);
 
 /// Every class kernel resolveSegmentClass can give (whatever
 /// TCUC_SEGMENT_KERNELS says): for each pair of element types tcuc compiles,
