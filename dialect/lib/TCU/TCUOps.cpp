@@ -391,13 +391,15 @@ LogicalResult SegmentedScanOp::verify() {
 LogicalResult ReduceOp::verify() {
   return verifySegmentedCollective(
       *this, getInputType(), getInitType(), getSegmentSize(), getVariant(),
-      getWarpsPerBlock(), /*isScan=*/false, "tensor");
+      getWarpsPerBlock(), /*isScan=*/false, "tensor", /*schedule=*/{},
+      hasRuntimeSegmentSize());
 }
 
 LogicalResult ScanOp::verify() {
   return verifySegmentedCollective(
       *this, getInputType(), getInitType(), getSegmentSize(), getVariant(),
-      getWarpsPerBlock(), /*isScan=*/true, "tensor", getScheduleAttr());
+      getWarpsPerBlock(), /*isScan=*/true, "tensor", getScheduleAttr(),
+      hasRuntimeSegmentSize());
 }
 
 #define GET_OP_CLASSES

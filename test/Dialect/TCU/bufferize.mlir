@@ -31,3 +31,12 @@ func.func @scan_in_place(%c: tensor<?xi8>, %d: tensor<?xi32>) -> tensor<?xi32> {
   %r = tcu.scan <add> exclusive %c into %d segment_size 100 : tensor<?xi8> -> tensor<?xi32>
   return %r : tensor<?xi32>
 }
+
+// A runtime segment size passes through to the buffer form.
+// CHECK-LABEL: func.func @runtime_size(
+// CHECK-SAME: %[[IN:.*]]: memref<?xf16>, %[[DST:.*]]: memref<?xf32>, %[[S:.*]]: index)
+// CHECK: tcu.segmented_reduce <add> %[[IN]] into %[[DST]] segment_size %[[S]] : memref<?xf16> -> memref<?xf32>
+func.func @runtime_size(%c: tensor<?xf16>, %d: tensor<?xf32>, %s: index) -> tensor<?xf32> {
+  %r = tcu.reduce <add> %c into %d segment_size %s : tensor<?xf16> -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}

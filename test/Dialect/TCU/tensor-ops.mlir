@@ -14,6 +14,24 @@ func.func @forms(%h: tensor<1000xf16>, %n: index) -> (tensor<63xf32>, tensor<?xf
   return %r, %s : tensor<63xf32>, tensor<?xf32>
 }
 
+// A runtime segment size, as in the buffer forms.
+// CHECK-LABEL: func.func @runtime_size
+func.func @runtime_size(%c: tensor<?xf16>, %d: tensor<?xf32>, %s: index) -> (tensor<?xf32>, tensor<?xf32>) {
+  // CHECK: tcu.reduce <add> %{{.*}} into %{{.*}} segment_size %[[S:[^ ]*]] : tensor<?xf16> -> tensor<?xf32>
+  %r = tcu.reduce <add> %c into %d segment_size %s : tensor<?xf16> -> tensor<?xf32>
+  // CHECK: tcu.scan <add> inclusive %{{.*}} into %{{.*}} segment_size %[[S]] {variant = #tcu.variant<stream>} : tensor<?xf16> -> tensor<?xf32>
+  %q = tcu.scan <add> inclusive %c into %d segment_size %s {variant = #tcu.variant<stream>} : tensor<?xf16> -> tensor<?xf32>
+  return %r, %q : tensor<?xf32>, tensor<?xf32>
+}
+
+// -----
+
+func.func @runtime_size_needs_a_runtime_variant(%c: tensor<?xf16>, %d: tensor<?xf32>, %s: index) -> tensor<?xf32> {
+  // expected-error @+1 {{'tcu.scan' op variant 'block' needs a constant segment_size}}
+  %q = tcu.scan <add> inclusive %c into %d segment_size %s {variant = #tcu.variant<block>} : tensor<?xf16> -> tensor<?xf32>
+  return %q : tensor<?xf32>
+}
+
 // -----
 
 func.func @rank(%h: tensor<4x16xf16>, %e: tensor<4xf32>) -> tensor<4xf32> {

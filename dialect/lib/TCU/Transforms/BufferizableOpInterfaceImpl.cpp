@@ -72,8 +72,10 @@ struct TensorCollectiveInterface
     FailureOr<Value> out = contiguous(rewriter, loc, *init, false, options);
     if (failed(in) || failed(out))
       return failure();
-    BufferOpTy::create(rewriter, loc, TypeRange{}, ValueRange{*in, *out},
-                       op->getAttrs());
+    SmallVector<Value> operands = {*in, *out};
+    if (Value size = tensorOp.getDynamicSegmentSize())
+      operands.push_back(size); // a runtime segment size passes through
+    BufferOpTy::create(rewriter, loc, TypeRange{}, operands, op->getAttrs());
     if (*out != *init &&
         failed(options.createMemCpy(rewriter, loc, *out, *init)))
       return failure();

@@ -212,6 +212,8 @@ class TCU_TensorCollectiveOp<string mnemonic, list<Trait> traits = []>
     ::mlir::MutableOperandRange getDpsInitsMutable() {
       return getInitMutable();
     }
+    /// The segment size is the `dynamic_segment_size` operand.
+    bool hasRuntimeSegmentSize() { return getDynamicSegmentSize() != nullptr; }
   }];
 }
 
@@ -225,7 +227,8 @@ def TCU_ReduceOp : TCU_TensorCollectiveOp<"reduce"> {
     (its contents are not added), so a `tensor.empty` is the usual init.
     `one-shot-bufferize` rewrites it to `tcu.segmented_reduce` on the
     buffers (copying an input or destination whose buffer is not known to
-    have unit stride into a contiguous one).
+    have unit stride into a contiguous one). The segment size is a constant
+    or, as in the buffer form, an `index` value (`segment_size %s`).
 
     Example:
 
@@ -239,6 +242,7 @@ def TCU_ReduceOp : TCU_TensorCollectiveOp<"reduce"> {
     TCU_CombinerKindAttr:$kind,
     AnyRankedTensor:$input,
     AnyRankedTensor:$init,
+    Optional<Index>:$dynamic_segment_size,
     I64Attr:$segment_size,
     OptionalAttr<TCU_VariantAttr>:$variant,
     OptionalAttr<TCU_TilesPerWarpAttr>:$tiles_per_warp,
@@ -246,14 +250,16 @@ def TCU_ReduceOp : TCU_TensorCollectiveOp<"reduce"> {
   );
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
-    $kind $input `into` $init `segment_size` $segment_size attr-dict
-    `:` type($input) `->` type($init)
+    $kind $input `into` $init
+    `segment_size` custom<SegmentSize>($dynamic_segment_size, $segment_size)
+    attr-dict `:` type($input) `->` type($init)
   }];
   let builders = [
     OpBuilder<(ins "::mlir::tcu::CombinerKind":$kind, "::mlir::Value":$input,
                    "::mlir::Value":$init, "int64_t":$segmentSize), [{
       build($_builder, $_state, init.getType(), kind, input, init,
-            segmentSize, /*variant=*/nullptr, /*tiles_per_warp=*/nullptr,
+            /*dynamic_segment_size=*/nullptr, segmentSize,
+            /*variant=*/nullptr, /*tiles_per_warp=*/nullptr,
             /*warps_per_block=*/nullptr);
     }]>
   ];
@@ -266,7 +272,8 @@ def TCU_ScanOp : TCU_TensorCollectiveOp<"scan"> {
     The value-semantics form of `tcu.segmented_scan` (with its `variant`,
     `tiles_per_warp`, `warps_per_block` and `schedule`), as `tcu.reduce` is
     of `tcu.segmented_reduce`: 1-D ranked tensors, `init` only the
-    destination (overwritten), rewritten by `one-shot-bufferize`.
+    destination (overwritten), rewritten by `one-shot-bufferize`; a constant
+    or runtime (`segment_size %s`) segment size.
 
     Example:
 
@@ -280,6 +287,7 @@ def TCU_ScanOp : TCU_TensorCollectiveOp<"scan"> {
     TCU_CombinerKindAttr:$kind,
     AnyRankedTensor:$input,
     AnyRankedTensor:$init,
+    Optional<Index>:$dynamic_segment_size,
     I64Attr:$segment_size,
     BoolAttr:$inclusive,
     OptionalAttr<TCU_VariantAttr>:$variant,
@@ -290,8 +298,8 @@ def TCU_ScanOp : TCU_TensorCollectiveOp<"scan"> {
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $kind custom<ScanMode>($inclusive) $input `into` $init
-    `segment_size` $segment_size attr-dict
-    `:` type($input) `->` type($init)
+    `segment_size` custom<SegmentSize>($dynamic_segment_size, $segment_size)
+    attr-dict `:` type($input) `->` type($init)
   }];
   let extraClassDeclaration = commonExtraClassDeclaration;
 }
