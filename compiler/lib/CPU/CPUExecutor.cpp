@@ -64,7 +64,9 @@ float truncF32ToBF16(float x) {
 struct tcuc::CPUKernel::Impl {
   MLIRContext context;
   std::unique_ptr<ExecutionEngine> engine;
-  KernelFn fn = nullptr;
+  /// The JIT's entry point; its signature depends on runtimeSegment
+  /// (KernelFn or SegmentKernelFn), so it is cast where it is called.
+  void *entry = nullptr;
 };
 
 tcuc::CPUKernel::~CPUKernel() = default;
@@ -137,7 +139,7 @@ tcuc::CPUKernel::compile(const KernelSpec &spec, std::string &error) {
     errors << "JIT: " << llvm::toString(symbol.takeError()) << "\n";
     return nullptr;
   }
-  kernel->impl->fn = reinterpret_cast<KernelFn>(*symbol);
+  kernel->impl->entry = reinterpret_cast<void *>(*symbol);
   kernel->runtimeSegment = spec.runtimeSegment;
   kernel->isScan = spec.isScan;
   kernel->impl->engine = std::move(*engine);
@@ -151,7 +153,7 @@ bool tcuc::CPUKernel::run(const void *in, int64_t n, void *out,
   MemRef1D inDesc{in, in, 0, n, 1};
   MemRef1D outDesc{out, out, 0, outLength, 1};
   if (!runtimeSegment) {
-    impl->fn(&inDesc, &outDesc);
+    reinterpret_cast<KernelFn>(impl->entry)(&inDesc, &outDesc);
     return true;
   }
   // The kernel does not check the size: a size outside its variant's
@@ -159,6 +161,6 @@ bool tcuc::CPUKernel::run(const void *in, int64_t n, void *out,
   error = runtimeSegmentError(chosenVariant, isScan, segment);
   if (!error.empty())
     return false;
-  reinterpret_cast<SegmentKernelFn>(impl->fn)(&inDesc, &outDesc, segment);
+  reinterpret_cast<SegmentKernelFn>(impl->entry)(&inDesc, &outDesc, segment);
   return true;
 }
