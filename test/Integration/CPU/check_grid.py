@@ -26,6 +26,9 @@ STREAM_SIZES = [16, 17, 48, 100, 1000, 4097]
 # sizes inside, and 8193 and 2^20 + 1, past the classes: per-size kernels).
 CLASS_SIZES = [1, 3, 7, 10, 15, 16, 17, 100, 256, 257, 1000, 4097, 8192, 8193,
                (1 << 20) + 1]
+# `--variant auto`: the default strategy with TCUC_SEGMENT_KERNELS unset
+# (auto) at the same sizes; each run must have taken the kernel the
+# documented rule names (docs/runtime.md "Segment classes").
 
 
 VARIANTS = {
@@ -43,12 +46,20 @@ def dtypes_for(variant, dtypes=DTYPES):
 
 
 def run_env(variant):
-    """The environment of `tcuc run`: class kernels for `--variant class`."""
+    """The environment of `tcuc run`: class kernels for `--variant class`,
+    the default (auto) otherwise."""
     env = dict(os.environ)
     env.pop("TCUC_SEGMENT_KERNELS", None)
     if variant == "class":
         env["TCUC_SEGMENT_KERNELS"] = "class"
     return env
+
+
+def auto_takes_class(op, dtype, segment):
+    """The auto rule: the stream class for 16-bit and i8 scans of 17..8192
+    that are not a multiple of 16."""
+    return (op == "scan" and dtype != "f32" and 16 < segment <= 8192 and
+            segment % 16 != 0)
 
 
 def cases(op, variant, odd_sizes=ODD_SIZES, n=N):
@@ -63,7 +74,7 @@ def cases(op, variant, odd_sizes=ODD_SIZES, n=N):
     if variant == "stream":
         odd_sizes = STREAM_SIZES if odd_sizes is ODD_SIZES else \
             [s for s in odd_sizes if s >= 16]
-    if variant == "class" and odd_sizes is ODD_SIZES:
+    if variant in ("class", "auto") and odd_sizes is ODD_SIZES:
         odd_sizes = CLASS_SIZES
     sizes = [s for s in odd_sizes if limit is None or s <= limit]
     if limit is not None and limit not in sizes:
@@ -99,7 +110,7 @@ def main():
             cmd = [args.tcuc, "run", "--device", "cpu", "--op", args.op,
                    "--dtype", dtype, "--segment", str(segment), "--n", str(n),
                    "--seed", str(segment + n), "--check", "--json"]
-            if args.variant != "class":
+            if args.variant not in ("class", "auto"):
                 cmd += ["--variant", args.variant]
             if args.out_dtype:
                 cmd += ["--out-dtype", args.out_dtype]
@@ -116,9 +127,16 @@ def main():
                 result = json.loads(proc.stdout)
             except ValueError:
                 result = None
-            if proc.returncode != 0 or not result or not result["ok"]:
+            wrong_kernel = (
+                args.variant == "auto" and result is not None and
+                (result.get("segment_kernel") == "class") !=
+                auto_takes_class(args.op, dtype, segment))
+            if (proc.returncode != 0 or not result or not result["ok"] or
+                    wrong_kernel):
                 failures.append((" ".join(cmd), proc.returncode,
-                                 proc.stdout.strip(), proc.stderr.strip()))
+                                 proc.stdout.strip(), proc.stderr.strip() +
+                                 (" (auto ran the wrong kind of kernel)"
+                                  if wrong_kernel else "")))
             else:
                 print(f"ok {args.op} {result['variant']} "
                       f"{result['segment_kernel']} {mode} {dtype} "
