@@ -4,7 +4,6 @@
 # first call at any class size needs no compiler. With ptxas (a CUDA toolkit)
 # each kernel also gets a cubin, which skips the driver's PTX JIT; without
 # one the library holds PTX only.
-include(GNUInstallDirs)
 # Off by default in sanitizer builds: they test the code, and would run the
 # instrumented compiler over every kernel at build time.
 if(LLVM_USE_SANITIZER)
@@ -39,6 +38,7 @@ if(TCUC_ENABLE_COMPILER AND TCUC_BUILD_KERNEL_LIBRARY)
     VERBATIM)
   add_custom_target(tcuc-kernel-library ALL
     DEPENDS ${CMAKE_BINARY_DIR}/share/tcuc/kernels.stamp)
+  # Where the runtime looks by default (runtime/CMakeLists.txt).
   install(DIRECTORY ${TCUC_KERNEL_LIBRARY_BUILD_DIR}/
-          DESTINATION ${CMAKE_INSTALL_DATADIR}/tcuc/kernels)
+          DESTINATION ${TCUC_KERNEL_LIBRARY_INSTALL_DIR})
 endif()

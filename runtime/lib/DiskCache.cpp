@@ -101,17 +101,19 @@ bool writeAll(int fd, const char *data, size_t size) {
 
 } // namespace
 
-Status cache::checkDirectory(const std::string &dir) {
+Status cache::checkDirectory(const std::string &dir, std::string_view what) {
+  std::string name(what);
   struct stat st;
   if (stat(dir.c_str(), &st) != 0) {
     if (errno == ENOENT)
       return Status::success();
-    return Status::error(errnoText("cannot access cache directory", dir));
+    return Status::error(
+        errnoText("cannot access " + name + " directory", dir));
   }
   if (!S_ISDIR(st.st_mode))
-    return Status::error("cache directory " + dir + " is not a directory");
+    return Status::error(name + " directory " + dir + " is not a directory");
   if (std::string why = untrustedBecause(st); !why.empty())
-    return Status::error("refusing the kernel cache directory " + dir +
+    return Status::error("refusing the " + name + " directory " + dir +
                          ": it is " + why +
                          "; kernels are code, so only a directory nobody "
                          "else can write to is used");

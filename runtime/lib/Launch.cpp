@@ -302,7 +302,9 @@ Status Runtime::launchWithSegment(const Kernel &kernel, const void *in,
 
 Status Runtime::getKernelFor(const KernelSpec &spec, const Kernel *&kernel) {
   KernelSpec chosen = resolveSegmentClass(spec, impl->options.segmentKernels);
-  if (!chosen.runtimeSegment) {
+  // Only runtimes without a compiler ever record a fallback: the others
+  // skip the lock and the key on every call.
+  if (!chosen.runtimeSegment && impl->anyFallback.load()) {
     std::lock_guard<std::mutex> lock(impl->fallbackMu);
     auto it = impl->fallbacks.find(chosen.key());
     if (it != impl->fallbacks.end()) {
@@ -322,6 +324,7 @@ Status Runtime::getKernelFor(const KernelSpec &spec, const Kernel *&kernel) {
   {
     std::lock_guard<std::mutex> lock(impl->fallbackMu);
     impl->fallbacks.emplace(chosen.key(), classKernel);
+    impl->anyFallback = true;
   }
   {
     std::lock_guard<std::mutex> lock(impl->mu);

@@ -75,6 +75,7 @@ Status Runtime::getKernel(const KernelSpec &spec, const Kernel *&kernel) {
         }
         k.kernelSpec = spec;
         k.kernelFile = *file;
+        k.kernelFile.binary.clear(); // loaded; the file cache keeps it
         k.driver = d;
         k.module = module;
         for (const std::string &name : file->kernels) {

@@ -152,8 +152,8 @@ bool Runtime::Impl::readLibrary(const KernelSpec &spec, const std::string &arch,
   if (libraryDir.empty())
     return false;
   // A missing library is the common case (not installed): said nowhere.
-  if (Status d = cache::checkDirectory(libraryDir); !d) {
-    noteDiskRefused(Status::error("kernel library: " + d.message()));
+  if (Status d = cache::checkDirectory(libraryDir, "kernel library"); !d) {
+    noteDiskRefused(d);
     return false;
   }
   std::string path = cache::filePath(libraryDir, spec, arch), text, why;

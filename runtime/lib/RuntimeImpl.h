@@ -44,6 +44,7 @@ struct Runtime::Impl {
   /// compiler (getKernelFor), so the miss is not looked up again per call.
   std::mutex fallbackMu;
   std::unordered_map<std::string, const Kernel *> fallbacks;
+  std::atomic<bool> anyFallback{false}; // `fallbacks` is not empty
 
   std::mutex scratchMu; // guards the map, not the buffers
   std::unordered_map<void *, std::unique_ptr<StreamScratch>> scratch;

@@ -64,6 +64,16 @@ const char *classVariant(const KernelSpec &spec) {
 
 } // namespace
 
+/// SegmentKernelMode::Auto: the size's class kernel where that is the
+/// streaming scan and the size is not a multiple of 16 (where the per-size
+/// variants place segments badly on 16-wide tile rows:
+/// docs/rationale.md#auto-classes); elsewhere `spec` itself.
+static KernelSpec autoSegmentClassOf(const KernelSpec &spec) {
+  KernelSpec c = segmentClassOf(spec);
+  bool stream = c.runtimeSegment && c.variant == "stream";
+  return stream && spec.segmentSize % 16 != 0 ? c : spec;
+}
+
 KernelSpec tcuc::segmentClassOf(const KernelSpec &spec) {
   if (spec.runtimeSegment || !spec.variant.empty() || spec.tilesPerWarp ||
       spec.warpsPerBlock)
@@ -75,17 +85,6 @@ KernelSpec tcuc::segmentClassOf(const KernelSpec &spec) {
   c.runtimeSegment = true;
   c.variant = variant;
   return c;
-}
-
-KernelSpec tcuc::autoSegmentClassOf(const KernelSpec &spec) {
-  // The streaming scan class where the per-size variants place segments
-  // badly on 16-wide tile rows: sizes 17..8192 that are not a multiple of
-  // 16 (docs/rationale.md#auto-classes measures it); elsewhere per size.
-  int64_t s = spec.segmentSize;
-  if (!spec.isScan || spec.input == DType::F32 || s <= 16 ||
-      s > kMaxClassSegment || s % 16 == 0)
-    return spec;
-  return segmentClassOf(spec);
 }
 
 KernelSpec tcuc::resolveSegmentClass(const KernelSpec &spec,

@@ -140,7 +140,7 @@ int tcuc::driver::runLibrary() {
     return fail("--ptxas: cannot execute '" + ptxas + "'");
   if (std::error_code ec = sys::fs::create_directories(outDir))
     return fail("cannot create " + outDir + ": " + ec.message());
-  if (Status s = cache::checkDirectory(outDir); !s)
+  if (Status s = cache::checkDirectory(outDir, "kernel library"); !s)
     return fail(s.message());
 
   StringSet<> keep;

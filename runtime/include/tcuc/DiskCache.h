@@ -70,7 +70,10 @@ std::string filePath(const std::string &dir, const KernelSpec &spec,
 /// when `dir` exists but is not a directory, is owned by another user than
 /// this one or root, or is world-writable. A missing `dir` is fine (store()
 /// creates it, owned by this user).
-Status checkDirectory(const std::string &dir);
+/// `what` names the directory in messages ("kernel cache", "kernel
+/// library").
+Status checkDirectory(const std::string &dir,
+                      std::string_view what = "kernel cache");
 
 enum class LoadResult { Hit, Miss, Corrupt, Untrusted };
 

@@ -114,8 +114,7 @@ enum class SegmentKernelMode {
   /// TCUC_SEGMENT_KERNELS (read once): class, size, or auto (also unset).
   FromEnvironment,
   /// The default: the streaming scan class for 16-bit and i8 scans at sizes
-  /// 17..8192 that are not a multiple of 16, one kernel per size otherwise
-  /// (autoSegmentClassOf).
+  /// 17..8192 that are not a multiple of 16, one kernel per size otherwise.
   Auto,
   /// One kernel per size.
   PerSize,
@@ -134,8 +133,6 @@ KernelSpec resolveSegmentClass(
 /// The class kernel for `spec`'s size, or `spec` itself where no class takes
 /// it (SegmentKernelMode::Class).
 KernelSpec segmentClassOf(const KernelSpec &spec);
-/// SegmentKernelMode::Auto's choice for `spec`.
-KernelSpec autoSegmentClassOf(const KernelSpec &spec);
 
 /// Every class kernel resolveSegmentClass can give (whatever
 /// TCUC_SEGMENT_KERNELS says): for each pair of element types tcuc compiles,
