@@ -61,7 +61,7 @@ EXTRA_OPS = [
 REDUCE_VARIANTS = ["seg16", "seg256", "seg256n", "seg16n_strided",
                    "seg16n_coalesced", "block", "grid", "packed"]
 SCAN_VARIANTS = ["seg16", "seg256", "seg256n", "seg16n", "block", "grid",
-                 "packed", "lookback", "lagged", "stream"]
+                 "packed", "lookback", "lagged", "stream", "matmulscan"]
 DEFAULT_N = 1 << 28
 BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i8": 1, "i32": 4}
 
@@ -109,7 +109,8 @@ REDUCE_WALK_TILES_TRIED = TILES_TRIED + [8]
 def tiles_tried(op, v, seg):
     if op == "reduce" and v in ("grid", "seg256n") and seg >= 512:
         return REDUCE_WALK_TILES_TRIED
-    if v in ("grid", "lookback", "lagged") or (v == "seg256n" and seg >= 512):
+    if v in ("grid", "lookback", "lagged", "matmulscan") or (
+            v == "seg256n" and seg >= 512):
         return TILES_TRIED
     if v == "block" and op == "scan":
         return TILES_TRIED
@@ -168,6 +169,9 @@ def variants(op, seg, n=DEFAULT_N, din="f16"):
         if v == "lagged" and seg < MIN_LAGGED_SEGMENT:
             continue
         if v == "stream" and (seg < 16 or seg > 1 << 24 or din == "f32"):
+            continue
+        # Up to 256 MatMulScan is its top level, the seg256 kernel.
+        if v == "matmulscan" and seg <= 256:
             continue
         if v == "seg256n" and n // seg < MIN_SEGMENTS_ONE_WARP:
             continue

@@ -50,6 +50,8 @@ LARGE = [
     # The streaming scan: items and tiles past 2^31 (offsets inside an
     # item are i32, the bases 64-bit).
     ("scan", "stream", "f16", "inclusive", 1000),
+    # MatMulScan: level-0 tiles past 2^31 in one segment.
+    ("scan", "matmulscan", "f16", "inclusive", 1 << 31),
 ]
 
 
@@ -57,7 +59,8 @@ LARGE = [
 # group's overrun must touch nothing) in every streaming variant.
 STREAMING = [("reduce", "seg256n"), ("reduce", "seg16n_coalesced"),
              ("reduce", "block"), ("reduce", "grid"), ("scan", "seg256n"),
-             ("scan", "block"), ("scan", "grid"), ("scan", "stream")]
+             ("scan", "block"), ("scan", "grid"), ("scan", "stream"),
+             ("scan", "matmulscan")]
 # The same for the variants where a warp takes several segments (seg16,
 # seg256; packed: several tiles of whole segments) or several steps of its
 # 16 segments (the strided ones) at once, with the segment sizes each

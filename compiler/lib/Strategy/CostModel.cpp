@@ -45,7 +45,8 @@ constexpr Variant kPreference[] = {
     Variant::Seg16,           Variant::Seg256,        Variant::Packed,
     Variant::Seg16N,          Variant::Seg16NStrided, Variant::Seg256N,
     Variant::Seg16NCoalesced, Variant::Block,         Variant::Grid,
-    Variant::Lookback,        Variant::Lagged,        Variant::Stream};
+    Variant::Lookback,        Variant::Lagged,        Variant::Stream,
+    Variant::MatMulScan};
 
 int preferenceOf(StringRef variant) {
   std::optional<Variant> v = symbolizeVariant(variant);

@@ -43,7 +43,8 @@ cl::opt<std::string> variant(
              "seg16n_coalesced (reduce), seg16n (scan), packed, block, "
              "grid, lookback, lagged (scan, single pass), stream (scan, "
              "segment >= 16, f16/bf16/i8: tiles of consecutive "
-             "elements wherever segments begin); default: the cost "
+             "elements wherever segments begin), matmulscan (scan: "
+             "up-sweep / down-sweep of tile products); default: the cost "
              "model's choice for the segment size"),
     cl::init(""), cl::sub(runCommand), cl::sub(compileCommand),
     cl::cat(tcucCategory));
@@ -52,8 +53,8 @@ cl::opt<std::string> tilesPerWarp(
     cl::desc(
         "Tiles a warp loads before multiplying them (1..8): of a "
         "segment's run (seg256n, seg16n_coalesced, block, grid), of "
-        "several segments (seg16, seg256, packed) or steps (seg16n_strided, "
-        "seg16n); 0 = the cost model's choice"),
+        "several segments (seg16, seg256, packed), of a level (matmulscan) "
+        "or steps (seg16n_strided, seg16n); 0 = the cost model's choice"),
     cl::value_desc("K"), cl::init("0"), cl::sub(runCommand),
     cl::sub(compileCommand), cl::cat(tcucCategory));
 cl::opt<std::string> warpsPerBlock(

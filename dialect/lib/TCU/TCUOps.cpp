@@ -94,6 +94,7 @@ bool mlir::tcu::isVariantApplicable(Variant variant, bool isScan,
     return true;
   case Variant::Lookback:
   case Variant::Lagged:
+  case Variant::MatMulScan:
     if (!isScan)
       return fail("variant '" + stringifyVariant(variant).str() +
                   "' is a scan variant (reductions use 'grid')");

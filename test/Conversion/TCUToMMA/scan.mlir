@@ -639,3 +639,42 @@ func.func @stream_runtime(%in: memref<?xf16>, %out: memref<?xf32>, %s: index) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size %s {variant = #tcu.variant<stream>, tiles_per_warp = 1} : memref<?xf16> -> memref<?xf32>
   return
 }
+
+// MatMulScan (segment 70000 = 274 tiles): up-sweep, level 0's tile totals
+// (Ones·A, row 0 summed) into T0, then T0's (f32: split parts) into T1 (2
+// per segment); the top scans T1 in one tile (L·A, Ustrict: exclusive) into
+// P1; down-sweep, T0's tiles scanned from P1 into P0, the input's from P0
+// into the output (A·U + (L·A)·Ones + S).
+// CHECK-LABEL: func @matmulscan
+// CHECK: %[[T0:.*]] = memref.alloc
+// CHECK: %[[P0:.*]] = memref.alloc
+// CHECK: scf.parallel
+// CHECK: %[[A:.*]] = tcu.load_tile <rows> %arg0
+// CHECK: %[[ONES:.*]] = tcu.matrix <Ones> : vector<16x16xf16>
+// CHECK: %[[V:.*]] = tcu.mma %[[ONES]], %[[A]]
+// CHECK: %[[SUMS:.*]] = tcu.row_sums %[[V]]
+// CHECK: tcu.store_row %[[SUMS]][0], %[[T0]]
+// CHECK: %[[T1:.*]] = memref.alloc
+// CHECK: %[[P1:.*]] = memref.alloc
+// CHECK: tcu.load_tile <rows> %[[T0]]
+// CHECK: tcu.matrix <Ones> : vector<16x16xbf16>
+// CHECK: tcu.store_row %{{.*}}[0], %[[T1]]
+// CHECK: tcu.load_tile <rows> %[[T1]]
+// CHECK: tcu.matrix <L>
+// CHECK: tcu.matrix <Ustrict>
+// CHECK: tcu.store_tile %{{.*}}, %[[P1]]
+// CHECK: memref.load %[[P1]]
+// CHECK: tcu.load_tile <rows> %[[T0]]
+// CHECK: tcu.matrix <Ustrict>
+// CHECK: tcu.store_tile %{{.*}}, %[[P0]]
+// CHECK: memref.load %[[P0]]
+// CHECK: %[[B:.*]] = tcu.load_tile <rows> %arg0
+// CHECK: %[[L:.*]] = tcu.matrix <L> : vector<16x16xf16>
+// CHECK: tcu.mma %[[L]], %[[B]]
+// CHECK: %[[U:.*]] = tcu.matrix <U> : vector<16x16xf16>
+// CHECK: tcu.mma %[[B]], %[[U]]
+// CHECK: tcu.store_tile %{{.*}}, %arg1
+func.func @matmulscan(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 70000 {variant = #tcu.variant<matmulscan>} : memref<?xf16> -> memref<?xf32>
+  return
+}

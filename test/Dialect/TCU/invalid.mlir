@@ -164,6 +164,14 @@ func.func @stream_reduce(%in: memref<?xf16>, %out: memref<?xf32>) {
 
 // -----
 
+func.func @matmulscan_reduce(%in: memref<?xf16>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_reduce' op variant 'matmulscan' is a scan variant (reductions use 'grid')}}
+  tcu.segmented_reduce <add> %in into %out segment_size 100000 {variant = #tcu.variant<matmulscan>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
 func.func @stream_f32(%in: memref<?xf32>, %out: memref<?xf32>) {
   // expected-error @+1 {{'tcu.segmented_scan' op variant 'stream' takes f16, bf16 or i8 input, got f32}}
   tcu.segmented_scan <add> inclusive %in into %out segment_size 100 {variant = #tcu.variant<stream>} : memref<?xf32> -> memref<?xf32>

@@ -35,7 +35,7 @@ VARIANTS = {
     "reduce": ["seg16", "seg256", "seg256n", "seg16n_strided",
                "seg16n_coalesced", "block", "grid", "packed"],
     "scan": ["seg16", "seg256", "seg256n", "seg16n", "block", "grid",
-             "packed", "lookback", "lagged", "stream"],
+             "packed", "lookback", "lagged", "stream", "matmulscan"],
 }
 DTYPES = ["f16", "bf16", "f32", "i8"]
 

@@ -348,6 +348,7 @@ void mlir::tcu::detail::emitReduce(TileBuilder &tb, const Collective &c,
   case Variant::Lookback:
   case Variant::Lagged:
   case Variant::Stream:
+  case Variant::MatMulScan:
     break;
   }
   llvm_unreachable("variant checked by the verifier");

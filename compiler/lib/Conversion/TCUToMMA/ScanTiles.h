@@ -95,6 +95,9 @@ Value scanChunkInBlock(TileBuilder &tb, const Collective &c, Value totals,
 /// kStreamItemElements elements or one segment, in tiles of 256
 /// consecutive elements whatever the segment size (>= 16).
 void scanStream(TileBuilder &tb, const Collective &c);
+/// MatMulScan (MatMulScan.cpp): an up-sweep of tile totals and a down-sweep
+/// of tile scans, level by level, a tile being 256 entries of a level.
+void scanMatMul(TileBuilder &tb, const Collective &c);
 
 /// The block-level scan (ScanVariants.cpp); the single-pass scans fall
 /// back to it for a segment that fits in one of their chunks.

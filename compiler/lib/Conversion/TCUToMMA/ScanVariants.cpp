@@ -231,6 +231,8 @@ void mlir::tcu::detail::emitScan(TileBuilder &tb, const Collective &c,
     return scanLagged(tb, c);
   case Variant::Stream:
     return scanStream(tb, c);
+  case Variant::MatMulScan:
+    return scanMatMul(tb, c);
 
   case Variant::Seg16NStrided:
   case Variant::Seg16NCoalesced:

@@ -97,7 +97,8 @@ def TCU_Variant : I32EnumAttr<"Variant", "algorithm variant of a collective", [
       I32EnumAttrCase<"Packed", 8, "packed">,
       I32EnumAttrCase<"Lookback", 9, "lookback">,
       I32EnumAttrCase<"Lagged", 10, "lagged">,
-      I32EnumAttrCase<"Stream", 11, "stream">
+      I32EnumAttrCase<"Stream", 11, "stream">,
+      I32EnumAttrCase<"MatMulScan", 12, "matmulscan">
     ]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::tcu";
@@ -116,9 +117,11 @@ def TCU_VariantAttr : EnumAttr<TCU_Dialect, TCU_Variant, "variant"> {
     (scans: blocks share a segment in one pass, chained by decoupled
     look-back) and `lagged` (scans in one pass: a block reduces one chunk
     and scans the chunk drawn D tickets before, whose input is still in L2
-    and whose prefix is ready) and `stream` (scans, segment_size >= 16:
+    and whose prefix is ready), `stream` (scans, segment_size >= 16:
     every tile is 256 consecutive elements wherever segments begin, and
-    the boundaries are masks on the tile products).
+    the boundaries are masks on the tile products) and `matmulscan`
+    (scans: Zouzias and McColl's up-sweep / down-sweep of batched
+    products, a tree of arity 256 over the segment's tiles).
   }];
   let assemblyFormat = "`<` $value `>`";
 }
