@@ -192,3 +192,40 @@ func.func @no_runs(%in: memref<?xf16>, %out: memref<?xf32>) {
   }
   return
 }
+
+// Loads with the same lower bound (`from`: an aligned segment walk's) form
+// a run: its first tile is the lowest, so one test against `from` holds
+// for both, and one PTX block loads them. A load with another `from` does
+// not join it.
+// CHECK-LABEL: gpu.func @from_run_k0
+// CHECK: ld.global.L2::cache_hint.v4.b32 {$0, $1, $2, $3}, [g], pol; ld.global.L2::cache_hint.v4.b32 {$4, $5, $6, $7}, [g+512], pol; }"
+// CHECK: ld.global.L2::cache_hint.v4.b32 {$0, $1, $2, $3}, [g], pol; }"
+// CHECK-NOT: [g+512]
+func.func @from_run(%in: memref<?xf16>, %out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c256 = arith.constant 256 : index
+  %c512 = arith.constant 512 : index
+  %c768 = arith.constant 768 : index
+  %c64 = arith.constant 64 : index
+  %c100 = arith.constant 100 : index
+  %n = memref.dim %in, %c0 : memref<?xf16>
+  %zero = arith.constant dense<0.0> : vector<16x16xf32>
+  scf.parallel (%w) = (%c0) to (%c64) step (%c1) {
+    %base = arith.muli %w, %c768 : index
+    %from = arith.addi %base, %c100 : index
+    %a = tcu.load_tile <rows> %in[%base] stride %c16 line %c16 limit %n from %from order <tile> cache <evict_last> : memref<?xf16> -> vector<16x16xf16>
+    %next = arith.addi %base, %c256 : index
+    %b = tcu.load_tile <rows> %in[%next] stride %c16 line %c16 limit %n from %from order <tile> cache <evict_last> : memref<?xf16> -> vector<16x16xf16>
+    %last = arith.addi %base, %c512 : index
+    %c = tcu.load_tile <rows> %in[%last] stride %c16 line %c16 limit %n from %base order <tile> cache <evict_last> : memref<?xf16> -> vector<16x16xf16>
+    %ones = tcu.matrix <Ones> : vector<16x16xf16>
+    %p = tcu.mma %a, %ones, %zero : vector<16x16xf16>, vector<16x16xf16> into vector<16x16xf32>
+    %q = tcu.mma %b, %ones, %p : vector<16x16xf16>, vector<16x16xf16> into vector<16x16xf32>
+    %r = tcu.mma %c, %ones, %q : vector<16x16xf16>, vector<16x16xf16> into vector<16x16xf32>
+    tcu.store_tile %r, %out[%base] stride %c16 line %c16 limit %n : vector<16x16xf32> -> memref<?xf32>
+    scf.reduce
+  } {tcu.tile_runs}
+  return
+}

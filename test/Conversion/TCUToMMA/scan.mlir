@@ -641,7 +641,7 @@ func.func @stream_runtime(%in: memref<?xf16>, %out: memref<?xf32>, %s: index) {
 }
 
 // MatMulScan (segment 70000 = 274 tiles): up-sweep, level 0's tile totals
-// (Ones·A, row 0 summed) into T0, then T0's (f32: split parts) into T1 (2
+// (Ones·A, row 0 summed; one element each, limit p + 1) into T0, then T0's (f32: split parts) into T1 (2
 // per segment); the top scans T1 in one tile (L·A, Ustrict: exclusive) into
 // P1; down-sweep, T0's tiles scanned from P1 into P0, the input's from P0
 // into the output (A·U + (L·A)·Ones + S).
@@ -653,7 +653,8 @@ func.func @stream_runtime(%in: memref<?xf16>, %out: memref<?xf32>, %s: index) {
 // CHECK: %[[ONES:.*]] = tcu.matrix <Ones> : vector<16x16xf16>
 // CHECK: %[[V:.*]] = tcu.mma %[[ONES]], %[[A]]
 // CHECK: %[[SUMS:.*]] = tcu.row_sums %[[V]]
-// CHECK: tcu.store_row %[[SUMS]][0], %[[T0]]
+// CHECK: %[[NEXT:.*]] = arith.addi %[[P:.*]], %c1
+// CHECK: tcu.store_row %[[SUMS]][0], %[[T0]][%[[P]]] limit %[[NEXT]]
 // CHECK: %[[T1:.*]] = memref.alloc
 // CHECK: %[[P1:.*]] = memref.alloc
 // CHECK: tcu.load_tile <rows> %[[T0]]
@@ -676,5 +677,34 @@ func.func @stream_runtime(%in: memref<?xf16>, %out: memref<?xf32>, %s: index) {
 // CHECK: tcu.store_tile %{{.*}}, %arg1
 func.func @matmulscan(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 70000 {variant = #tcu.variant<matmulscan>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// Aligned walk (segment 4097 >= 4096, not a multiple of 8 f16): the tiles
+// start at the segment's base rounded down to a multiple of 256 and run
+// over up to 4097 + 255 elements (17 tiles); `from` keeps the loads and
+// stores off the elements below the segment.
+// CHECK-LABEL: func @seg256n_aligned_walk
+// CHECK: %[[BASE:.*]] = arith.muli %{{.*}}, %c4097
+// CHECK: %[[OFF:.*]] = arith.remui %[[BASE]], %c256
+// CHECK: %[[ORIGIN:.*]] = arith.subi %[[BASE]], %[[OFF]]
+// CHECK: scf.for %{{.*}} = %c0 to %c17
+// CHECK: tcu.load_tile <rows> %arg0[%{{.*}}] stride %c16 line %c16 limit %{{.*}} from %[[BASE]]
+// CHECK: tcu.store_tile %{{.*}}, %arg1[%{{.*}}] stride %c16 line %c16 limit %{{.*}} from %[[BASE]]
+func.func @seg256n_aligned_walk(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 4097 {variant = #tcu.variant<seg256n>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// A size on the vector grid (4104 = 8 · 513 f16) keeps the segment's own
+// tiles: no lower bound.
+// CHECK-LABEL: func @seg256n_own_tiles
+// CHECK-NOT: arith.remui %{{.*}}, %c256
+// CHECK: tcu.load_tile <rows> %arg0[%{{.*}}] stride %c16 line %c16 limit %{{[0-9]+}} :
+// CHECK-NOT: arith.remui %{{.*}}, %c256
+// CHECK: tcu.store_tile %{{.*}} limit %{{[0-9]+}} :
+// CHECK: return
+func.func @seg256n_own_tiles(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 4104 {variant = #tcu.variant<seg256n>} : memref<?xf16> -> memref<?xf32>
   return
 }

@@ -304,8 +304,8 @@ struct LowerLoadTile : OpConversionPattern<LoadTileOp> {
     int64_t width = groups.front().size();
     Value whole = isWholeRun(rewriter, loc, src, base, offsets.back(), stride,
                              lineLength, limit, width);
-    // A tile whose first element is below `from` goes per element (a load
-    // with `from` is never part of a run).
+    // A tile (a run: its first tile) whose first element is below `from`
+    // goes per element.
     Value from = adaptor.getFrom();
     whole = atOrAbove(rewriter, loc, whole, base, from);
     bool hinted = canHint(op.getCache(), width * getElementBytes(elt));

@@ -92,14 +92,14 @@ bool TileRuns::sameKind(LoadTileOp a, LoadTileOp b) {
   return a.getSource() == b.getSource() && a.getLayout() == b.getLayout() &&
          a.getStride() == b.getStride() &&
          a.getLineLength() == b.getLineLength() &&
-         a.getLimit() == b.getLimit() && a.getOrder() == b.getOrder() &&
-         a.getCache() == b.getCache();
+         a.getLimit() == b.getLimit() && a.getFrom() == b.getFrom() &&
+         a.getOrder() == b.getOrder() && a.getCache() == b.getCache();
 }
 bool TileRuns::sameKind(StoreTileOp a, StoreTileOp b) {
   return a.getDest() == b.getDest() && a.getStride() == b.getStride() &&
          a.getLineLength() == b.getLineLength() &&
-         a.getLimit() == b.getLimit() && a.getOrder() == b.getOrder() &&
-         a.getCache() == b.getCache();
+         a.getLimit() == b.getLimit() && a.getFrom() == b.getFrom() &&
+         a.getOrder() == b.getOrder() && a.getCache() == b.getCache();
 }
 
 TileRuns::TileRuns(Operation *root) {
@@ -141,15 +141,16 @@ void TileRuns::addRuns(Block *block) {
     run.push_back({op, 0});
   };
   for (Operation &op : *block) {
-    if (auto load = dyn_cast<LoadTileOp>(&op); load && !load.getFrom()) {
+    // Members share `from` (sameKind): the run's first tile is the lowest,
+    // so its test against `from` holds for every member.
+    if (auto load = dyn_cast<LoadTileOp>(&op)) {
       closeStores();
       extend(loadRun, load,
              slotGroups(load.getLayout(), load.getOrder()).front().size(),
              closeLoads);
       continue;
     }
-    // A store with a lower bound (`from`) masks its own tile: not joined.
-    if (auto store = dyn_cast<StoreTileOp>(&op); store && !store.getFrom()) {
+    if (auto store = dyn_cast<StoreTileOp>(&op)) {
       closeLoads();
       extend(storeRun, store,
              slotGroups(TileLayout::Rows, store.getOrder()).front().size(),

@@ -111,7 +111,7 @@ int64_t prefetchChunksOf(const Collective &c, ChainScheduleAttr schedule,
 
 ChainItems chainItems(TileBuilder &tb, const Collective &c,
                       int64_t chunkLength) {
-  int64_t chunks = (c.segmentSize + chunkLength - 1) / chunkLength;
+  int64_t chunks = (walkSpan(c) + chunkLength - 1) / chunkLength;
   Value perSegment = tb.min(tb.idx(chunks), tb.ceilDiv(c.n, chunkLength));
   return {perSegment, arith::MulIOp::create(tb.builder(), tb.location(),
                                             c.numSegments, perSegment)};
@@ -127,12 +127,11 @@ void prefetchChunk(TileBuilder &tb, const Collective &c, Value item,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
   Value seg = arith::DivUIOp::create(b, loc, item, perSegment);
-  Value segBase = tb.mul(seg, c.segmentSize);
+  TileRange walk = segmentWalk(tb, c, tb.mul(seg, c.segmentSize));
   Value base =
-      tb.add(segBase, tb.mul(arith::RemUIOp::create(b, loc, item, perSegment),
-                             chunkLength));
-  Value end =
-      tb.min(tb.add(base, tb.idx(chunkLength)), segmentEnd(tb, c, segBase));
+      tb.add(walk.base, tb.mul(arith::RemUIOp::create(b, loc, item, perSegment),
+                               chunkLength));
+  Value end = tb.min(tb.add(base, tb.idx(chunkLength)), walk.end);
   // A chunk past the input (the last segment cut short) has no elements.
   Value count = arith::MaxSIOp::create(
       b, loc, arith::SubIOp::create(b, loc, end, base), tb.idx(0));
@@ -146,8 +145,9 @@ ChainChunk chainChunk(TileBuilder &tb, const Collective &c, Value item,
   Value seg = arith::DivUIOp::create(b, loc, item, perSegment);
   Value chunk = arith::RemUIOp::create(b, loc, item, perSegment);
   Value segBase = tb.mul(seg, c.segmentSize);
-  return {tb.add(segBase, tb.mul(chunk, chunkLength)),
-          segmentEnd(tb, c, segBase), tb.add(item, tb.idx(1)),
+  TileRange walk = segmentWalk(tb, c, segBase);
+  return {tb.add(walk.base, tb.mul(chunk, chunkLength)), walk.end, walk.from,
+          tb.add(item, tb.idx(1)),
           tb.add(arith::MulIOp::create(b, loc, seg, perSegment), tb.idx(1))};
 }
 

@@ -64,16 +64,25 @@ ChainItems chainItems(TileBuilder &tb, const Collective &c,
 void prefetchChunk(TileBuilder &tb, const Collective &c, Value item,
                    Value items, Value perSegment, int64_t chunkLength);
 
-/// Chunk `item` of a ticketed chain over every segment's chunks: its
-/// elements [base, end), its state word and its segment's first word (word
-/// 0 is the ticket counter, so the words start at 1).
+/// Chunk `item` of a ticketed chain over every segment's walk
+/// (segmentWalk): its elements [base, end) (none below `from`), its state
+/// word and its segment's first word (word 0 is the ticket counter, so the
+/// words start at 1).
 struct ChainChunk {
-  Value base, end, word, first;
+  Value base, end, from, word, first;
 
-  /// The fields in order, to share them through drawTicket.
-  SmallVector<Value> fields() const { return {base, end, word, first}; }
-  static constexpr int64_t kFields = 4;
-  static ChainChunk of(ArrayRef<Value> f) { return {f[0], f[1], f[2], f[3]}; }
+  /// The fields in order, to share them through drawTicket (`from` only
+  /// where the walk has one: walkHasLowerBound).
+  SmallVector<Value> fields() const {
+    SmallVector<Value> f{base, end, word, first};
+    if (from)
+      f.push_back(from);
+    return f;
+  }
+  static int64_t fieldCount(bool hasFrom) { return hasFrom ? 5 : 4; }
+  static ChainChunk of(ArrayRef<Value> f, bool hasFrom) {
+    return {f[0], f[1], hasFrom ? f[4] : Value(), f[2], f[3]};
+  }
 };
 
 /// The chunk `item` of a chain whose segments have `perSegment` chunks each

@@ -114,9 +114,9 @@ void scanLagged(TileBuilder &tb, const Collective &given) {
     // runtime 64-bit division. Exact either way: the two differ only when
     // n < S, where there is one segment and every item is below both.
     bool share = schedule.getShareItems();
-    Value divisor =
-        share ? tb.idx((c.segmentSize + chunkLength - 1) / chunkLength)
-              : perSegment;
+    Value divisor = share
+                        ? tb.idx((walkSpan(c) + chunkLength - 1) / chunkLength)
+                        : perSegment;
     auto chunkOr0 = [&](Value has, Value item) {
       ChainChunk chunk = chainChunk(
           tb, c, arith::SelectOp::create(b, loc, has, item, tb.idx(0)), divisor,
@@ -139,7 +139,9 @@ void scanLagged(TileBuilder &tb, const Collective &given) {
     // Warp 0 draws the ticket and, with share_items, finds the items'
     // fields once for the block; else every warp finds them.
     auto sharedFields = [&](Value t) { return itemFields(t, rolesOf(t)); };
-    int64_t derived = share ? 2 * ChainChunk::kFields + 2 : 0;
+    bool hasFrom = walkHasLowerBound(c);
+    int64_t perChunk = ChainChunk::fieldCount(hasFrom);
+    int64_t derived = share ? 2 * perChunk + 2 : 0;
     // One ticket's work: `drawn` is the ticket, then its fields where they
     // are shared. `drawNext(w)`, where given, runs in every warp w right
     // after the warp has issued its loads.
@@ -155,9 +157,12 @@ void scanLagged(TileBuilder &tb, const Collective &given) {
       SmallVector<Value> fields =
           share ? SmallVector<Value>(ArrayRef(drawn).drop_front())
                 : itemFields(t, roles);
-      ChainChunk reduced = ChainChunk::of(ArrayRef(fields).slice(0, 4));
-      ChainChunk scanned = ChainChunk::of(ArrayRef(fields).slice(4, 4));
-      Value completedWord = fields[8], completedFirst = fields[9];
+      ChainChunk reduced =
+          ChainChunk::of(ArrayRef(fields).slice(0, perChunk), hasFrom);
+      ChainChunk scanned =
+          ChainChunk::of(ArrayRef(fields).slice(perChunk, perChunk), hasFrom);
+      Value completedWord = fields[2 * perChunk],
+            completedFirst = fields[2 * perChunk + 1];
       tb.parallel(tb.idx(warps), [&](Value w) {
         Value runOffset = tb.mul(w, k * T * T);
         // The reduced run's loads first: all of them in flight together. Its
@@ -170,7 +175,8 @@ void scanLagged(TileBuilder &tb, const Collective &given) {
           loaded.push_back(tb.loadTile(
               TileLayout::Rows, c.input,
               tb.add(reduced.base, tb.add(runOffset, tb.idx(i * T * T))),
-              tb.idx(T), tb.idx(T), reduced.end, ElementOrder::Tile));
+              tb.idx(T), tb.idx(T), reduced.end, ElementOrder::Tile,
+              reduced.from));
         if (ahead) {
           // The warp's run of the input `ahead` chunks further on: the chunk
           // ticket t + ahead reduces where segments are whole chunks (a hint:
@@ -226,7 +232,7 @@ void scanLagged(TileBuilder &tb, const Collective &given) {
           given = ifOp.getResult(0);
         };
         scanWarpRun(
-            tb, c, tb.add(scanned.base, runOffset), scanned.end,
+            tb, c, tb.add(scanned.base, runOffset), scanned.end, scanned.from,
             [&](Value runTotal) -> Value {
               if (!sumsFirst)
                 reduceTotal = sumReduced();

@@ -60,7 +60,7 @@ void scanLookback(TileBuilder &tb, const Collective &c) {
     ChainChunk chunk = chainChunk(tb, c, q, perSegment, chunkLength);
     ChainLink link{state, chunk.word, chunk.first};
     scanChunkInBlock(tb, c, totals, tb.idx(0), warps, chunk.base, chunk.end,
-                     Value(), &link);
+                     chunk.from, Value(), &link);
     memref::DeallocOp::create(b, loc, totals);
   });
   memref::DeallocOp::create(b, loc, state);

@@ -32,24 +32,22 @@ using namespace mlir::tcu::detail;
 
 static constexpr int64_t T = kTileSize;
 
-/// Tile p of the level (segment p / tiles, tile p mod tiles): its first
-/// element and the end of what it may read (its segment's end, n).
-static std::pair<Value, Value> levelTile(TileBuilder &tb, const Collective &c,
-                                         int64_t tiles, Value p) {
+/// Tile p of the level: tile p mod tiles of segment p / tiles's walk.
+static TileRange levelTile(TileBuilder &tb, const Collective &c, int64_t tiles,
+                           Value p) {
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
   Value seg = arith::DivUIOp::create(b, loc, p, tb.idx(tiles));
   Value tile = arith::RemUIOp::create(b, loc, p, tb.idx(tiles));
-  Value segBase = tb.mul(seg, c.segmentSize);
-  Value base = tb.add(segBase, tb.mul(tile, T * T));
-  Value end = tb.min(tb.add(base, tb.idx(T * T)), segmentEnd(tb, c, segBase));
-  return {base, end};
+  TileRange walk = segmentWalk(tb, c, tb.mul(seg, c.segmentSize));
+  Value base = tb.add(walk.base, tb.mul(tile, T * T));
+  return {base, tb.min(tb.add(base, tb.idx(T * T)), walk.end), walk.from};
 }
 
 void mlir::tcu::detail::scanMatMul(TileBuilder &tb, const Collective &c) {
-  int64_t tiles = tilesPerSegment(c);
-  if (tiles <= 1)
+  if (c.segmentSize <= T * T)
     return emitScan(tb, c, Variant::Seg256);
+  int64_t tiles = tilesPerSegment(c);
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
   Type acc = TileBuilder::accumulatorFor(inputElementType(c.input));
@@ -62,11 +60,14 @@ void mlir::tcu::detail::scanMatMul(TileBuilder &tb, const Collective &c) {
 
   // Up-sweep: a warp takes tiles_per_warp tiles; a group's overrun past
   // `count` reads nothing (its end precedes its base) and stores nothing.
+  // Each total is one element: warps store them in any order.
   parallelGroups(tb, count, c.tilesPerWarp, [&](ArrayRef<Value> ps) {
     for (Value p : ps) {
-      auto [base, end] = levelTile(tb, c, tiles, p);
-      Value v = reduceTiles(tb, c.input, base, tb.idx(0), 1, tb.idx(1), end, 1);
-      storeTotal(tb, v, totals, p, /*accumulate=*/false, count);
+      TileRange t = levelTile(tb, c, tiles, p);
+      Value v = reduceTiles(tb, c.input, t.base, tb.idx(0), 1, tb.idx(1), t.end,
+                            1, t.from);
+      storeTotal(tb, v, totals, p, /*accumulate=*/false,
+                 c.tilesPerWarp > 1 ? count : Value());
     }
   });
 
@@ -85,9 +86,9 @@ void mlir::tcu::detail::scanMatMul(TileBuilder &tb, const Collective &c) {
   Value last = arith::SubIOp::create(b, loc, count, tb.idx(1));
   parallelGroups(tb, count, c.tilesPerWarp, [&](ArrayRef<Value> ps) {
     for (Value p : ps) {
-      auto [base, end] = levelTile(tb, c, tiles, p);
+      TileRange t = levelTile(tb, c, tiles, p);
       Value start = memref::LoadOp::create(b, loc, prefix, tb.min(p, last));
-      scanTiles(tb, one, base, 1, end, tb.broadcast(start, acc));
+      scanTiles(tb, one, t.base, 1, t.end, tb.broadcast(start, acc), t.from);
     }
   });
   memref::DeallocOp::create(b, loc, totals);

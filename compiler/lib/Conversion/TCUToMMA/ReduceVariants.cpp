@@ -32,15 +32,16 @@ static constexpr int64_t T = kTileSize;
 
 Value mlir::tcu::detail::reduceTiles(TileBuilder &tb, Value src, Value base,
                                      Value first, int64_t count, Value step,
-                                     Value end, int64_t inFlight) {
+                                     Value end, int64_t inFlight, Value from) {
   return reduceTileRuns(tb, src, base, first,
                         clippedRuns(tb, count, T * T, base, end), step, end,
-                        inFlight);
+                        inFlight, from);
 }
 
 Value mlir::tcu::detail::reduceTileRuns(TileBuilder &tb, Value src, Value base,
                                         Value first, Value runs, Value step,
-                                        Value end, int64_t inFlight) {
+                                        Value end, int64_t inFlight,
+                                        Value from) {
   Type elt = cast<MemRefType>(src.getType()).getElementType();
   return forTileGroups(
       tb, first, runs, step, inFlight, end, {tb.zeroAcc(elt)},
@@ -60,7 +61,8 @@ Value mlir::tcu::detail::reduceTileRuns(TileBuilder &tb, Value src, Value base,
                      : consecutive ? tb.add(first, tb.idx(int64_t(i) * T * T))
                                    : tb.add(base, tb.mul(t, T * T));
           loaded.push_back(tb.loadTile(TileLayout::Rows, src, at, tb.idx(T),
-                                       tb.idx(T), limit, ElementOrder::Tile));
+                                       tb.idx(T), limit, ElementOrder::Tile,
+                                       from));
         }
         Value v = carried[0];
         for (Value a : loaded)
@@ -69,11 +71,14 @@ Value mlir::tcu::detail::reduceTileRuns(TileBuilder &tb, Value src, Value base,
       })[0];
 }
 void mlir::tcu::detail::storeTotal(TileBuilder &tb, Value v, Value dest,
-                                   Value index, bool accumulate, Value limit) {
+                                   Value index, bool accumulate, Value bound) {
   // (V·PT)[0][0] is the sum of row 0 of V: tcu.row_sums gives it with f32
-  // (i32) adds instead of a split into three (five) products.
+  // (i32) adds instead of a split into three (five) products. The row
+  // store's limit keeps it to column 0 (index + 1), and to nothing at or
+  // past `bound`.
   Value r = tb.rowSums(v);
-  tb.storeRow(r, 0, dest, index, limit ? limit : tb.add(index, tb.idx(1)),
+  Value limit = tb.add(index, tb.idx(1));
+  tb.storeRow(r, 0, dest, index, bound ? tb.min(limit, bound) : limit,
               accumulate);
 }
 /// Reduction16 (segment_size <= 16): one tile holds 16 segments, column j =
@@ -117,9 +122,8 @@ static void reduceSeg256(TileBuilder &tb, const Collective &c) {
     for (auto [seg, a] : llvm::zip(segs, loaded)) {
       Value v = tb.mulConst(MatrixKind::Ones, a, tb.zeroAccLike(a));
       // Only a group of several can run past the last segment.
-      Value limit =
-          k > 1 ? tb.min(tb.add(seg, tb.idx(1)), c.numSegments) : Value();
-      storeTotal(tb, v, c.output, seg, /*accumulate=*/false, limit);
+      storeTotal(tb, v, c.output, seg, /*accumulate=*/false,
+                 k > 1 ? c.numSegments : Value());
     }
   });
 }
@@ -171,11 +175,10 @@ static void reducePacked(TileBuilder &tb, const Collective &c) {
 /// single R = V·PT (as row_sums).
 static void reduceSeg256N(TileBuilder &tb, const Collective &c) {
   auto loop = tb.parallel(c.numSegments, [&](Value seg) {
-    Value base = segmentBase(tb, c, seg);
-    Value end = segmentEnd(tb, c, base);
-    Value v = reduceTileRuns(tb, c.input, base, tb.idx(0),
-                             segmentTileRuns(tb, c, base, end), tb.idx(1), end,
-                             c.tilesPerWarp);
+    TileRange walk = segmentWalk(tb, c, segmentBase(tb, c, seg));
+    Value v = reduceTileRuns(tb, c.input, walk.base, tb.idx(0),
+                             segmentTileRuns(tb, c, walk), tb.idx(1), walk.end,
+                             c.tilesPerWarp, walk.from);
     storeTotal(tb, v, c.output, seg);
   });
   // Tile runs: docs/rationale.md#reduce-tile-runs.
@@ -274,12 +277,12 @@ static void reduceBlock(TileBuilder &tb, const Collective &c) {
     // a million segments).
     Value partials = memref::AllocOp::create(b, tb.location(),
                                              MemRefType::get({T * T}, acc));
-    Value base = tb.mul(seg, c.segmentSize);
-    Value end = segmentEnd(tb, c, base);
+    TileRange walk = segmentWalk(tb, c, tb.mul(seg, c.segmentSize));
     tb.forLoop(tb.idx(0), tb.idx(warps), tb.idx(1), {},
                [&](Value w, ValueRange) -> SmallVector<Value> {
-                 Value v = reduceTiles(tb, c.input, base, w, tiles,
-                                       tb.idx(stride), end, c.tilesPerWarp);
+                 Value v = reduceTiles(tb, c.input, walk.base, w, tiles,
+                                       tb.idx(stride), walk.end, c.tilesPerWarp,
+                                       walk.from);
                  Value row = tb.mul(w, T);
                  tb.storeRow(v, 0, partials, row, tb.add(row, tb.idx(T)));
                  return {};
@@ -308,10 +311,10 @@ static void reduceGrid(TileBuilder &tb, const Collective &c) {
       ValueRange{numPartials});
 
   auto loop = tb.parallel(numPartials, [&](Value p) {
-    auto [base, end] = gridChunkRange(tb, c, p);
-    Value v =
-        reduceTiles(tb, c.input, base, tb.idx(0), gridChunkLength(c) / (T * T),
-                    tb.idx(1), end, c.tilesPerWarp);
+    TileRange chunk = gridChunkRange(tb, c, p);
+    Value v = reduceTiles(tb, c.input, chunk.base, tb.idx(0),
+                          gridChunkLength(c) / (T * T), tb.idx(1), chunk.end,
+                          c.tilesPerWarp, chunk.from);
     storeTotal(tb, v, scratch, p);
   });
   markTileRuns(tb, loop);

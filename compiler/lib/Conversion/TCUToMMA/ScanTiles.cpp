@@ -61,34 +61,34 @@ std::pair<Value, Value> scanTile(TileBuilder &tb, const Collective &c, Value a,
 }
 
 Value scanLoadedTile(TileBuilder &tb, const Collective &c, Value a, Value base,
-                     Value end, Value carry) {
+                     Value end, Value carry, Value from) {
   auto [r, next] = scanTile(tb, c, a, carry);
-  storeScanTile(tb, c, r, base, end);
+  storeScanTile(tb, c, r, base, end, from);
   return next;
 }
 
 void scanTiles(TileBuilder &tb, const Collective &c, Value base, int64_t count,
-               Value end, Value carry) {
+               Value end, Value carry, Value from) {
   scanTileRuns(tb, c, base, clippedRuns(tb, count, T * T, base, end), end,
-               carry);
+               carry, from);
 }
 
 void scanTileRuns(TileBuilder &tb, const Collective &c, Value base, Value runs,
-                  Value end, Value carry) {
-  forTileGroups(tb, tb.idx(0), runs, tb.idx(1), c.tilesPerWarp, end, {carry},
-                [&](ArrayRef<Value> tiles, ArrayRef<Value> limits,
-                    ValueRange carried) -> SmallVector<Value> {
-                  SmallVector<Value> bases, loaded;
-                  for (auto [t, limit] : llvm::zip(tiles, limits)) {
-                    bases.push_back(tb.add(base, tb.mul(t, T * T)));
-                    loaded.push_back(loadScanTile(tb, c, bases.back(), limit));
-                  }
-                  Value s = carried[0];
-                  for (size_t i = 0; i < loaded.size(); ++i)
-                    s = scanLoadedTile(tb, c, loaded[i], bases[i], limits[i],
-                                       s);
-                  return {s};
-                });
+                  Value end, Value carry, Value from) {
+  forTileGroups(
+      tb, tb.idx(0), runs, tb.idx(1), c.tilesPerWarp, end, {carry},
+      [&](ArrayRef<Value> tiles, ArrayRef<Value> limits,
+          ValueRange carried) -> SmallVector<Value> {
+        SmallVector<Value> bases, loaded;
+        for (auto [t, limit] : llvm::zip(tiles, limits)) {
+          bases.push_back(tb.add(base, tb.mul(t, T * T)));
+          loaded.push_back(loadScanTile(tb, c, bases.back(), limit, from));
+        }
+        Value s = carried[0];
+        for (size_t i = 0; i < loaded.size(); ++i)
+          s = scanLoadedTile(tb, c, loaded[i], bases[i], limits[i], s, from);
+        return {s};
+      });
 }
 
 Value zeroCarry(TileBuilder &tb, const Collective &c) {
@@ -101,14 +101,14 @@ Value zeroScalar(TileBuilder &tb, Type acc) {
 }
 
 void scanWarpRun(TileBuilder &tb, const Collective &c, Value runBase, Value end,
-                 function_ref<Value(Value)> exchange,
+                 Value from, function_ref<Value(Value)> exchange,
                  function_ref<void()> afterLoads) {
   int64_t k = c.tilesPerWarp;
   Type acc = TileBuilder::accumulatorFor(inputElementType(c.input));
   SmallVector<Value> bases, loaded, scanned, before;
   for (int64_t t = 0; t < k; ++t) {
     bases.push_back(tb.add(runBase, tb.idx(t * T * T)));
-    loaded.push_back(loadScanTile(tb, c, bases.back(), end));
+    loaded.push_back(loadScanTile(tb, c, bases.back(), end, from));
   }
   if (afterLoads)
     afterLoads();
@@ -125,20 +125,20 @@ void scanWarpRun(TileBuilder &tb, const Collective &c, Value runBase, Value end,
   Value start = exchange(runTotal);
   for (auto [base, r, sum] : llvm::zip(bases, scanned, before)) {
     Value shift = tb.broadcast(sum ? addAcc(tb, start, sum) : start, acc);
-    storeScanTile(tb, c, addAcc(tb, r, shift), base, end);
+    storeScanTile(tb, c, addAcc(tb, r, shift), base, end, from);
   }
 }
 
 Value scanChunkInBlock(TileBuilder &tb, const Collective &c, Value totals,
                        Value offset, int64_t warps, Value chunkBase, Value end,
-                       Value carry, const ChainLink *link) {
+                       Value from, Value carry, const ChainLink *link) {
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
   int64_t k = c.tilesPerWarp;
   Type acc = TileBuilder::accumulatorFor(inputElementType(c.input));
   tb.parallel(tb.idx(warps), [&](Value w) {
     Value runBase = tb.add(chunkBase, tb.mul(w, k * T * T));
-    scanWarpRun(tb, c, runBase, end, [&](Value runTotal) -> Value {
+    scanWarpRun(tb, c, runBase, end, from, [&](Value runTotal) -> Value {
       if (link) {
         auto op = BlockLookbackOp::create(b, loc, acc, acc, runTotal, totals,
                                           offset, w, b.getI64IntegerAttr(warps),

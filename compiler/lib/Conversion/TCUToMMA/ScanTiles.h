@@ -44,18 +44,19 @@ Value zeroScalar(TileBuilder &tb, Type acc);
 /// tiles too). `block` cuts L into diagonal blocks (the packed variant).
 std::pair<Value, Value> scanTile(TileBuilder &tb, const Collective &c, Value a,
                                  Value carry, int64_t block = kTileSize);
-/// scanTile, with R stored row-major at `base` (nothing at or past `end`);
-/// returns the next carry.
+/// scanTile, with R stored row-major at `base` (nothing at or past `end`,
+/// nor below `from` where given); returns the next carry.
 Value scanLoadedTile(TileBuilder &tb, const Collective &c, Value a, Value base,
-                     Value end, Value carry);
+                     Value end, Value carry, Value from = nullptr);
 /// Scan256N over `count` consecutive tiles from `base`, starting from
-/// `carry`: each tile as scanLoadedTile, the carry passed along. A warp
-/// loads c.tilesPerWarp tiles before it scans the first of them.
+/// `carry`: each tile as scanLoadedTile, the carry passed along (elements
+/// below `from` read as 0 and are not stored). A warp loads c.tilesPerWarp
+/// tiles before it scans the first of them.
 void scanTiles(TileBuilder &tb, const Collective &c, Value base, int64_t count,
-               Value end, Value carry);
+               Value end, Value carry, Value from = nullptr);
 /// The same over `runs` tiles, already clipped (segmentTileRuns).
 void scanTileRuns(TileBuilder &tb, const Collective &c, Value base, Value runs,
-                  Value end, Value carry);
+                  Value end, Value carry, Value from = nullptr);
 
 /// A chunk's place in a look-back chain (tcu.block_lookback's operands):
 /// the state words, the chunk's word and the chain's first word.
@@ -71,9 +72,10 @@ struct ChainLink {
 /// and each tile is stored as R_t + (that start + the run's tiles before
 /// t). The loaded tiles and R stay in registers across the exchange: the
 /// input is read once. `afterLoads`, where given, runs once the run's loads
-/// are issued, before its tiles are scanned.
+/// are issued, before its tiles are scanned. Nothing below `from` (where
+/// given) is read or stored.
 void scanWarpRun(TileBuilder &tb, const Collective &c, Value runBase, Value end,
-                 function_ref<Value(Value)> exchange,
+                 Value from, function_ref<Value(Value)> exchange,
                  function_ref<void()> afterLoads = nullptr);
 /// One chunk of W·k tiles from `chunkBase` (k = tiles_per_warp), scanned by
 /// the W warps of a block, warp w taking the chunk's w-th run of k tiles
@@ -90,7 +92,8 @@ void scanWarpRun(TileBuilder &tb, const Collective &c, Value runBase, Value end,
 /// which takes the carry's place; nothing is returned.
 Value scanChunkInBlock(TileBuilder &tb, const Collective &c, Value totals,
                        Value offset, int64_t warps, Value chunkBase, Value end,
-                       Value carry, const ChainLink *link = nullptr);
+                       Value from, Value carry,
+                       const ChainLink *link = nullptr);
 /// The streaming scan (StreamScan.cpp): items of whole segments,
 /// kStreamItemElements elements or one segment, in tiles of 256
 /// consecutive elements whatever the segment size (>= 16).

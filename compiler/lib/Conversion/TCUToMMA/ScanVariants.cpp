@@ -79,10 +79,9 @@ static void scanPacked(TileBuilder &tb, const Collective &c) {
 /// Scan256N: the segment's tiles in order, R = A·U + (L·A)·Ones + S.
 static void scanSeg256N(TileBuilder &tb, const Collective &c) {
   tb.parallel(c.numSegments, [&](Value seg) {
-    Value base = segmentBase(tb, c, seg);
-    Value end = segmentEnd(tb, c, base);
-    scanTileRuns(tb, c, base, segmentTileRuns(tb, c, base, end), end,
-                 zeroCarry(tb, c));
+    TileRange walk = segmentWalk(tb, c, segmentBase(tb, c, seg));
+    scanTileRuns(tb, c, walk.base, segmentTileRuns(tb, c, walk), walk.end,
+                 zeroCarry(tb, c), walk.from);
   });
 }
 
@@ -147,22 +146,22 @@ void mlir::tcu::detail::scanBlock(TileBuilder &tb, const Collective &c) {
                                   : blockScanWarps(c.segmentSize,
                                                    inputElementType(c.input));
   int64_t chunkLength = warps * c.tilesPerWarp * T * T;
-  int64_t chunks = (c.segmentSize + chunkLength - 1) / chunkLength;
+  int64_t chunks = (walkSpan(c) + chunkLength - 1) / chunkLength;
   Type acc = TileBuilder::accumulatorFor(inputElementType(c.input));
   tb.parallel(c.numSegments, [&](Value seg) {
     // Per-block scratch (shared memory on the GPU; a heap buffer on the
     // CPU, see reduceBlock).
     Value totals =
         memref::AllocOp::create(b, loc, MemRefType::get({2 * warps}, acc));
-    Value segBase = tb.mul(seg, c.segmentSize);
-    Value end = segmentEnd(tb, c, segBase);
-    Value count = clippedRuns(tb, chunks, chunkLength, segBase, end);
+    TileRange walk = segmentWalk(tb, c, tb.mul(seg, c.segmentSize));
+    Value count = clippedRuns(tb, chunks, chunkLength, walk.base, walk.end);
     tb.forLoop(tb.idx(0), count, tb.idx(1), {zeroScalar(tb, acc)},
                [&](Value i, ValueRange carried) -> SmallVector<Value> {
-                 Value chunkBase = tb.add(segBase, tb.mul(i, chunkLength));
+                 Value chunkBase = tb.add(walk.base, tb.mul(i, chunkLength));
                  Value parity = arith::RemUIOp::create(b, loc, i, tb.idx(2));
                  return {scanChunkInBlock(tb, c, totals, tb.mul(parity, warps),
-                                          warps, chunkBase, end, carried[0])};
+                                          warps, chunkBase, walk.end, walk.from,
+                                          carried[0])};
                });
     memref::DeallocOp::create(b, loc, totals);
   });
@@ -184,9 +183,9 @@ static void scanGrid(TileBuilder &tb, const Collective &c) {
       memref::AllocOp::create(b, loc, scratchType, ValueRange{numPartials});
 
   tb.parallel(numPartials, [&](Value p) {
-    auto [base, end] = gridChunkRange(tb, c, p);
-    Value v = reduceTiles(tb, c.input, base, tb.idx(0), chunkTiles, tb.idx(1),
-                          end, c.tilesPerWarp);
+    TileRange chunk = gridChunkRange(tb, c, p);
+    Value v = reduceTiles(tb, c.input, chunk.base, tb.idx(0), chunkTiles,
+                          tb.idx(1), chunk.end, c.tilesPerWarp, chunk.from);
     storeTotal(tb, v, totals, p);
   });
 
@@ -200,9 +199,10 @@ static void scanGrid(TileBuilder &tb, const Collective &c) {
   emitScan(tb, second, partialsVariant(chunks));
 
   tb.parallel(numPartials, [&](Value p) {
-    auto [base, end] = gridChunkRange(tb, c, p);
+    TileRange chunk = gridChunkRange(tb, c, p);
     Value start = memref::LoadOp::create(b, loc, prefix, p);
-    scanTiles(tb, c, base, chunkTiles, end, tb.broadcast(start, acc));
+    scanTiles(tb, c, chunk.base, chunkTiles, chunk.end,
+              tb.broadcast(start, acc), chunk.from);
   });
   memref::DeallocOp::create(b, loc, totals);
   memref::DeallocOp::create(b, loc, prefix);

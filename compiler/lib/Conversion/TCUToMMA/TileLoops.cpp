@@ -109,16 +109,44 @@ Value mlir::tcu::detail::segmentBase(TileBuilder &tb, const Collective &c,
   return tb.mul(seg, per == 1 ? c.segment : tb.mul(c.segment, per));
 }
 
+bool mlir::tcu::detail::walkHasLowerBound(const Collective &c) {
+  // Measured where it wins: long segments whose bases leave the 16-byte
+  // vector grid (docs/rationale.md#aligned-walks). A runtime size keeps its
+  // segment's own tiles.
+  if (ShapedType::isDynamic(c.segmentSize) ||
+      c.segmentSize < kAlignedWalkMinSegment)
+    return false;
+  Type elt = cast<MemRefType>(c.input.getType()).getElementType();
+  int64_t vectorElements = 16 / getElementBytes(elt);
+  return c.segmentSize % vectorElements != 0;
+}
+
+TileRange mlir::tcu::detail::segmentWalk(TileBuilder &tb, const Collective &c,
+                                         Value segBase) {
+  Value end = segmentEnd(tb, c, segBase);
+  if (!walkHasLowerBound(c))
+    return {segBase, end, Value()};
+  Value offset = arith::RemUIOp::create(tb.builder(), tb.location(), segBase,
+                                        tb.idx(T * T));
+  Value origin =
+      arith::SubIOp::create(tb.builder(), tb.location(), segBase, offset);
+  return {origin, end, segBase};
+}
+
+int64_t mlir::tcu::detail::walkSpan(const Collective &c) {
+  return c.segmentSize + (walkHasLowerBound(c) ? T * T - 1 : 0);
+}
+
 Value mlir::tcu::detail::segmentTileRuns(TileBuilder &tb, const Collective &c,
-                                         Value base, Value end) {
+                                         const TileRange &walk) {
   std::optional<int64_t> tiles;
   if (!ShapedType::isDynamic(c.segmentSize))
     tiles = tilesPerSegment(c);
-  return clippedRuns(tb, tiles, T * T, base, end);
+  return clippedRuns(tb, tiles, T * T, walk.base, walk.end);
 }
 
 int64_t mlir::tcu::detail::tilesPerSegment(const Collective &c) {
-  return (c.segmentSize + T * T - 1) / (T * T);
+  return (walkSpan(c) + T * T - 1) / (T * T);
 }
 
 Value mlir::tcu::detail::clippedRuns(TileBuilder &tb,
@@ -135,30 +163,29 @@ Value mlir::tcu::detail::clippedRuns(TileBuilder &tb,
 }
 
 int64_t mlir::tcu::detail::gridChunkLength(const Collective &c) {
-  int64_t capped = (c.segmentSize + kMaxGridChunks - 1) / kMaxGridChunks;
+  int64_t capped = (walkSpan(c) + kMaxGridChunks - 1) / kMaxGridChunks;
   capped = (capped + T * T - 1) / (T * T) * (T * T);
   return std::max(kGridChunk, capped);
 }
 
 int64_t mlir::tcu::detail::numGridChunks(const Collective &c) {
   int64_t length = gridChunkLength(c);
-  return (c.segmentSize + length - 1) / length;
+  return (walkSpan(c) + length - 1) / length;
 }
 
 Variant mlir::tcu::detail::partialsVariant(int64_t chunks) {
   return chunks > kGridChunk ? Variant::Grid : getDefaultVariant(chunks);
 }
 
-std::pair<Value, Value> mlir::tcu::detail::gridChunkRange(TileBuilder &tb,
-                                                          const Collective &c,
-                                                          Value p) {
+TileRange mlir::tcu::detail::gridChunkRange(TileBuilder &tb,
+                                            const Collective &c, Value p) {
   OpBuilder &b = tb.builder();
   int64_t chunks = numGridChunks(c);
   Value seg = arith::DivUIOp::create(b, tb.location(), p, tb.idx(chunks));
   Value chunk = arith::RemUIOp::create(b, tb.location(), p, tb.idx(chunks));
-  Value segBase = tb.mul(seg, c.segmentSize);
+  TileRange walk = segmentWalk(tb, c, tb.mul(seg, c.segmentSize));
   int64_t length = gridChunkLength(c);
-  Value base = tb.add(segBase, tb.mul(chunk, length));
-  Value end = tb.min(tb.add(base, tb.idx(length)), segmentEnd(tb, c, segBase));
-  return {base, end};
+  Value base = tb.add(walk.base, tb.mul(chunk, length));
+  Value end = tb.min(tb.add(base, tb.idx(length)), walk.end);
+  return {base, end, walk.from};
 }

@@ -53,12 +53,36 @@ Value segmentEnd(TileBuilder &tb, const Collective &c, Value segBase);
 /// seg · per · S, with S the constant or the runtime segment size.
 Value segmentBase(TileBuilder &tb, const Collective &c, Value seg,
                   int64_t per = 1);
-/// Number of 256-element tiles a segment spans (constant sizes only).
+/// Elements [base, end) of a walk over tiles of 256 consecutive elements,
+/// none below `from` (null: no lower bound) read or written.
+struct TileRange {
+  Value base, end, from;
+};
+/// The walk over the segment starting at `segBase`
+/// (docs/algorithms.md#aligned-walks): where walkHasLowerBound, its tiles
+/// start at segBase rounded down to a multiple of 256, so that wherever
+/// segments begin every whole tile of the walk is aligned in the buffer
+/// and moves as vectors, and `from` = segBase masks the elements below the
+/// segment; elsewhere the tiles start at segBase, no `from`.
+TileRange segmentWalk(TileBuilder &tb, const Collective &c, Value segBase);
+/// Segments shorter than this keep their own tiles: the head tile a walk
+/// adds costs more than the vector accesses gain (rationale.md#aligned-walks).
+constexpr int64_t kAlignedWalkMinSegment = 4096;
+/// Whether segmentWalk starts below the segment: a constant segment size of
+/// at least kAlignedWalkMinSegment that leaves segment bases off the
+/// 16-byte vector grid of the input (not a multiple of 8 f16 or bf16, 16 i8
+/// or 4 f32 elements).
+bool walkHasLowerBound(const Collective &c);
+/// The elements a segment's walk spans at most (constant sizes only): S,
+/// plus 255 where it may begin below the segment.
+int64_t walkSpan(const Collective &c);
+/// Number of 256-element tiles a segment's walk spans (constant sizes
+/// only).
 int64_t tilesPerSegment(const Collective &c);
-/// The tiles to walk over the segment [base, end): clippedRuns of
-/// tilesPerSegment for a constant size, of no known count for a runtime one.
-Value segmentTileRuns(TileBuilder &tb, const Collective &c, Value base,
-                      Value end);
+/// The tiles of `walk`: clippedRuns of tilesPerSegment for a constant size,
+/// of no known count for a runtime one.
+Value segmentTileRuns(TileBuilder &tb, const Collective &c,
+                      const TileRange &walk);
 /// Runs of a loop over a segment: up to `count` runs (tiles, steps) of
 /// `width` elements from `base`, clipped to those that start before `end`.
 /// A segment far longer than the input then costs work in proportion to the
@@ -72,17 +96,17 @@ Value clippedRuns(TileBuilder &tb, std::optional<int64_t> count, int64_t width,
                   Value base, Value end);
 constexpr int64_t kUnclippedRuns = 4096;
 /// Elements per chunk of the grid variants: kGridChunk, or more (a
-/// multiple of 256) once the segment would have over kMaxGridChunks.
+/// multiple of 256) once the segment's walk would have over
+/// kMaxGridChunks.
 int64_t gridChunkLength(const Collective &c);
-/// Number of gridChunkLength-element chunks a segment is cut into.
+/// Number of gridChunkLength-element chunks a segment's walk is cut into.
 int64_t numGridChunks(const Collective &c);
 /// The variant for the grid variants' second pass over `chunks` partials
 /// per segment: the grid again while one warp would stream more than one
 /// chunk of partials (the whole array of 2^28 has 65536), else the default.
 Variant partialsVariant(int64_t chunks);
-/// [base, end) of grid partial `p`: chunk p % chunks of segment p / chunks.
-std::pair<Value, Value> gridChunkRange(TileBuilder &tb, const Collective &c,
-                                       Value p);
+/// Grid partial `p`: chunk p % chunks of segment p / chunks's walk.
+TileRange gridChunkRange(TileBuilder &tb, const Collective &c, Value p);
 
 } // namespace mlir::tcu::detail
 

@@ -51,18 +51,19 @@ void emitScan(TileBuilder &tb, const Collective &c, Variant variant);
 
 /// V = sum of P·A_t (as Ones·A_t) over the tiles t = first, first + step,
 /// ... < count of 256 consecutive elements from `base`, reading nothing at
-/// or past `end` (count is clipped there: clippedRuns); `inFlight` tiles are
-/// loaded before they are multiplied.
+/// or past `end` (count is clipped there: clippedRuns), nor below `from`
+/// where given; `inFlight` tiles are loaded before they are multiplied.
 Value reduceTiles(TileBuilder &tb, Value src, Value base, Value first,
-                  int64_t count, Value step, Value end, int64_t inFlight);
+                  int64_t count, Value step, Value end, int64_t inFlight,
+                  Value from = nullptr);
 /// The same over `runs` tiles, already clipped (segmentTileRuns).
 Value reduceTileRuns(TileBuilder &tb, Value src, Value base, Value first,
-                     Value runs, Value step, Value end, int64_t inFlight);
+                     Value runs, Value step, Value end, int64_t inFlight,
+                     Value from = nullptr);
 /// dest[index] (+)= (V·PT)[0][0], the sum of row 0 of V (tcu.row_sums);
-/// nothing if index is at or past `limit` (default: index + 1, always
-/// stored).
+/// with `bound`, nothing if index >= bound (a group's overrun).
 void storeTotal(TileBuilder &tb, Value v, Value dest, Value index,
-                bool accumulate = false, Value limit = nullptr);
+                bool accumulate = false, Value bound = nullptr);
 
 } // namespace mlir::tcu::detail
 
