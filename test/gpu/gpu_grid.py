@@ -52,6 +52,10 @@ LARGE = [
     ("scan", "stream", "f16", "inclusive", 1000),
     # MatMulScan: level-0 tiles past 2^31 in one segment.
     ("scan", "matmulscan", "f16", "inclusive", 1 << 31),
+    # Aligned walks (segments off the vector grid): the second segment
+    # begins at 2^31 + 1, its walk at 2^31.
+    ("scan", "lagged", "f16", "inclusive", (1 << 31) + 1),
+    ("reduce", "grid", "f16", "reduce", (1 << 31) + 1),
 ]
 
 
