@@ -71,14 +71,7 @@ void mlir::tcu::detail::scanMatMul(TileBuilder &tb, const Collective &c) {
     }
   });
 
-  Collective next = c;
-  next.input = totals;
-  next.output = prefix;
-  next.segmentSize = tiles;
-  next.segment = tb.idx(tiles);
-  next.n = count;
-  next.inclusive = false;
-  scanMatMul(tb, next);
+  scanMatMul(tb, partialsScan(tb, c, totals, prefix, tiles, count));
 
   // Down-sweep: each tile scanned from its exclusive prefix.
   Collective one = c;

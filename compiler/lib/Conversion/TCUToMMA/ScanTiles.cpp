@@ -91,6 +91,18 @@ void scanTileRuns(TileBuilder &tb, const Collective &c, Value base, Value runs,
       });
 }
 
+Collective partialsScan(TileBuilder &tb, const Collective &c, Value totals,
+                        Value prefix, int64_t perSegment, Value count) {
+  Collective next = c;
+  next.input = totals;
+  next.output = prefix;
+  next.segmentSize = perSegment;
+  next.segment = tb.idx(perSegment);
+  next.n = count;
+  next.inclusive = false;
+  return next;
+}
+
 Value zeroCarry(TileBuilder &tb, const Collective &c) {
   return tb.zeroAcc(inputElementType(c.input));
 }

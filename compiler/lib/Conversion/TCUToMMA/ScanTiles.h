@@ -98,6 +98,11 @@ Value scanChunkInBlock(TileBuilder &tb, const Collective &c, Value totals,
 /// kStreamItemElements elements or one segment, in tiles of 256
 /// consecutive elements whatever the segment size (>= 16).
 void scanStream(TileBuilder &tb, const Collective &c);
+/// The exclusive scan that gives reduce-then-scan its prefixes: `totals`
+/// holds `perSegment` partials for each segment of `c` (`count` in all),
+/// scanned segment by segment into `prefix`.
+Collective partialsScan(TileBuilder &tb, const Collective &c, Value totals,
+                        Value prefix, int64_t perSegment, Value count);
 /// MatMulScan (MatMulScan.cpp): an up-sweep of tile totals and a down-sweep
 /// of tile scans, level by level, a tile being 256 entries of a level.
 void scanMatMul(TileBuilder &tb, const Collective &c);

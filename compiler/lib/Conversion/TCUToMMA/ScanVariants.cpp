@@ -189,14 +189,8 @@ static void scanGrid(TileBuilder &tb, const Collective &c) {
     storeTotal(tb, v, totals, p);
   });
 
-  Collective second = c;
-  second.input = totals;
-  second.output = prefix;
-  second.segmentSize = chunks;
-  second.segment = tb.idx(chunks);
-  second.n = numPartials;
-  second.inclusive = false;
-  emitScan(tb, second, partialsVariant(chunks));
+  emitScan(tb, partialsScan(tb, c, totals, prefix, chunks, numPartials),
+           partialsVariant(chunks));
 
   tb.parallel(numPartials, [&](Value p) {
     TileRange chunk = gridChunkRange(tb, c, p);
