@@ -56,6 +56,7 @@ Loaded load(const std::string &path) {
       resolve(lib, "cuDeviceGetCount", d->cuDeviceGetCount, missing) &&
       resolve(lib, "cuDeviceGet", d->cuDeviceGet, missing) &&
       resolve(lib, "cuDeviceGetAttribute", d->cuDeviceGetAttribute, missing) &&
+      resolve(lib, "cuDeviceGetName", d->cuDeviceGetName, missing) &&
       resolve(lib, "cuDevicePrimaryCtxRetain", d->cuDevicePrimaryCtxRetain,
               missing) &&
       resolve(lib, "cuCtxPushCurrent_v2", d->cuCtxPushCurrent, missing) &&

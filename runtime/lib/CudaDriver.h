@@ -72,6 +72,7 @@ struct Driver {
   CUresult (*cuDeviceGetCount)(int *);
   CUresult (*cuDeviceGet)(CUdevice *, int);
   CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
+  CUresult (*cuDeviceGetName)(char *, int, CUdevice);
   CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
   CUresult (*cuCtxPushCurrent)(CUcontext);  // cuCtxPushCurrent_v2
   CUresult (*cuCtxPopCurrent)(CUcontext *); // cuCtxPopCurrent_v2

@@ -49,7 +49,14 @@ Status Runtime::deviceArch(std::string &arch) {
         "cuDeviceGetAttribute(compute capability)");
   if (!s)
     return s;
+  // The model picks a tuned table of its own where there is one; a name the
+  // driver does not give only loses that.
+  char name[256] = {};
+  std::string model;
+  if (d->cuDeviceGetName(name, sizeof(name) - 1, d->device) == 0)
+    model = gpuModelOf(name);
   std::lock_guard<std::mutex> lock(impl->mu);
+  impl->gpuModel = model;
   impl->arch = "sm_" + std::to_string(major * 10 + minor);
   arch = impl->arch;
   return Status::success();

@@ -1,6 +1,7 @@
 //===- KernelFile.cpp - kernel file header and size expressions -----------===//
 
 #include "tcuc/KernelFile.h"
+#include "tcuc/Spec.h"
 
 #include <algorithm>
 #include <cctype>
@@ -198,17 +199,9 @@ Status SizeExpr::evaluate(int64_t n, int64_t &value, int64_t segment) const {
 
 namespace {
 
-bool isArch(std::string_view s) {
-  // sm_<digits>, optionally with an arch-specific suffix letter (sm_90a).
-  if (s.size() < 4 || s.substr(0, 3) != "sm_")
-    return false;
-  size_t i = 3;
-  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])))
-    ++i;
-  if (i == 3)
-    return false;
-  return i == s.size() ||
-         (i + 1 == s.size() && std::islower(static_cast<unsigned char>(s[i])));
+bool isTarget(std::string_view s) {
+  std::string arch, gpu;
+  return tcuc::splitTarget(s, arch, gpu);
 }
 
 bool isPtxIdentifier(std::string_view s) {
@@ -275,8 +268,9 @@ Status tcuc::parseKernelFile(std::string_view text, KernelFile &file) {
     } else if (field == "arch") {
       if (Status s = once(haveArch); !s)
         return s;
-      if (!isArch(value))
-        return fail("bad arch " + quoted(value) + " (expected sm_XX)");
+      if (!isTarget(value))
+        return fail("bad arch " + quoted(value) +
+                    " (expected sm_XX or sm_XX:MODEL)");
       result.arch = std::string(value);
     } else if (field == "version") {
       if (Status s = once(haveVersion); !s)

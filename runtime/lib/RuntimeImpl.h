@@ -36,6 +36,9 @@ struct Runtime::Impl {
   bool diskWrites = true;
   std::string diskWarning;
   std::string arch; // device 0's, once known
+  /// Device 0's GPU model (tcuc::gpuModelOf its name; empty if none), known
+  /// with `arch`.
+  std::string gpuModel;
 
   /// "key|arch" -> kernel file; "key|arch" -> loaded kernel.
   OnceMap<KernelFile> files;

@@ -2,8 +2,11 @@
 
 #include "tcuc/Spec.h"
 
+#include <algorithm>
+#include <cctype>
 #include <string>
 #include <utility>
+#include <vector>
 
 using namespace tcuc;
 
@@ -72,6 +75,83 @@ std::string tcuc::elementCountError(int64_t n) {
 
 bool tcuc::isWarpsPerBlock(int64_t warps) {
   return warps >= 0 && warps <= kMaxWarpsPerBlock && !(warps & (warps - 1));
+}
+
+bool tcuc::splitTarget(std::string_view target, std::string &arch,
+                       std::string &gpu) {
+  size_t colon = target.find(':');
+  std::string_view a = target.substr(0, colon);
+  std::string_view g =
+      colon == std::string_view::npos ? "" : target.substr(colon + 1);
+  // sm_<digits>, optionally with an arch-specific suffix letter (sm_90a).
+  size_t i = 3;
+  if (a.size() < 4 || a.substr(0, 3) != "sm_")
+    return false;
+  while (i < a.size() && std::isdigit(static_cast<unsigned char>(a[i])))
+    ++i;
+  if (i == 3 ||
+      !(i == a.size() ||
+        (i + 1 == a.size() && std::islower(static_cast<unsigned char>(a[i])))))
+    return false;
+  if (colon != std::string_view::npos &&
+      (g.empty() || !std::all_of(g.begin(), g.end(), [](char c) {
+         return std::islower(static_cast<unsigned char>(c)) ||
+                std::isdigit(static_cast<unsigned char>(c));
+       })))
+    return false;
+  arch = std::string(a);
+  gpu = std::string(g);
+  return true;
+}
+
+std::string tcuc::gpuModelOf(std::string_view deviceName) {
+  std::string word;
+  auto isModel = [](const std::string &w) {
+    size_t i = 0;
+    while (i < w.size() && std::isalpha(static_cast<unsigned char>(w[i])))
+      ++i;
+    return i > 0 && i < w.size() &&
+           std::all_of(w.begin() + i, w.end(), [](char c) {
+             return std::isdigit(static_cast<unsigned char>(c));
+           });
+  };
+  for (size_t i = 0; i <= deviceName.size(); ++i) {
+    char c = i < deviceName.size() ? deviceName[i] : ' ';
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      continue;
+    }
+    if (isModel(word))
+      return word;
+    word.clear();
+  }
+  return "";
+}
+
+// Part of the kernels' build id (this file is hashed): a model added here
+// changes the targets, and so the cache keys, of its default kernels.
+const std::vector<std::string_view> &tcuc::tunedGpuModels() {
+  // Rows made by `tcuc tune --arch MODEL` and built in.
+  static const std::vector<std::string_view> models = {};
+  return models;
+}
+
+bool tcuc::hasTunedRows(std::string_view gpu) {
+  const std::vector<std::string_view> &models = tunedGpuModels();
+  return !gpu.empty() &&
+         std::find(models.begin(), models.end(), gpu) != models.end();
+}
+
+bool tcuc::usesTunedTable(const KernelSpec &spec) {
+  if (spec.runtimeSegment)
+    return false; // a class kernel's strategy is its class's
+  return spec.variant.empty() || spec.tilesPerWarp == 0 ||
+         (takesWarpsPerBlock(spec.variant) && spec.warpsPerBlock == 0);
+}
+
+std::string tcuc::kernelTarget(const KernelSpec &spec, const std::string &arch,
+                               const std::string &gpu) {
+  return usesTunedTable(spec) && hasTunedRows(gpu) ? arch + ":" + gpu : arch;
 }
 
 bool tcuc::takesWarpsPerBlock(std::string_view variant) {

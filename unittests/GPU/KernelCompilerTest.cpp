@@ -10,6 +10,8 @@
 #include "tcuc/DiskCache.h"
 #include "tcuc/KernelFile.h"
 #include "tcuc/Runtime.h"
+#include "tcuc/Spec.h"
+#include "tcuc/Strategy/CostModel.h"
 
 #include "gtest/gtest.h"
 
@@ -145,6 +147,24 @@ TEST(KernelCompiler, HeaderNamesTheStrategy) {
   ASSERT_TRUE(compileKernelFile(s, "sm_90", text).ok());
   ASSERT_TRUE(parseKernelFile(text, file).ok());
   EXPECT_EQ(file.tilesPerWarp, 4);
+}
+
+// A target with a GPU model: the header names it, and the runtime's list of
+// models with rows of their own matches the built-in table.
+TEST(KernelCompiler, TargetsNameTheGpuModel) {
+  KernelSpec s = spec(/*scan=*/false, 1000, DType::F16, "");
+  std::string text;
+  ASSERT_TRUE(compileKernelFile(s, "sm_90:h200", text).ok());
+  KernelFile file;
+  ASSERT_TRUE(parseKernelFile(text, file).ok());
+  EXPECT_EQ(file.arch, "sm_90:h200");
+  EXPECT_FALSE(compileKernelFile(s, "sm_90:", text).ok());
+  EXPECT_FALSE(compileKernelFile(s, "sm_70:h200", text).ok());
+  for (std::string_view model : tunedGpuModels())
+    EXPECT_TRUE(mlir::tcu::hasBuiltinRows(llvm::StringRef(model)))
+        << "tunedGpuModels() names " << model << " without table rows";
+  EXPECT_FALSE(mlir::tcu::hasBuiltinRows("h200"));
+  EXPECT_TRUE(mlir::tcu::hasBuiltinRows("sm_90"));
 }
 
 TEST(KernelCompiler, RejectsWhatTheVerifierRejects) {

@@ -365,6 +365,45 @@ TEST(SizeExpr, EvaluationErrors) {
 // Kernel file header
 //===----------------------------------------------------------------------===//
 
+TEST(Spec, TargetsAndGpuModels) {
+  std::string arch, gpu;
+  EXPECT_TRUE(splitTarget("sm_90", arch, gpu));
+  EXPECT_EQ(arch, "sm_90");
+  EXPECT_EQ(gpu, "");
+  EXPECT_TRUE(splitTarget("sm_90:h200", arch, gpu));
+  EXPECT_EQ(arch, "sm_90");
+  EXPECT_EQ(gpu, "h200");
+  EXPECT_TRUE(splitTarget("sm_90a", arch, gpu));
+  for (const char *bad : {"", "sm_", "sm_90:", "sm_90:H200", "sm_90:h-200",
+                          "90", "sm_9xx", ":h200", "sm_90:h200:x"})
+    EXPECT_FALSE(splitTarget(bad, arch, gpu)) << bad;
+
+  EXPECT_EQ(gpuModelOf("NVIDIA H100 80GB HBM3"), "h100");
+  EXPECT_EQ(gpuModelOf("NVIDIA H200"), "h200");
+  EXPECT_EQ(gpuModelOf("NVIDIA A100-SXM4-80GB"), "a100");
+  EXPECT_EQ(gpuModelOf("NVIDIA GeForce RTX 4090"), "");
+  EXPECT_EQ(gpuModelOf(""), "");
+
+  // Only specs the tables choose for take the model, and only a model with
+  // rows of its own (none built in yet): every target is the arch today.
+  KernelSpec byTable = KernelSpec::scan(1000, DType::F16, DType::F32, true);
+  KernelSpec fixed =
+      KernelSpec::scan(1000, DType::F16, DType::F32, true, "seg256n");
+  fixed.tilesPerWarp = 2;
+  EXPECT_TRUE(usesTunedTable(byTable));
+  EXPECT_FALSE(usesTunedTable(fixed));
+  KernelSpec block = fixed;
+  block.variant = "block";
+  EXPECT_TRUE(usesTunedTable(block)); // its warps are the table's
+  KernelSpec cls = byTable;
+  cls.runtimeSegment = true;
+  EXPECT_FALSE(usesTunedTable(cls));
+  EXPECT_FALSE(hasTunedRows(""));
+  EXPECT_EQ(kernelTarget(byTable, "sm_90", "h200"),
+            hasTunedRows("h200") ? "sm_90:h200" : "sm_90");
+  EXPECT_EQ(kernelTarget(fixed, "sm_90", "h200"), "sm_90");
+}
+
 TEST(KernelFile, ParsesGoodFile) {
   KernelSpec spec = scanSpec(100000);
   std::string text = kernelFileFor(spec, "sm_90");

@@ -20,8 +20,9 @@
 
 using namespace mlir;
 
-bool tcuc::isSupportedArch(const std::string &arch) {
-  return arch == "sm_80" || arch == "sm_90";
+bool tcuc::isSupportedArch(const std::string &target) {
+  std::string arch, gpu;
+  return splitTarget(target, arch, gpu) && (arch == "sm_80" || arch == "sm_90");
 }
 
 namespace {
@@ -75,7 +76,7 @@ tcuc::Status tcuc::compileKernelFile(const KernelSpec &spec,
                                      std::string &kernelFile) {
   if (!isSupportedArch(arch))
     return Status::error("unsupported GPU architecture '" + arch +
-                         "' (expected sm_80 or sm_90)");
+                         "' (expected sm_80 or sm_90, optionally :MODEL)");
   MLIRContext ctx;
   DialectRegistry registry;
   tcu::registerTCUCKernelDialects(registry);
@@ -97,8 +98,13 @@ tcuc::Status tcuc::compileKernelFile(const KernelSpec &spec,
   if (!module)
     return fail("the spec is invalid");
 
+  // `arch` is a target: the architecture, and the GPU model whose rows
+  // the cost model reads first (tcuc::splitTarget; checked above).
+  std::string chip, gpu;
+  tcuc::splitTarget(arch, chip, gpu);
   tcu::TCUToPTXOptions options;
-  options.chip = arch;
+  options.chip = chip;
+  options.gpu = gpu;
   // The strategy first, read before stage 1 lowers it away: the header
   // says what runs.
   tcu::StrategyChoice chosen;

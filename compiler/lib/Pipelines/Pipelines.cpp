@@ -31,6 +31,7 @@ static void addStrategyPass(OpPassManager &pm, const TCUToPTXOptions *gpu) {
   TCUSelectStrategyOptions strategy;
   if (gpu) {
     strategy.chip = gpu->chip;
+    strategy.gpu = gpu->gpu;
   } else {
     // The variants the GPU (sm_90) would run, so a CPU run reproduces a
     // GPU run's arithmetic. Not its tiles per warp: they leave the

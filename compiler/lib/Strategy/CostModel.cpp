@@ -158,6 +158,11 @@ StrategyChoice analytic(const StrategyQuery &q) {
 
 } // namespace
 
+bool mlir::tcu::hasBuiltinRows(StringRef key) {
+  return llvm::any_of(kTunedRows,
+                      [&](const TunedRow &r) { return r.arch == key; });
+}
+
 std::string mlir::tcu::elementTypeName(Type type) {
   // MLIR's own spelling is the table's (and the runtime's dtypeName).
   std::string name;
@@ -167,17 +172,27 @@ std::string mlir::tcu::elementTypeName(Type type) {
 
 StrategyChoice mlir::tcu::selectStrategy(const StrategyQuery &q,
                                          ArrayRef<TunedRow> table) {
-  // A loaded table first, then the built-in one. No table for an arch yet:
-  // use the sm_90 one (the only GPU measured so far), then the analytic
-  // rule.
-  std::optional<StrategyChoice> choice = fromTable(q, q.arch, table);
-  if (choice)
-    choice->reason = "loaded " + choice->reason;
+  // The GPU model's rows, then the arch's, each from a loaded table first,
+  // then the built-in one. No table for an arch yet: use the sm_90 one (the
+  // H100's, the first GPU measured), then the analytic rule.
+  std::optional<StrategyChoice> choice;
+  std::string missing;
+  auto lookup = [&](const std::string &key) {
+    if ((choice = fromTable(q, key, table)))
+      choice->reason = "loaded " + choice->reason;
+    else
+      choice = fromTable(q, key, kTunedRows);
+    if (choice && !missing.empty())
+      choice->reason += " (no " + missing + " table)";
+    else if (!choice && missing.empty())
+      missing = key;
+  };
+  if (!q.gpu.empty())
+    lookup(q.gpu);
   if (!choice)
-    choice = fromTable(q, q.arch, kTunedRows);
+    lookup(q.arch);
   if (!choice && q.arch != "sm_90")
-    if ((choice = fromTable(q, "sm_90", kTunedRows)))
-      choice->reason += " (no " + q.arch + " table)";
+    lookup("sm_90");
   if (!choice)
     choice = analytic(q);
   // A known n with fewer segments than the table's row had at kTableN:

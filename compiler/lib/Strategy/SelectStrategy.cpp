@@ -34,8 +34,9 @@ void scheduleChain(SegmentedScanOp op) {
 }
 
 template <typename OpT>
-void choose(OpT op, bool isScan, const std::string &chip, bool explain,
-            bool chooseTiles, ArrayRef<TunedRow> table) {
+void choose(OpT op, bool isScan, const std::string &chip,
+            const std::string &gpu, bool explain, bool chooseTiles,
+            ArrayRef<TunedRow> table) {
   if (op.getVariant() && (op.getTilesPerWarp() || !chooseTiles))
     return;
   // A runtime segment size: the tables are per size, so the variant is the
@@ -61,6 +62,7 @@ void choose(OpT op, bool isScan, const std::string &chip, bool explain,
   if (op.getInputType().hasStaticShape())
     q.n = op.getInputType().getNumElements();
   q.arch = chip;
+  q.gpu = gpu;
   StrategyChoice c = selectStrategy(q, table);
   op.setVariant(c.variant);
   if (!op.getTilesPerWarp() && chooseTiles)
@@ -101,9 +103,9 @@ struct TCUSelectStrategyPass
     }
     getOperation()->walk([&](Operation *op) {
       if (auto r = dyn_cast<SegmentedReduceOp>(op))
-        choose(r, /*isScan=*/false, chip, explain, chooseTiles, rows);
+        choose(r, /*isScan=*/false, chip, gpu, explain, chooseTiles, rows);
       else if (auto s = dyn_cast<SegmentedScanOp>(op)) {
-        choose(s, /*isScan=*/true, chip, explain, chooseTiles, rows);
+        choose(s, /*isScan=*/true, chip, gpu, explain, chooseTiles, rows);
         scheduleChain(s);
       }
     });

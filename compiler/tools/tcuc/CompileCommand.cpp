@@ -27,9 +27,13 @@ cl::SubCommand tcuc::driver::compileCommand(
     "compile", "Compile a segmented reduce/scan to PTX (a tcuc kernel file)");
 
 namespace {
-cl::opt<std::string> arch("arch", cl::desc("GPU architecture: sm_80 or sm_90"),
-                          cl::init("sm_90"), cl::sub(compileCommand),
-                          cl::cat(tcucCategory));
+cl::opt<std::string>
+    arch("arch",
+         cl::desc("GPU architecture: sm_80 or sm_90, optionally with the GPU "
+                  "model whose own tuned rows the cost model reads first "
+                  "(sm_90:h200; the runtime names it where it has rows)"),
+         cl::value_desc("sm_XX[:MODEL]"), cl::init("sm_90"),
+         cl::sub(compileCommand), cl::cat(tcucCategory));
 cl::opt<std::string> outputPath("o", cl::desc("Output file ('-' = stdout)"),
                                 cl::value_desc("file"), cl::init("-"),
                                 cl::sub(compileCommand), cl::cat(tcucCategory));

@@ -35,8 +35,10 @@ cl::opt<std::string> csvPath("csv", cl::desc("The sweep's results.csv"),
                              cl::value_desc("file"), cl::Required,
                              cl::sub(tuneCommand), cl::cat(tcucCategory));
 cl::opt<std::string> tuneArch("arch",
-                              cl::desc("The GPU the sweep ran on (sm_80, "
-                                       "sm_90, ...): the rows' arch"),
+                              cl::desc("The GPU the sweep ran on: its "
+                                       "architecture (sm_80, sm_90: rows for "
+                                       "every GPU of it) or its model (h200: "
+                                       "rows for that GPU first)"),
                               cl::init("sm_90"), cl::sub(tuneCommand),
                               cl::cat(tcucCategory));
 cl::opt<std::string> tableOut("o", cl::desc("Output table ('-' = stdout)"),

@@ -151,6 +151,28 @@ bool runtimeSegmentRange(std::string_view variant, bool isScan, int64_t &min,
 std::string runtimeSegmentError(std::string_view variant, bool isScan,
                                 int64_t segment);
 
+/// A kernel target: the architecture ("sm_90"), optionally followed by the
+/// GPU model whose own tuned rows chose the strategy ("sm_90:h200"; a model
+/// is lower-case letters and digits). Splits it; false for anything else.
+bool splitTarget(std::string_view target, std::string &arch, std::string &gpu);
+/// The GPU model in a device name, lower-case: the first word of a letter
+/// and digits ("NVIDIA H200" -> "h200", "NVIDIA A100-SXM4-80GB" -> "a100");
+/// empty when there is none.
+std::string gpuModelOf(std::string_view deviceName);
+/// The GPU models the built-in tuned table (compiler/lib/Strategy/
+/// TunedTables.inc) has rows of their own for, beside the architectures'
+/// (none yet; a unit test keeps this list and the table in step).
+const std::vector<std::string_view> &tunedGpuModels();
+/// Whether `gpu` is one of them.
+bool hasTunedRows(std::string_view gpu);
+/// Whether the cost model's tables choose part of `spec`'s strategy (its
+/// variant, tiles or warps left to it), so its target names the GPU model.
+bool usesTunedTable(const KernelSpec &spec);
+/// The target `spec` is compiled for on a device of `arch` and model `gpu`:
+/// "arch:gpu" where usesTunedTable(spec) and hasTunedRows(gpu), else arch.
+std::string kernelTarget(const KernelSpec &spec, const std::string &arch,
+                         const std::string &gpu);
+
 } // namespace tcuc
 
 #endif // TCUC_SPEC_H

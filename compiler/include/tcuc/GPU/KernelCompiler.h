@@ -17,11 +17,13 @@
 #include <string>
 
 namespace tcuc {
-/// The architectures tcuc emits PTX for.
-bool isSupportedArch(const std::string &arch);
+/// The targets tcuc emits PTX for: sm_80 or sm_90, optionally with the GPU
+/// model whose tuned rows come first ("sm_90:h200", tcuc::splitTarget).
+bool isSupportedArch(const std::string &target);
 
-/// Compiles `spec` for `arch` ("sm_80" or "sm_90") into `kernelFile`. Errors
-/// carry the compiler's diagnostics (an invalid spec fails in the verifier).
+/// Compiles `spec` for target `arch` ("sm_80", "sm_90", "sm_90:h200") into
+/// `kernelFile`. Errors carry the compiler's diagnostics (an invalid spec
+/// fails in the verifier).
 Status compileKernelFile(const KernelSpec &spec, const std::string &arch,
                          std::string &kernelFile);
 } // namespace tcuc

@@ -24,6 +24,11 @@ struct TCUToPTXOptions : PassPipelineOptions<TCUToPTXOptions> {
   Option<std::string> chip{*this, "chip",
                            llvm::cl::desc("GPU architecture: sm_80 or sm_90"),
                            llvm::cl::init("sm_90")};
+  Option<std::string> gpu{
+      *this, "gpu",
+      llvm::cl::desc("GPU model (h100, h200, ...) whose tuned rows come "
+                     "before the architecture's"),
+      llvm::cl::init("")};
   Option<std::string> features{
       *this, "features",
       llvm::cl::desc("PTX ISA feature (sm_90 needs +ptx78 or newer)"),

@@ -32,9 +32,16 @@ struct StrategyQuery {
   std::optional<int64_t> n;
   /// "sm_80", "sm_90", ...
   std::string arch = "sm_90";
+  /// The GPU model ("h100", "h200", ...; tcuc::gpuModelOf): its own rows,
+  /// where a table has them, come before the arch's. Empty: the arch's.
+  std::string gpu;
   /// A variant fixed by the user: only its tiles and warps are chosen.
   std::optional<Variant> variant;
 };
+
+/// Whether the built-in tuned table has rows keyed `key` (an arch or a GPU
+/// model).
+bool hasBuiltinRows(llvm::StringRef key);
 
 struct StrategyChoice {
   Variant variant = Variant::Seg256N;

@@ -31,11 +31,17 @@ def TCUSelectStrategy : Pass<"tcu-select-strategy", "ModuleOp"> {
     With `explain`, each choice is reported as a remark naming its reason.
     With `table`, the rows of that file (the format `tcuc tune` writes)
     are looked up before the built-in table, so a table measured on the
-    user's GPU applies without rebuilding tcuc.
+    user's GPU applies without rebuilding tcuc. With `gpu`, rows keyed by
+    that GPU model (`tcuc tune --arch h200`) come before the rows of
+    `chip`: two GPUs of one architecture (the H100 and the H200, both
+    sm_90) can each have their table.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
            "Target GPU (sm_80, sm_90, ...) whose tuned table is used">,
+    Option<"gpu", "gpu", "std::string", /*default=*/"\"\"",
+           "GPU model (h100, h200, ...) whose own rows come before the "
+           "chip's, where a table has them">,
     Option<"explain", "explain", "bool", /*default=*/"false",
            "Emit a remark with each choice and its reason">,
     Option<"table", "table", "std::string", /*default=*/"\"\"",
