@@ -1,14 +1,16 @@
 //===- MatMulScan.cpp - Zouzias and McColl's scan in the TCU model --------===//
 //
-// MatMulScan (../shared/seeds/004_*, docs/algorithms.md#matmulscan) scans n
-// elements with s x s products in depth 2·log_s(n): an up-sweep of batched
+// MatMulScan (Zouzias and McColl, "A Parallel Scan Algorithm in the Tensor
+// Core Unit Model"; docs/algorithms.md#matmulscan) scans n elements with
+// s x s products in depth 2·log_s(n): an up-sweep of batched
 // products with L_s over groups of s at stride s^t, then a down-sweep that
 // adds each group's prefix into the group below. With s = 16 one 256-element
 // tile holds two of its levels, so here a level is a tile:
 //
 //   up-sweep   t_k[j] = total of tile j of level k (Ones·A, row 0 summed)
 //              level k+1 is the array t_k, segment by segment;
-//   top        a level of at most one tile per segment: R = A·U + (L·A)·Ones
+//   top        a level whose segments fit one tile (<= 256 entries):
+//              R = A·U + (L·A)·Ones (the seg256 scan)
 //   down-sweep level k scanned tile by tile from its exclusive prefix,
 //              R = A·U + (L·A)·Ones + S, S = prefix_{k+1}[j] broadcast.
 //
