@@ -56,8 +56,10 @@ Status Runtime::deviceArch(std::string &arch) {
   if (d->cuDeviceGetName(name, sizeof(name) - 1, d->device) == 0)
     model = gpuModelOf(name);
   std::lock_guard<std::mutex> lock(impl->mu);
-  impl->gpuModel = model;
-  impl->arch = "sm_" + std::to_string(major * 10 + minor);
+  if (impl->arch.empty()) { // another thread may have been first
+    impl->tunedGpu = hasTunedRows(model) ? model : "";
+    impl->arch = "sm_" + std::to_string(major * 10 + minor);
+  }
   arch = impl->arch;
   return Status::success();
 }

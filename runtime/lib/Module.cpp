@@ -39,12 +39,11 @@ Status Runtime::getKernel(const KernelSpec &spec, const Kernel *&kernel) {
   std::string arch;
   if (Status s = deviceArch(arch); !s)
     return s;
-  {
-    // The target names the GPU model where its own tuned rows choose the
-    // strategy (kernelTarget), so its kernels are cached apart.
-    std::lock_guard<std::mutex> lock(impl->mu);
-    arch = kernelTarget(spec, arch, impl->gpuModel);
-  }
+  // The target names the GPU model where its own tuned rows choose the
+  // strategy (kernelTarget), so its kernels are cached apart. (tunedGpu is
+  // fixed once deviceArch has answered.)
+  if (!impl->tunedGpu.empty())
+    arch = kernelTarget(spec, arch, impl->tunedGpu);
   const KernelFile *file = nullptr;
   Status s = impl->files.get(
       spec.key() + "|" + arch,

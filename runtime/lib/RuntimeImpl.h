@@ -36,9 +36,11 @@ struct Runtime::Impl {
   bool diskWrites = true;
   std::string diskWarning;
   std::string arch; // device 0's, once known
-  /// Device 0's GPU model (tcuc::gpuModelOf its name; empty if none), known
-  /// with `arch`.
-  std::string gpuModel;
+  /// Device 0's GPU model (tcuc::gpuModelOf its name) where the built-in
+  /// table has rows for it (hasTunedRows), else empty. Written once, before
+  /// `arch` (under `mu`): whoever has read a non-empty `arch` reads it
+  /// without the lock.
+  std::string tunedGpu;
 
   /// "key|arch" -> kernel file; "key|arch" -> loaded kernel.
   OnceMap<KernelFile> files;

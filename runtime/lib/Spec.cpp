@@ -150,8 +150,9 @@ bool tcuc::usesTunedTable(const KernelSpec &spec) {
 }
 
 std::string tcuc::kernelTarget(const KernelSpec &spec, const std::string &arch,
-                               const std::string &gpu) {
-  return usesTunedTable(spec) && hasTunedRows(gpu) ? arch + ":" + gpu : arch;
+                               const std::string &tunedGpu) {
+  return !tunedGpu.empty() && usesTunedTable(spec) ? arch + ":" + tunedGpu
+                                                   : arch;
 }
 
 bool tcuc::takesWarpsPerBlock(std::string_view variant) {

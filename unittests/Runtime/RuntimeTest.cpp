@@ -384,8 +384,8 @@ TEST(Spec, TargetsAndGpuModels) {
   EXPECT_EQ(gpuModelOf("NVIDIA GeForce RTX 4090"), "");
   EXPECT_EQ(gpuModelOf(""), "");
 
-  // Only specs the tables choose for take the model, and only a model with
-  // rows of its own (none built in yet): every target is the arch today.
+  // Only specs the tables choose for take the model (the runtime passes a
+  // model only where it has rows of its own: none built in yet).
   KernelSpec byTable = KernelSpec::scan(1000, DType::F16, DType::F32, true);
   KernelSpec fixed =
       KernelSpec::scan(1000, DType::F16, DType::F32, true, "seg256n");
@@ -399,9 +399,11 @@ TEST(Spec, TargetsAndGpuModels) {
   cls.runtimeSegment = true;
   EXPECT_FALSE(usesTunedTable(cls));
   EXPECT_FALSE(hasTunedRows(""));
-  EXPECT_EQ(kernelTarget(byTable, "sm_90", "h200"),
-            hasTunedRows("h200") ? "sm_90:h200" : "sm_90");
+  EXPECT_EQ(kernelTarget(byTable, "sm_90", "h200"), "sm_90:h200");
+  EXPECT_EQ(kernelTarget(block, "sm_90", "h200"), "sm_90:h200");
   EXPECT_EQ(kernelTarget(fixed, "sm_90", "h200"), "sm_90");
+  EXPECT_EQ(kernelTarget(cls, "sm_90", "h200"), "sm_90");
+  EXPECT_EQ(kernelTarget(byTable, "sm_90", ""), "sm_90");
 }
 
 TEST(KernelFile, ParsesGoodFile) {
@@ -1742,9 +1744,11 @@ RuntimeOptions withTestLibrary(RuntimeOptions o) {
   return o;
 }
 
-/// Skips the test when `rt` has no readable kernel library.
-#define REQUIRE_LIBRARY(rt)                                                    \
+/// Skips the test when `rt` has no GPU (REQUIRE_GPU) or no readable kernel
+/// library.
+#define REQUIRE_GPU_AND_LIBRARY(rt, arch)                                      \
   do {                                                                         \
+    REQUIRE_GPU(rt, arch);                                                     \
     if ((rt).libraryDirectory().empty() ||                                     \
         access((rt).libraryDirectory().c_str(), R_OK) != 0)                    \
       GTEST_SKIP() << "no kernel library at '" << (rt).libraryDirectory()      \
@@ -1760,8 +1764,7 @@ TEST(Gpu, ClassKernelFromTheLibraryWithoutACompiler) {
   o.segmentKernels = SegmentKernelMode::Class;
   Runtime rt(withTestLibrary(o));
   std::string arch;
-  REQUIRE_GPU(rt, arch);
-  REQUIRE_LIBRARY(rt);
+  REQUIRE_GPU_AND_LIBRARY(rt, arch);
   checkReduce(rt, f32Reduce(100), 100003, nullptr);
   checkReduce(rt, f32Reduce(257), 100003, nullptr); // another class
   EXPECT_EQ(rt.stats().libraryHits, 2u);
@@ -1786,8 +1789,7 @@ TEST(Gpu, PerSizeSpecWithoutACompilerRunsItsClassKernel) {
   o.segmentKernels = SegmentKernelMode::PerSize;
   Runtime rt(withTestLibrary(o));
   std::string arch;
-  REQUIRE_GPU(rt, arch);
-  REQUIRE_LIBRARY(rt);
+  REQUIRE_GPU_AND_LIBRARY(rt, arch);
   checkReduce(rt, f32Reduce(100), 100003, nullptr);
   checkReduce(rt, f32Reduce(100), 100003, nullptr);
   EXPECT_EQ(rt.stats().classFallbacks, 1u);

@@ -175,24 +175,24 @@ StrategyChoice mlir::tcu::selectStrategy(const StrategyQuery &q,
   // The GPU model's rows, then the arch's, each from a loaded table first,
   // then the built-in one. No table for an arch yet: use the sm_90 one (the
   // H100's, the first GPU measured), then the analytic rule.
+  SmallVector<std::string, 3> keys;
+  if (!q.gpu.empty())
+    keys.push_back(q.gpu);
+  keys.push_back(q.arch);
+  if (q.arch != "sm_90")
+    keys.push_back("sm_90");
   std::optional<StrategyChoice> choice;
-  std::string missing;
-  auto lookup = [&](const std::string &key) {
+  for (auto [i, key] : llvm::enumerate(keys)) {
     if ((choice = fromTable(q, key, table)))
       choice->reason = "loaded " + choice->reason;
     else
       choice = fromTable(q, key, kTunedRows);
-    if (choice && !missing.empty())
-      choice->reason += " (no " + missing + " table)";
-    else if (!choice && missing.empty())
-      missing = key;
-  };
-  if (!q.gpu.empty())
-    lookup(q.gpu);
-  if (!choice)
-    lookup(q.arch);
-  if (!choice && q.arch != "sm_90")
-    lookup("sm_90");
+    if (choice) {
+      if (i > 0)
+        choice->reason += " (no " + keys.front() + " table)";
+      break;
+    }
+  }
   if (!choice)
     choice = analytic(q);
   // A known n with fewer segments than the table's row had at kTableN:

@@ -168,10 +168,11 @@ bool hasTunedRows(std::string_view gpu);
 /// Whether the cost model's tables choose part of `spec`'s strategy (its
 /// variant, tiles or warps left to it), so its target names the GPU model.
 bool usesTunedTable(const KernelSpec &spec);
-/// The target `spec` is compiled for on a device of `arch` and model `gpu`:
-/// "arch:gpu" where usesTunedTable(spec) and hasTunedRows(gpu), else arch.
+/// The target `spec` is compiled for on a device of `arch` whose model has
+/// rows of its own, `tunedGpu` (hasTunedRows; empty: none):
+/// "arch:tunedGpu" where usesTunedTable(spec), else arch.
 std::string kernelTarget(const KernelSpec &spec, const std::string &arch,
-                         const std::string &gpu);
+                         const std::string &tunedGpu);
 
 } // namespace tcuc
 
