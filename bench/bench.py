@@ -36,27 +36,29 @@ import json
 import math
 import os
 import subprocess
+import statistics
 import sys
 import time
 
 # (name, op, input, output): the operations the issue asks for, swept by
 # default.
+# (name, op, input type, output type, inclusive).
 OPS = [
-    ("reduce f16->f32", "reduce", "f16", "f32"),
-    ("scan f16->f32", "scan", "f16", "f32"),
-    ("scan f16->f16", "scan", "f16", "f16"),
-    ("scan i8->i32", "scan", "i8", "i32"),
+    ("reduce f16->f32", "reduce", "f16", "f32", True),
+    ("scan f16->f32", "scan", "f16", "f32", True),
+    ("scan f16->f16", "scan", "f16", "f16", True),
+    ("scan i8->i32", "scan", "i8", "i32", True),
 ]
 # bf16 (the tuned table has no rows of its own: bf16 takes f16's), swept only
 # where --ops names them.
 EXTRA_OPS = [
-    ("reduce bf16->f32", "reduce", "bf16", "f32"),
-    ("scan bf16->f32", "scan", "bf16", "f32"),
-    ("scan bf16->bf16", "scan", "bf16", "bf16"),
-    # f32 input (CUB's baselines have no f32 entry points: torch and Triton
-    # are its peers).
-    ("reduce f32->f32", "reduce", "f32", "f32"),
-    ("scan f32->f32", "scan", "f32", "f32"),
+    ("reduce bf16->f32", "reduce", "bf16", "f32", True),
+    ("scan bf16->f32", "scan", "bf16", "f32", True),
+    ("scan bf16->bf16", "scan", "bf16", "bf16", True),
+    ("reduce f32->f32", "reduce", "f32", "f32", True),
+    ("scan f32->f32", "scan", "f32", "f32", True),
+    ("reduce i8->i32", "reduce", "i8", "i32", True),
+    ("exscan f16->f32", "scan", "f16", "f32", False),
 ]
 REDUCE_VARIANTS = ["seg16", "seg256", "seg256n", "seg16n_strided",
                    "seg16n_coalesced", "block", "grid", "packed"]
@@ -234,7 +236,7 @@ def swept(args, seg, n):
 
 def fill(args):
     jobs = []
-    for opname, op, din, dout in swept_ops(args):
+    for opname, op, din, dout, inclusive in swept_ops(args):
         for seg in segments(args.n, args):
             if not swept(args, seg, args.n):
                 continue
@@ -242,6 +244,8 @@ def fill(args):
                 cmd = [args.tcuc, "compile", "--op", op, "--segment", str(seg),
                        "--dtype", din, "--out-dtype", dout, "--arch", args.arch,
                        "--cache-dir", args.cache_dir, "-o", os.devnull]
+                if not inclusive:
+                    cmd.append("--exclusive")
                 if v:
                     name, tiles, *warps = v.split(":")
                     cmd += ["--variant", name, "--tiles-per-warp", tiles]
@@ -382,11 +386,14 @@ def run(args):
     for name in ("cubb_segmented_reduce_f16_f32", "cubb_scan_f16_f32",
                  "cubb_scan_f16_f16", "cubb_scan_i8_i32",
                  "cubb_segmented_reduce_bf16_f32", "cubb_scan_bf16_f32",
-                 "cubb_scan_bf16_bf16"):
+                 "cubb_scan_bf16_bf16", "cubb_segmented_reduce_f32_f32",
+                 "cubb_scan_f32_f32", "cubb_segmented_reduce_i8_i32",
+                 "cubb_exscan_f16_f32"):
         getattr(cub, name).argtypes = [ctypes.c_void_p, ctypes.c_void_p,
                                        ctypes.c_int64, ctypes.c_int64,
                                        ctypes.c_void_p]
-    for name in ("cubb_reduce_f16_f32", "cubb_reduce_bf16_f32"):
+    for name in ("cubb_reduce_f16_f32", "cubb_reduce_bf16_f32",
+                 "cubb_reduce_f32_f32", "cubb_reduce_i8_i32"):
         getattr(cub, name).argtypes = [ctypes.c_void_p, ctypes.c_void_p,
                                        ctypes.c_int64, ctypes.c_void_p]
     cub.cubb_read.argtypes = [ctypes.c_void_p, ctypes.c_int64,
@@ -410,10 +417,10 @@ def run(args):
     x8 = [torch.randint(-128, 128, (n,), device=dev, generator=gen,
                         dtype=torch.int8) for _ in range(2)]
     # bf16 input only where a bf16 operation is swept (2 GB more at 2^28).
-    bf16 = any(din == "bf16" for _, _, din, _ in ops)
+    bf16 = any(din == "bf16" for _, _, din, *_ in ops)
     xb16 = [torch.randn(n, device=dev, generator=gen).bfloat16()
             for _ in range(2)] if bf16 else []
-    f32 = any(din == "f32" for _, _, din, _ in ops)
+    f32 = any(din == "f32" for _, _, din, *_ in ops)
     x32 = [torch.randn(n, device=dev, generator=gen)
            for _ in range(2)] if f32 else []
     outs = {t: [torch.empty(n, device=dev, dtype=t) for _ in range(2)]
@@ -474,7 +481,10 @@ def run(args):
     tdt = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32,
            "i8": torch.int8, "i32": torch.int32}
 
-    for opname, op, din, dout in ops:
+    for opname, op, din, dout, inclusive in ops:
+        # What is measured so far, after each operation: a run cut short
+        # keeps its finished operations.
+        write_csv(args.out, rows)
         xs_all = {"f16": x16, "bf16": xb16, "i8": x8, "f32": x32}[din]
         ys_all = outs[tdt[dout]]
         for seg in segments(n0, args):
@@ -493,8 +503,12 @@ def run(args):
             if op == "reduce":
                 ref = xv.double().sum(-1) if din != "i8" else xv.long().sum(-1)
             else:
-                ref = (torch.cumsum(xv.double(), -1) if din != "i8" else
-                       torch.cumsum(xv.long(), -1)).view(-1)
+                wide = xv.double() if din != "i8" else xv.long()
+                ref = torch.cumsum(wide, -1)
+                if not inclusive:
+                    ref -= wide
+                ref = ref.view(-1)
+                del wide
             segname = "whole" if seg == n0 else str(seg)
 
             def check(y):
@@ -553,7 +567,8 @@ def run(args):
                 scratch = ctypes.c_uint64(0)
                 kernels = ctypes.c_int(0)
                 if tcuc.tcuc_prepare(op.encode(), seg, din.encode(),
-                                     dout.encode(), 1, v.encode(), n,
+                                     dout.encode(), int(inclusive),
+                                     v.encode(), n,
                                      ctypes.byref(scratch),
                                      ctypes.byref(kernels)) != 0:
                     say(f"  {opname:16} {segname:>9} tcuc {v or 'default'}: "
@@ -569,7 +584,8 @@ def run(args):
                     else:
                         r = tcuc.tcuc_scan(xs[i % 2].data_ptr(),
                                            ys[i % 2].data_ptr(), n, seg,
-                                           din.encode(), dout.encode(), 1, sp,
+                                           din.encode(), dout.encode(),
+                                           int(inclusive), sp,
                                            v.encode())
                     if r != 0:
                         raise RuntimeError(tcuc.tcuc_last_error().decode())
@@ -587,9 +603,8 @@ def run(args):
                 if r != 0:
                     raise RuntimeError(f"CUDA error {r}")
 
-            if not hasattr(cub, f"cubb_scan_{din}_{dout}"):
-                pass  # no CUB baseline for these types
-            elif op == "reduce":
+            kind = "scan" if inclusive else "exscan"
+            if op == "reduce":
                 f = getattr(cub, f"cubb_segmented_reduce_{din}_{dout}")
                 record("cub", "DeviceSegmentedReduce::Sum",
                        lambda i: cubcall(f, xs[i % 2].data_ptr(),
@@ -600,8 +615,9 @@ def run(args):
                            lambda i: cubcall(f, xs[i % 2].data_ptr(),
                                              ys[i % 2].data_ptr(), n, sp))
             else:
-                f = getattr(cub, f"cubb_scan_{din}_{dout}")
-                record("cub", "DeviceScan::InclusiveSum" +
+                f = getattr(cub, f"cubb_{kind}_{din}_{dout}")
+                record("cub", "DeviceScan::" +
+                       ("InclusiveSum" if inclusive else "ExclusiveSum") +
                        ("" if seg == n0 else "ByKey"),
                        lambda i: cubcall(f, xs[i % 2].data_ptr(),
                                          ys[i % 2].data_ptr(), n, seg, sp))
@@ -609,12 +625,17 @@ def run(args):
             # PyTorch.
             if op == "reduce":
                 record("torch", "x.view(-1,s).sum(-1)", lambda i: torch.sum(
-                    xs[i % 2].view(-1, seg), -1, dtype=torch.float32,
+                    xs[i % 2].view(-1, seg), -1, dtype=tdt[dout],
                     out=ys[i % 2][:nout]))
-            else:
+            elif inclusive:
                 record("torch", "torch.cumsum", lambda i: torch.cumsum(
                     xs[i % 2].view(-1, seg), -1, dtype=tdt[dout],
                     out=ys[i % 2].view(-1, seg)))
+            else:  # what a user writes: the inclusive sum minus x
+                record("torch", "torch.cumsum - x", lambda i: torch.cumsum(
+                    xs[i % 2].view(-1, seg), -1, dtype=tdt[dout],
+                    out=ys[i % 2].view(-1, seg)).sub_(
+                        xs[i % 2].view(-1, seg)))
 
             # Triton.
             if op == "reduce":
@@ -622,7 +643,7 @@ def run(args):
                     xs[i % 2], ys[i % 2], seg))
             else:
                 record("triton", "tl.cumsum", lambda i: tk.segment_cumsum(
-                    xs[i % 2], ys[i % 2], seg))
+                    xs[i % 2], ys[i % 2], seg, inclusive))
             del ref
 
     meta = dict(device=props.name, sms=props.multi_processor_count,
@@ -663,11 +684,77 @@ def report(args):
     return 0
 
 
-def write_results(out, rows, metas):
+def write_csv(out, rows):
     with open(os.path.join(out, "results.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=FIELDS)
         w.writeheader()
         w.writerows(rows)
+
+
+# The size groups of a dense sweep's summary, and each operation's target
+# fraction of the ceiling (issue 45: 0.95; 0.90 for f32 and i8 input).
+GROUPS = [("1-15", 1, 15), ("16-64", 16, 64), ("65-2^24", 65, 1 << 24)]
+
+
+def target_of(opname):
+    return 0.90 if ("f32->" in opname or "i8->" in opname) else 0.95
+
+
+def summary(args):
+    """Worst cell and median of the default (`tcuc`) per operation and group
+    of sizes, next to the best peer, from results.csv files (later files'
+    rows replace earlier ones), as a markdown table."""
+    rows = {}
+    for path in args.csv:
+        with open(path) as f:
+            for r in csv.DictReader(f):
+                if r["ms"]:
+                    rows[(r["op"], r["segment"], r["lib"])] = r
+    print("| op | sizes | tcuc worst (S), median | cells >= target | best "
+          "peer median | tcuc / best peer, worst (S) | behind best peer > 2% |")
+    print("|---|---|---|---|---|---|---|")
+    ops = [o[0] for o in OPS + EXTRA_OPS]
+    for opname in ops:
+        cells = {}
+        for (op, seg, lib), r in rows.items():
+            if op == opname:
+                cells.setdefault(seg, {})[lib] = r
+        if not cells:
+            continue
+        target = target_of(opname)
+        for name, lo, hi in GROUPS + [("whole", None, None)]:
+            sel = sorted(
+                (s for s in cells if "tcuc" in cells[s] and (
+                    s == "whole" if lo is None else
+                    s != "whole" and lo <= int(s) <= hi)),
+                key=lambda s: float("inf") if s == "whole" else int(s))
+            if not sel:
+                continue
+            frac = {s: float(cells[s]["tcuc"]["frac"]) for s in sel}
+            peer = {}
+            for s in sel:
+                ps = [r for lib, r in cells[s].items()
+                      if not lib.startswith("tcuc")]
+                if ps:
+                    peer[s] = min(ps, key=lambda r: float(r["ms"]))
+            worst = min(sel, key=frac.get)
+            ratio = {s: float(peer[s]["ms"]) / float(cells[s]["tcuc"]["ms"])
+                     for s in peer}
+            rw = min(ratio, key=ratio.get) if ratio else None
+            med = statistics.median(frac.values())
+            pmed = (f"{statistics.median(float(p['frac']) for p in peer.values()):.2f}"
+                    if peer else "-")
+            print(f"| {opname} | {name} ({len(sel)}) | {frac[worst]:.2f} "
+                  f"({worst}), {med:.2f} | "
+                  f"{sum(f >= target for f in frac.values())} (>= {target}) | "
+                  f"{pmed} | "
+                  + (f"{ratio[rw]:.2f} ({rw})" if rw else "-") + " | "
+                  + str(sum(r < 0.98 for r in ratio.values())) + " |")
+    return 0
+
+
+def write_results(out, rows, metas):
+    write_csv(out, rows)
     m = metas[0]
     runs = "; ".join(
         f"{', '.join(x['ops'])}: read ceiling {x['read_gbs']:.0f} GB/s, "
@@ -832,7 +919,13 @@ def main():
                        "from several runs' directories")
     m.add_argument("dirs", nargs="+")
     m.add_argument("--out", required=True)
+    s = sub.add_parser("summary", help="worst cell and median per operation "
+                       "and group of sizes (1-15, 16-64, 65-2^24, whole), "
+                       "next to the best peer, from results.csv files")
+    s.add_argument("csv", nargs="+")
     args = p.parse_args()
+    if args.cmd == "summary":
+        return summary(args)
     if args.cmd == "fill":
         return fill(args)
     if args.cmd == "report":

@@ -83,19 +83,25 @@ template <typename Call> cudaError_t withTemp(Call call, cudaStream_t stream) {
 /// `out`; the whole array (seg >= n) uses the unkeyed DeviceScan.
 template <typename InIt, typename OutT>
 cudaError_t scanByKey(InIt in, OutT *out, int64_t n, int64_t seg,
-                      cudaStream_t stream) {
+                      cudaStream_t stream, bool inclusive = true) {
   if (seg >= n)
     return withTemp(
         [&](void *t, size_t &b) {
-          return cub::DeviceScan::InclusiveSum(t, b, in, out, n, stream);
+          return inclusive
+                     ? cub::DeviceScan::InclusiveSum(t, b, in, out, n, stream)
+                     : cub::DeviceScan::ExclusiveSum(t, b, in, out, n, stream);
         },
         stream);
   auto keys = thrust::make_transform_iterator(
       thrust::counting_iterator<int64_t>(0), SegmentKey{seg});
   return withTemp(
       [&](void *t, size_t &b) {
-        return cub::DeviceScan::InclusiveSumByKey(
-            t, b, keys, in, out, n, cuda::std::equal_to<>{}, stream);
+        return inclusive ? cub::DeviceScan::InclusiveSumByKey(
+                               t, b, keys, in, out, n,
+                               cuda::std::equal_to<>{}, stream)
+                         : cub::DeviceScan::ExclusiveSumByKey(
+                               t, b, keys, in, out, n,
+                               cuda::std::equal_to<>{}, stream);
       },
       stream);
 }
@@ -148,7 +154,7 @@ int residentBlocks(const void *kernel, int threads) {
 
 /// DeviceSegmentedReduce::Sum over segments of `seg` (the last may be
 /// shorter), f32 out.
-template <typename InIt>
+template <typename OutT = float, typename InIt>
 int segmentedReduce(InIt values, void *out, int64_t n, int64_t seg,
                     void *stream) {
   cudaStream_t s = static_cast<cudaStream_t>(stream);
@@ -160,18 +166,18 @@ int segmentedReduce(InIt values, void *out, int64_t n, int64_t seg,
   return withTemp(
       [&](void *t, size_t &b) {
         return cub::DeviceSegmentedReduce::Sum(
-            t, b, values, static_cast<float *>(out), segments, begins, ends, s);
+            t, b, values, static_cast<OutT *>(out), segments, begins, ends, s);
       },
       s);
 }
 
 /// DeviceReduce::Sum of the whole array, f32 out.
-template <typename InIt>
+template <typename OutT = float, typename InIt>
 int reduceAll(InIt values, void *out, int64_t n, void *stream) {
   cudaStream_t s = static_cast<cudaStream_t>(stream);
   return withTemp(
       [&](void *t, size_t &b) {
-        return cub::DeviceReduce::Sum(t, b, values, static_cast<float *>(out),
+        return cub::DeviceReduce::Sum(t, b, values, static_cast<OutT *>(out),
                                       n, s);
       },
       s);
@@ -250,6 +256,44 @@ int cubb_scan_i8_i32(const void *in, void *out, int64_t n, int64_t seg,
                                                 CharToInt{});
   return scanByKey(values, static_cast<int32_t *>(out), n, seg,
                    static_cast<cudaStream_t>(stream));
+}
+
+int cubb_segmented_reduce_f32_f32(const void *in, void *out, int64_t n,
+                                  int64_t seg, void *stream) {
+  return segmentedReduce(static_cast<const float *>(in), out, n, seg, stream);
+}
+
+int cubb_reduce_f32_f32(const void *in, void *out, int64_t n, void *stream) {
+  return reduceAll(static_cast<const float *>(in), out, n, stream);
+}
+
+int cubb_scan_f32_f32(const void *in, void *out, int64_t n, int64_t seg,
+                      void *stream) {
+  return scanByKey(static_cast<const float *>(in), static_cast<float *>(out),
+                   n, seg, static_cast<cudaStream_t>(stream));
+}
+
+// i8 sums in i32, as tcuc's i8 -> i32 reduce.
+int cubb_segmented_reduce_i8_i32(const void *in, void *out, int64_t n,
+                                 int64_t seg, void *stream) {
+  return segmentedReduce<int32_t>(
+      thrust::make_transform_iterator(static_cast<const int8_t *>(in),
+                                      CharToInt{}),
+      out, n, seg, stream);
+}
+
+int cubb_reduce_i8_i32(const void *in, void *out, int64_t n, void *stream) {
+  return reduceAll<int32_t>(thrust::make_transform_iterator(
+                                static_cast<const int8_t *>(in), CharToInt{}),
+                            out, n, stream);
+}
+
+int cubb_exscan_f16_f32(const void *in, void *out, int64_t n, int64_t seg,
+                        void *stream) {
+  auto values = thrust::make_transform_iterator(static_cast<const __half *>(in),
+                                                HalfToFloat{});
+  return scanByKey(values, static_cast<float *>(out), n, seg,
+                   static_cast<cudaStream_t>(stream), /*inclusive=*/false);
 }
 
 int cubb_read(const void *in, int64_t bytes, void *sink, void *stream) {
