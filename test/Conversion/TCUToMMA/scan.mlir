@@ -590,7 +590,8 @@ func.func @lagged_fields(%in: memref<?xf16>, %out: memref<?xf16>) {
 // the quads order (UQuads scans their rows). A row's elements right of its
 // head take (A∘post)·U, the others A·U plus the rows above in their
 // segment, L_seg·A_tail (L_seg and the masks compare rows' values with
-// columns: one remainder a row), and the carry where their row's segment
+// columns: one remainder a row, as a multiply-high by floor(2^32 / S) and
+// one correction, of the row start clamped at 0), and the carry where their row's segment
 // began in an earlier tile. Loads and stores skip the elements before the
 // item (`from`).
 // CHECK-LABEL: func @stream
@@ -603,8 +604,11 @@ func.func @lagged_fields(%in: memref<?xf16>, %out: memref<?xf16>) {
 // CHECK: %[[COL:.*]] = tcu.positions <cols> : vector<16x16xi32>
 // CHECK: %[[PLACE:.*]] = tcu.positions <cols> order <quads> : vector<16x16xi32>
 // CHECK: %[[ROWSTART:.*]] = arith.addi %{{.*}} : vector<16x16xi32>
-// CHECK: %[[ROWD:.*]] = arith.remsi %[[ROWSTART]], %{{.*}} : vector<16x16xi32>
-// CHECK-NOT: arith.remsi
+// CHECK: %[[CLAMPED:.*]] = arith.maxsi %[[ROWSTART]], %{{.*}} : vector<16x16xi32>
+// CHECK: %[[WIDE:.*]] = arith.extui %[[CLAMPED]] : vector<16x16xi32> to vector<16x16xi64>
+// CHECK: %[[PROD:.*]] = arith.muli %[[WIDE]], %{{.*}} : vector<16x16xi64>
+// CHECK: arith.shrui %[[PROD]], %{{.*}} : vector<16x16xi64>
+// CHECK-NOT: arith.rem
 // CHECK: %[[POST:.*]] = arith.cmpi sge, %[[PLACE]], %{{.*}} : vector<16x16xi32>
 // CHECK: %[[TAIL:.*]] = arith.cmpi sge, %[[PLACE]], %{{.*}} : vector<16x16xi32>
 // CHECK: %[[APOST:.*]] = arith.select %[[POST]], %[[A]], %{{.*}} : vector<16x16xi1>, vector<16x16xf16>
@@ -625,14 +629,19 @@ func.func @stream(%in: memref<?xf16>, %out: memref<?xf32>) {
 }
 
 // A runtime segment size: the streaming scan's items of
-// max(1, 4096 / S) segments, and its i32 segment size, come from %s.
+// max(1, 4096 / S) segments, and its i32 segment size, come from %s; the
+// rows' remainders' floor(2^32 / S) is divided once, before the loops.
 // CHECK-LABEL: func @stream_runtime
 // CHECK-SAME: %[[S:[a-z0-9]+]]: index
 // CHECK: %[[PER:.*]] = arith.divui %c4096, %[[S]]
 // CHECK: %[[K:.*]] = arith.maxsi %[[PER]], %c1
 // CHECK: %[[SPAN:.*]] = arith.muli %[[K]], %[[S]]
-// CHECK: arith.index_cast %[[S]] : index to i32
+// CHECK: %[[S32:.*]] = arith.index_cast %[[S]] : index to i32
+// CHECK: %[[S64:.*]] = arith.extui %[[S32]] : i32 to i64
+// CHECK: %[[MAGIC:.*]] = arith.divui %c4294967296_i64, %[[S64]] : i64
+// CHECK: arith.trunci %[[MAGIC]] : i64 to i32
 // CHECK: scf.parallel
+// CHECK-NOT: arith.divui
 // CHECK: arith.muli %{{.*}}, %[[SPAN]]
 // CHECK: tcu.positions
 func.func @stream_runtime(%in: memref<?xf16>, %out: memref<?xf32>, %s: index) {

@@ -44,7 +44,26 @@ struct TileArith {
   }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
   Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
-  Value rem(Value x, Value y) { return arith::RemSIOp::create(b, loc, x, y); }
+  /// x mod s for 0 <= x < 2^32, with magic = floor(2^32 / s) computed once
+  /// outside the loops: q = mulhi(x, magic) is floor(x / s) or one less, so
+  /// one conditional subtraction finishes it. A division by a runtime s
+  /// per tile costs about 17 instructions a row on the GPU (the reciprocal
+  /// recomputed each time); this, 5.
+  Value remByMagic(Value x, Value s, Value magic) {
+    auto wide = VectorType::get(i32Tile.getShape(), b.getI64Type());
+    auto ext = [&](Value v) {
+      return arith::ExtUIOp::create(b, loc, wide, v).getResult();
+    };
+    Value product = arith::MulIOp::create(b, loc, ext(x), ext(magic));
+    Value high = arith::ShRUIOp::create(
+        b, loc, product,
+        arith::ConstantOp::create(
+            b, loc, DenseElementsAttr::get(wide, b.getI64IntegerAttr(32))));
+    Value q = arith::TruncIOp::create(b, loc, i32Tile, high);
+    Value r = sub(x, arith::MulIOp::create(b, loc, q, s));
+    return arith::SelectOp::create(b, loc, cmp(arith::CmpIPredicate::uge, r, s),
+                                   sub(r, s), r);
+  }
   Value cmp(arith::CmpIPredicate p, Value x, Value y) {
     return arith::CmpIOp::create(b, loc, p, x, y);
   }
@@ -69,11 +88,11 @@ struct TileBoundaries {
 
 /// `off` (i32) is the tile's first element minus the item's first, a
 /// segment head; `seg` (i32) the segment size, >= 16, so a row holds at
-/// most one head. Each fact is a comparison of an element's column with a
-/// value of its row (or, for L_seg, of a row's value with a column's): the
-/// GPU computes the row values for the two rows a lane holds, not per
-/// element.
-TileBoundaries tileBoundaries(TileArith &t, Value off, Value seg,
+/// most one head; `magic` (i32) floor(2^32 / seg). Each fact is a comparison of
+/// an element's column with a value of its row (or, for L_seg, of a row's value
+/// with a column's): the GPU computes the row values for the two rows a lane
+/// holds, not per element.
+TileBoundaries tileBoundaries(TileArith &t, Value off, Value seg, Value magic,
                               ElementOrder order) {
   using P = arith::CmpIPredicate;
   Value row = PositionsOp::create(t.b, t.loc, t.i32Tile, TileLayout::Rows,
@@ -88,6 +107,7 @@ TileBoundaries tileBoundaries(TileArith &t, Value off, Value seg,
                 .getResult()
           : col;
   Value offs = t.splat(off), segs = t.splat(seg), zero = t.splat(0);
+  Value magics = t.splat(magic);
   auto shl4 = [&](Value x) {
     return arith::ShLIOp::create(t.b, t.loc, x, t.splat(4)).getResult();
   };
@@ -97,8 +117,12 @@ TileBoundaries tileBoundaries(TileArith &t, Value off, Value seg,
   // Per row: its first element's place in the item and distance from its
   // segment's head; the column of the row's head (16 and more: none). The
   // row that holds the item's first element (start <= 0) has it there.
+  // Rows that start before the item (start < 0: zeros, loaded below
+  // `from`) take distance 0: their head is their start, so they neither
+  // take the carry nor reach into L_seg.
   Value rowStart = t.add(offs, shl4(row));
-  Value rowD = t.rem(rowStart, segs);
+  Value rowD = t.remByMagic(arith::MaxSIOp::create(t.b, t.loc, rowStart, zero),
+                            segs, magics);
   Value headCol = pick(t.cmp(P::sle, rowStart, zero), t.sub(zero, rowStart),
                        pick(t.cmp(P::eq, rowD, zero), zero, t.sub(segs, rowD)));
   Value hasHead = t.cmp(P::slt, headCol, t.splat(T));
@@ -122,12 +146,12 @@ TileBoundaries tileBoundaries(TileArith &t, Value off, Value seg,
 /// next carry (R's last element, plus A's for an exclusive scan).
 static std::pair<Value, Value> streamTile(TileBuilder &tb, const Collective &c,
                                           Value a, Value off, Value seg,
-                                          Value carry) {
+                                          Value magic, Value carry) {
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
   Type elt = inputElementType(c.input);
   TileArith t{b, loc, VectorType::get({T, T}, b.getI32Type())};
-  TileBoundaries f = tileBoundaries(t, off, seg, c.scanOrder);
+  TileBoundaries f = tileBoundaries(t, off, seg, magic, c.scanOrder);
   // (The load zeroed the elements before the item: `from`.)
   Value aPost = t.keep(f.post, a);
   Value aTail = t.keep(f.tail, a);
@@ -172,6 +196,13 @@ void scanStream(TileBuilder &tb, const Collective &collective) {
   Value items = tb.ceilDiv(c.numSegments, k);
   Value span = tb.mul(k, c.segment);
   Value seg = arith::IndexCastOp::create(b, loc, b.getI32Type(), c.segment);
+  // floor(2^32 / S), once (TileArith::remByMagic).
+  Value magic = arith::TruncIOp::create(
+      b, loc, b.getI32Type(),
+      arith::DivUIOp::create(
+          b, loc,
+          arith::ConstantIntOp::create(b, loc, b.getI64Type(), 1LL << 32),
+          arith::ExtUIOp::create(b, loc, b.getI64Type(), seg)));
   parallelGroups(tb, items, 1, [&](ArrayRef<Value> group) {
     Value start = tb.mul(group.front(), span);
     Value end = tb.min(tb.add(start, span), c.n);
@@ -202,7 +233,7 @@ void scanStream(TileBuilder &tb, const Collective &collective) {
                       Value off = arith::IndexCastOp::create(
                           b, loc, b.getI32Type(),
                           arith::SubIOp::create(b, loc, base, start));
-                      auto [r, next] = streamTile(tb, c, a, off, seg, s);
+                      auto [r, next] = streamTile(tb, c, a, off, seg, magic, s);
                       storeScanTile(tb, c, r, base, limit, /*from=*/start);
                       s = next;
                     }
