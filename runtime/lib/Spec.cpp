@@ -132,7 +132,7 @@ std::string tcuc::gpuModelOf(std::string_view deviceName) {
 // changes the targets, and so the cache keys, of its default kernels.
 const std::vector<std::string_view> &tcuc::tunedGpuModels() {
   // Rows made by `tcuc tune --arch MODEL` and built in.
-  static const std::vector<std::string_view> models = {};
+  static const std::vector<std::string_view> models = {"h200"};
   return models;
 }
 
