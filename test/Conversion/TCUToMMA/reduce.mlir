@@ -227,3 +227,26 @@ func.func @seg256n_runtime(%in: memref<?xf16>, %out: memref<?xf32>, %s: index) {
   tcu.segmented_reduce <add> %in into %out segment_size %s {variant = #tcu.variant<seg256n>, tiles_per_warp = 1} : memref<?xf16> -> memref<?xf32>
   return
 }
+
+// Reductions walk aligned tiles from segment 2048 (scans from 4096): at
+// 2049 (not a multiple of 8 f16) the tiles start at the segment's base
+// rounded down to 256, `from` masks the elements below it; 2048 + 255
+// elements are at most 9 tiles (docs/algorithms.md#aligned-walks).
+// CHECK-LABEL: func @seg256n_aligned_walk
+// CHECK: %[[BASE:.*]] = arith.muli %{{.*}}, %c2049
+// CHECK: %[[OFF:.*]] = arith.remui %[[BASE]], %c256
+// CHECK: tcu.load_tile <rows> %arg0[%{{.*}}] stride %c16 line %c16 limit %{{.*}} from %[[BASE]]
+func.func @seg256n_aligned_walk(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_reduce <add> %in into %out segment_size 2049 {variant = #tcu.variant<seg256n>, tiles_per_warp = 1} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// Below 2048 the segment keeps its own tiles (the walk's extra tile costs
+// more than the vectors gain there).
+// CHECK-LABEL: func @seg256n_below_walks
+// CHECK-NOT: {{limit %[0-9a-z_]+ from}}
+// CHECK: return
+func.func @seg256n_below_walks(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_reduce <add> %in into %out segment_size 2047 {variant = #tcu.variant<seg256n>, tiles_per_warp = 1} : memref<?xf16> -> memref<?xf32>
+  return
+}

@@ -717,3 +717,12 @@ func.func @seg256n_own_tiles(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 4104 {variant = #tcu.variant<seg256n>} : memref<?xf16> -> memref<?xf32>
   return
 }
+
+// Scans keep their own tiles below 4096 (reductions walk from 2048).
+// CHECK-LABEL: func @seg256n_scan_below_walks
+// CHECK-NOT: {{limit %[0-9a-z_]+ from}}
+// CHECK: return
+func.func @seg256n_scan_below_walks(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 2049 {variant = #tcu.variant<seg256n>} : memref<?xf16> -> memref<?xf32>
+  return
+}

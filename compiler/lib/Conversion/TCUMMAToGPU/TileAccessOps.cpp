@@ -305,76 +305,120 @@ struct LowerLoadTile : OpConversionPattern<LoadTileOp> {
     Value whole = isWholeRun(rewriter, loc, src, base, offsets.back(), stride,
                              lineLength, limit, width);
     // A tile (a run: its first tile) whose first element is below `from`
-    // goes per element.
+    // is not whole.
     Value from = adaptor.getFrom();
     whole = atOrAbove(rewriter, loc, whole, base, from);
     bool hinted = canHint(op.getCache(), width * getElementBytes(elt));
     std::optional<SmallVector<int64_t>> tileOffsets =
         groupOffsets(groups, op.getLayout(), order, stride);
     size_t count = offsets.size() * kSlots;
+    // Every slot as part of a vector access (the caller checked that the
+    // run is aligned and readable).
+    auto vectorSlots = [&](OpBuilder &b, Location l) {
+      SmallVector<Value> slots(count);
+      auto type = VectorType::get({width}, elt);
+      auto place = [&](size_t tile, ArrayRef<int> group, Value vec) {
+        for (auto [k, s] : llvm::enumerate(group))
+          slots[tile * kSlots + s] =
+              vector::ExtractOp::create(b, l, vec, int64_t(k));
+      };
+      if (hinted && tileOffsets) {
+        Value first =
+            slotAddress(b, l, lane, groups.front().front(), op.getLayout(),
+                        base, stride, lineLength, limit, order)
+                .addr;
+        SmallVector<int64_t> all;
+        for (int64_t offset : offsets)
+          for (int64_t g : *tileOffsets)
+            all.push_back(offset + g);
+        SmallVector<Value> vectors =
+            hintedLoads(b, l, op.getCache(), type, src, first, all);
+        for (size_t tile = 0; tile < offsets.size(); ++tile)
+          for (auto [g, group] : llvm::enumerate(groups))
+            place(tile, group, vectors[tile * groups.size() + g]);
+        return slots;
+      }
+      for (auto [tile, offset] : llvm::enumerate(offsets))
+        for (ArrayRef<int> group : groups) {
+          Value addr = slotAddress(b, l, lane, group.front(), op.getLayout(),
+                                   offsetBase(b, l, base, offset), stride,
+                                   lineLength, limit, order)
+                           .addr;
+          if (width == 1) {
+            slots[tile * kSlots + group.front()] =
+                memref::LoadOp::create(b, l, src, addr);
+            continue;
+          }
+          place(tile, group,
+                hinted ? hintedLoads(b, l, op.getCache(), type, src, addr, {0})
+                             .front()
+                       : vector::LoadOp::create(
+                             b, l, type, src, ValueRange{addr},
+                             /*nontemporal=*/false,
+                             llvm::MaybeAlign(width *
+                                              elt.getIntOrFloatBitWidth() / 8))
+                             .getResult());
+        }
+      return slots;
+    };
+    // Each slot's address and whether it is in [from, limit).
+    auto forEachSlot = [&](OpBuilder &b, Location l,
+                           function_ref<Value(size_t, SlotAddress)> f) {
+      SmallVector<Value> slots;
+      for (int64_t offset : offsets)
+        for (int s = 0; s < kSlots; ++s) {
+          SlotAddress a = slotAddress(b, l, lane, s, op.getLayout(),
+                                      offsetBase(b, l, base, offset), stride,
+                                      lineLength, limit, order);
+          a.valid = atOrAbove(b, l, a.valid, a.addr, from);
+          slots.push_back(f(slots.size(), a));
+        }
+      return slots;
+    };
+    auto elementSlots = [&](OpBuilder &b, Location l) {
+      return forEachSlot(b, l, [&](size_t, SlotAddress a) {
+        return maskedLoad(b, l, a.valid, src, a.addr);
+      });
+    };
+    // A run of 256 consecutive elements a tile with `from` (an aligned
+    // walk's first and last tiles, the streaming scan's) that lies in the
+    // buffer moves as whole vectors too, and selects zeros below `from`
+    // and at or past `limit`: it reads its neighbours' input, never past
+    // the buffer, where a slot-by-slot access would cost a load and a
+    // branch per element (docs/algorithms.md#aligned-walks).
+    Value inBuffer;
+    if (from && width > 1 && op.getLayout() == TileLayout::Rows &&
+        isConstantIntValue(stride, kTileSize) &&
+        isConstantIntValue(lineLength, kTileSize)) {
+      Value size = memref::DimOp::create(rewriter, loc, src, 0);
+      inBuffer = isWholeRun(rewriter, loc, src, base, offsets.back(), stride,
+                            lineLength, size, width);
+    }
+    auto yield = [](OpBuilder &b, Location l, ValueRange v) {
+      scf::YieldOp::create(b, l, v);
+    };
     auto ifOp = scf::IfOp::create(
         rewriter, loc, whole,
+        [&](OpBuilder &b, Location l) { yield(b, l, vectorSlots(b, l)); },
         [&](OpBuilder &b, Location l) {
-          SmallVector<Value> slots(count);
-          auto type = VectorType::get({width}, elt);
-          auto place = [&](size_t tile, ArrayRef<int> group, Value vec) {
-            for (auto [k, s] : llvm::enumerate(group))
-              slots[tile * kSlots + s] =
-                  vector::ExtractOp::create(b, l, vec, int64_t(k));
-          };
-          if (hinted && tileOffsets) {
-            Value first =
-                slotAddress(b, l, lane, groups.front().front(), op.getLayout(),
-                            base, stride, lineLength, limit, order)
-                    .addr;
-            SmallVector<int64_t> all;
-            for (int64_t offset : offsets)
-              for (int64_t g : *tileOffsets)
-                all.push_back(offset + g);
-            SmallVector<Value> vectors =
-                hintedLoads(b, l, op.getCache(), type, src, first, all);
-            for (size_t tile = 0; tile < offsets.size(); ++tile)
-              for (auto [g, group] : llvm::enumerate(groups))
-                place(tile, group, vectors[tile * groups.size() + g]);
-            scf::YieldOp::create(b, l, slots);
-            return;
-          }
-          for (auto [tile, offset] : llvm::enumerate(offsets))
-            for (ArrayRef<int> group : groups) {
-              Value addr =
-                  slotAddress(b, l, lane, group.front(), op.getLayout(),
-                              offsetBase(b, l, base, offset), stride,
-                              lineLength, limit, order)
-                      .addr;
-              if (width == 1) {
-                slots[tile * kSlots + group.front()] =
-                    memref::LoadOp::create(b, l, src, addr);
-                continue;
-              }
-              place(tile, group,
-                    hinted
-                        ? hintedLoads(b, l, op.getCache(), type, src, addr, {0})
-                              .front()
-                        : vector::LoadOp::create(
-                              b, l, type, src, ValueRange{addr},
-                              /*nontemporal=*/false,
-                              llvm::MaybeAlign(width *
-                                               elt.getIntOrFloatBitWidth() / 8))
-                              .getResult());
-            }
-          scf::YieldOp::create(b, l, slots);
-        },
-        [&](OpBuilder &b, Location l) {
-          SmallVector<Value> slots;
-          for (int64_t offset : offsets)
-            for (int s = 0; s < kSlots; ++s) {
-              SlotAddress a = slotAddress(b, l, lane, s, op.getLayout(),
-                                          offsetBase(b, l, base, offset),
-                                          stride, lineLength, limit, order);
-              slots.push_back(maskedLoad(
-                  b, l, atOrAbove(b, l, a.valid, a.addr, from), src, a.addr));
-            }
-          scf::YieldOp::create(b, l, slots);
+          if (!inBuffer)
+            return yield(b, l, elementSlots(b, l));
+          auto masked = scf::IfOp::create(
+              b, l, inBuffer,
+              [&](OpBuilder &t, Location tl) {
+                SmallVector<Value> v = vectorSlots(t, tl);
+                Value zero =
+                    arith::ConstantOp::create(t, tl, t.getZeroAttr(elt));
+                yield(t, tl, forEachSlot(t, tl, [&](size_t i, SlotAddress a) {
+                        return arith::SelectOp::create(t, tl, a.valid, v[i],
+                                                       zero)
+                            .getResult();
+                      }));
+              },
+              [&](OpBuilder &e, Location el) {
+                yield(e, el, elementSlots(e, el));
+              });
+          yield(b, l, masked.getResults());
         });
     auto tile = [&](size_t i) -> Value {
       return vector::FromElementsOp::create(

@@ -45,6 +45,7 @@ Collective describe(TileBuilder &tb, OpTy op, bool inclusive) {
     c.segment = tb.idx(c.segmentSize);
     c.numSegments = tb.ceilDiv(c.n, c.segmentSize);
   }
+  c.isScan = std::is_same_v<OpTy, SegmentedScanOp>;
   c.inclusive = inclusive;
   c.tilesPerWarp = op.getTilesPerWarpOrDefault();
   // f32 data, and sums of it, can hold values the split parts lose.

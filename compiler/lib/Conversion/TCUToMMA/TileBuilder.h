@@ -27,10 +27,11 @@ struct Collective {
   /// The segment size, or ShapedType::kDynamic when it is a runtime value
   /// (then only in `segment`).
   int64_t segmentSize;
-  Value segment;     // the segment size (index): a constant or runtime value
-  Value n;           // number of input elements (index)
-  Value numSegments; // ceil(n / segment) (index)
-  bool inclusive;    // scans only
+  Value segment;       // the segment size (index): a constant or runtime value
+  Value n;             // number of input elements (index)
+  Value numSegments;   // ceil(n / segment) (index)
+  bool isScan = false; // a segmented scan (else a reduction)
+  bool inclusive;      // scans only
   /// Tiles a warp loads before it multiplies any (tiles_per_warp).
   int64_t tilesPerWarp = 1;
   /// Warps that share a segment in the block variant (warps_per_block); 0

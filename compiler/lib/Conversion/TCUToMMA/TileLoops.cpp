@@ -114,7 +114,8 @@ bool mlir::tcu::detail::walkHasLowerBound(const Collective &c) {
   // vector grid (docs/rationale.md#aligned-walks). A runtime size keeps its
   // segment's own tiles.
   if (ShapedType::isDynamic(c.segmentSize) ||
-      c.segmentSize < kAlignedWalkMinSegment)
+      c.segmentSize < (c.isScan ? kAlignedWalkMinScanSegment
+                                : kAlignedWalkMinReduceSegment))
     return false;
   Type elt = cast<MemRefType>(c.input.getType()).getElementType();
   int64_t vectorElements = 16 / getElementBytes(elt);

@@ -65,13 +65,14 @@ struct TileRange {
 /// and moves as vectors, and `from` = segBase masks the elements below the
 /// segment; elsewhere the tiles start at segBase, no `from`.
 TileRange segmentWalk(TileBuilder &tb, const Collective &c, Value segBase);
-/// Segments shorter than this keep their own tiles: the head tile a walk
-/// adds costs more than the vector accesses gain (rationale.md#aligned-walks).
-constexpr int64_t kAlignedWalkMinSegment = 4096;
+/// Segments shorter than these keep their own tiles: the tile a walk adds
+/// costs more than the vector accesses gain (rationale.md#aligned-walks).
+constexpr int64_t kAlignedWalkMinReduceSegment = 2048;
+constexpr int64_t kAlignedWalkMinScanSegment = 4096;
 /// Whether segmentWalk starts below the segment: a constant segment size of
-/// at least kAlignedWalkMinSegment that leaves segment bases off the
-/// 16-byte vector grid of the input (not a multiple of 8 f16 or bf16, 16 i8
-/// or 4 f32 elements).
+/// at least kAlignedWalkMin{Reduce,Scan}Segment that leaves segment bases
+/// off the 16-byte vector grid of the input (not a multiple of 8 f16 or
+/// bf16, 16 i8 or 4 f32 elements).
 bool walkHasLowerBound(const Collective &c);
 /// The elements a segment's walk spans at most (constant sizes only): S,
 /// plus 255 where it may begin below the segment.
