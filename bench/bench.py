@@ -36,6 +36,7 @@ import json
 import math
 import os
 import subprocess
+import shutil
 import statistics
 import sys
 import time
@@ -234,7 +235,19 @@ def swept(args, seg, n):
         in args.segments
 
 
+def ptxas_found():
+    """Whether `tcuc compile --cubin` finds a ptxas (as it looks)."""
+    home = os.environ.get("CUDA_HOME")
+    return bool(shutil.which("ptxas") or any(
+        os.access(os.path.join(d, "ptxas"), os.X_OK)
+        for d in ([os.path.join(home, "bin")] if home else []) +
+        ["/usr/local/cuda/bin"]))
+
+
 def fill(args):
+    # Cubins beside the kernel files: the GPU machine then loads each kernel
+    # without the driver's PTX JIT (0.1-0.9 s a kernel there).
+    cubin = not args.no_cubin and ptxas_found()
     jobs = []
     for opname, op, din, dout, inclusive in swept_ops(args):
         for seg in segments(args.n, args):
@@ -246,6 +259,8 @@ def fill(args):
                        "--cache-dir", args.cache_dir, "-o", os.devnull]
                 if not inclusive:
                     cmd.append("--exclusive")
+                if cubin:
+                    cmd.append("--cubin")
                 if v:
                     name, tiles, *warps = v.split(":")
                     cmd += ["--variant", name, "--tiles-per-warp", tiles]
@@ -261,7 +276,9 @@ def fill(args):
                 failed += 1
                 print("FAILED:", " ".join(cmd), "\n", r.stderr.strip())
     print(f"{len(jobs) - failed} of {len(jobs)} kernels compiled into "
-          f"{args.cache_dir}")
+          f"{args.cache_dir}" + (", with cubins" if cubin else
+                                 " (PTX only: no ptxas)" if not args.no_cubin
+                                 else ""))
     return 1 if failed else 0
 
 
@@ -899,6 +916,9 @@ def main():
     f.add_argument("--arch", default="sm_90")
     f.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     f.add_argument("--n", type=int, default=DEFAULT_N)
+    f.add_argument("--no-cubin", action="store_true",
+                   help="PTX only (by default each kernel's cubin is stored "
+                        "beside it where ptxas is found)")
     sweep_filters(f)
     r = sub.add_parser("run", help="run the sweep on the GPU")
     r.add_argument("--cache-dir", required=True)

@@ -207,6 +207,14 @@ Status Runtime::Impl::makeKernelFile(const KernelSpec &spec,
       Status s = parseKernelFile(text, file);
       if (s)
         s = checkKernelFile(file, spec, arch, buildId());
+      if (s) {
+        // A cubin beside it (`tcuc compile --cubin`) replaces the PTX where
+        // it loads, as in the library.
+        std::string binary;
+        if (cache::load(cache::binaryPath(path), binary) ==
+            cache::LoadResult::Hit)
+          file.binary = std::move(binary);
+      }
       std::lock_guard<std::mutex> lock(mu);
       if (s) {
         ++stats.diskHits;

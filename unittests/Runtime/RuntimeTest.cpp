@@ -1779,6 +1779,35 @@ TEST(Gpu, ClassKernelFromTheLibraryWithoutACompiler) {
   EXPECT_EQ(rt.stats().binaryLoads, hasCubin ? 2u : 0u);
 }
 
+// A cubin beside a disk cache file (`tcuc compile --cubin`) is loaded
+// instead of the PTX, as the library's are: the library's file and cubin
+// copied into a disk cache, the library off.
+TEST(Gpu, CubinBesideADiskCacheFileIsLoaded) {
+  RuntimeOptions probeOptions = gpuOptions("", noCompiler());
+  probeOptions.diskCache = false;
+  Runtime probe(withTestLibrary(probeOptions));
+  std::string arch;
+  REQUIRE_GPU_AND_LIBRARY(probe, arch);
+  KernelSpec c = segmentClassOf(f32Reduce(100));
+  std::string libFile = cache::filePath(probe.libraryDirectory(), c, arch);
+  std::string text, cubin;
+  if (cache::load(cache::binaryPath(libFile), cubin) != cache::LoadResult::Hit)
+    GTEST_SKIP() << "the kernel library has no cubins (built without ptxas)";
+  ASSERT_EQ(cache::load(libFile, text), cache::LoadResult::Hit);
+  TempDir disk;
+  std::string path = kernelCachePath(c, arch, disk.path);
+  ASSERT_TRUE(cache::store(path, text).ok());
+  ASSERT_TRUE(cache::store(cache::binaryPath(path), cubin).ok());
+  RuntimeOptions o = gpuOptions(disk.path, noCompiler());
+  o.kernelLibrary = false;
+  o.segmentKernels = SegmentKernelMode::Class;
+  Runtime rt(o);
+  checkReduce(rt, f32Reduce(100), 100003, nullptr);
+  EXPECT_EQ(rt.stats().diskHits, 1u);
+  EXPECT_EQ(rt.stats().libraryHits, 0u);
+  EXPECT_EQ(rt.stats().binaryLoads, 1u);
+}
+
 // A runtime without a compiler (runtime-only builds) runs a per-size spec
 // that no cache holds by its class kernel from the library, once looked up.
 TEST(Gpu, PerSizeSpecWithoutACompilerRunsItsClassKernel) {

@@ -3,13 +3,16 @@
 // Compiles one kernel spec to a kernel file: the PTX of its kernels behind
 // the launch plan (docs/kernel-file.md). `--cache-dir` also stores it in a
 // runtime kernel cache, which is how a GPU machine without LLVM gets its
-// kernels.
+// kernels; `--cubin` a cubin beside it, which that machine loads without
+// the driver's PTX JIT.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
+#include "Ptxas.h"
 #include "SpecOptions.h"
 
+#include "tcuc/DiskCache.h"
 #include "tcuc/GPU/KernelCompiler.h"
 #include "tcuc/Reference/Reference.h"
 #include "tcuc/Runtime.h"
@@ -43,6 +46,19 @@ cl::opt<std::string>
                       "directory"),
              cl::init(""), cl::sub(compileCommand), cl::cat(tcucCategory));
 
+cl::opt<bool>
+    cubin("cubin",
+          cl::desc("With --cache-dir: also store the kernel's cubin (SASS "
+                   "for --arch, made by ptxas) beside it, which the runtime "
+                   "loads instead of JIT-compiling the PTX"),
+          cl::init(false), cl::sub(compileCommand), cl::cat(tcucCategory));
+cl::opt<std::string> ptxasPath(
+    "ptxas",
+    cl::desc("ptxas for --cubin; default: ptxas on PATH, in $CUDA_HOME/bin "
+             "or /usr/local/cuda/bin"),
+    cl::value_desc("path"), cl::init(""), cl::sub(compileCommand),
+    cl::cat(tcucCategory));
+
 int fail(const Twine &message) {
   errs() << "tcuc compile: " << message << "\n";
   return 2;
@@ -61,12 +77,34 @@ int tcuc::driver::runCompile() {
   for (const cl::opt<std::string> *path : {&outputPath, &cacheDir})
     if (std::string e = givenPathError(*path); !e.empty())
       return fail(e);
+  std::string ptxas;
+  if (cubin) {
+    if (cacheDir.empty())
+      return fail("--cubin needs --cache-dir (the cubin is stored beside "
+                  "the cached kernel file)");
+    ptxas = driver::findPtxas(ptxasPath);
+    if (ptxas.empty())
+      return fail("--cubin: no ptxas found (on PATH, in $CUDA_HOME/bin or "
+                  "/usr/local/cuda/bin); give --ptxas, or leave --cubin off "
+                  "for PTX that the driver JIT-compiles");
+    if (!sys::fs::can_execute(ptxas))
+      return fail("--ptxas: cannot execute '" + ptxas + "'");
+  }
   std::string file;
   if (Status s = compileKernelFile(spec, arch, file); !s)
     return fail(s.message());
   if (!cacheDir.empty())
     if (Status s = storeKernelFile(spec, arch, file, cacheDir); !s)
       return fail(s.message());
+  if (cubin) {
+    std::string binary;
+    if (Status s = driver::assemble(ptxas, arch, file, binary); !s)
+      return fail(s.message());
+    if (Status s = cache::store(
+            cache::binaryPath(kernelCachePath(spec, arch, cacheDir)), binary);
+        !s)
+      return fail(s.message());
+  }
   if (outputPath == "-" && !cacheDir.empty())
     return 0;
   if (!ref::writeRawFile(outputPath, file.data(), file.size(), &error))

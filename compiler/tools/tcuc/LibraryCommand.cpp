@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
+#include "Ptxas.h"
 
 #include "tcuc/DiskCache.h"
 #include "tcuc/GPU/KernelCompiler.h"
@@ -19,9 +20,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -53,60 +52,6 @@ int fail(const Twine &message) {
   return 2;
 }
 
-/// The ptxas to use, or empty for none.
-std::string findPtxas() {
-  if (ptxasPath == "none")
-    return "";
-  if (!ptxasPath.empty())
-    return ptxasPath;
-  SmallVector<StringRef> dirs;
-  std::string cudaHome;
-  if (const char *h = std::getenv("CUDA_HOME"))
-    cudaHome = std::string(h) + "/bin";
-  if (!cudaHome.empty())
-    dirs.push_back(cudaHome);
-  dirs.push_back("/usr/local/cuda/bin");
-  if (ErrorOr<std::string> p = sys::findProgramByName("ptxas"))
-    return *p;
-  if (ErrorOr<std::string> p = sys::findProgramByName("ptxas", dirs))
-    return *p;
-  return "";
-}
-
-/// Assembles `ptx` for `arch` with `ptxas` into `cubin`.
-Status assemble(const std::string &ptxas, const std::string &arch,
-                const std::string &ptx, std::string &cubin) {
-  SmallString<128> in, out;
-  int fd;
-  if (sys::fs::createTemporaryFile("tcuc-library", "ptx", fd, in))
-    return Status::error("cannot create a temporary file");
-  {
-    raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os << ptx;
-  }
-  if (sys::fs::createTemporaryFile("tcuc-library", "cubin", out)) {
-    sys::fs::remove(in);
-    return Status::error("cannot create a temporary file");
-  }
-  std::string archFlag = "-arch=" + arch, message;
-  SmallVector<StringRef> args = {ptxas,    archFlag, "-O3",
-                                 in.str(), "-o",     out.str()};
-  int rc = sys::ExecuteAndWait(ptxas, args, std::nullopt, {}, 0, 0, &message);
-  Status s = Status::success();
-  if (rc != 0) {
-    s = Status::error(ptxas + " failed (exit " + std::to_string(rc) + ")" +
-                      (message.empty() ? "" : ": " + message));
-  } else if (ErrorOr<std::unique_ptr<MemoryBuffer>> buf =
-                 MemoryBuffer::getFile(out, /*IsText=*/false)) {
-    cubin = (*buf)->getBuffer().str();
-  } else {
-    s = Status::error("cannot read " + out.str().str());
-  }
-  sys::fs::remove(in);
-  sys::fs::remove(out);
-  return s;
-}
-
 /// Whether `path` holds a kernel file for exactly `spec`, `arch` and this
 /// build (then it is kept, not recompiled).
 bool upToDate(const std::string &path, const KernelSpec &spec,
@@ -135,7 +80,7 @@ int tcuc::driver::runLibrary() {
   for (StringRef a : archs)
     if (a != "sm_80" && a != "sm_90")
       return fail("--arch: '" + a + "' is not sm_80 or sm_90");
-  std::string ptxas = findPtxas();
+  std::string ptxas = driver::findPtxas(ptxasPath);
   if (!ptxasPath.empty() && ptxasPath != "none" && !sys::fs::can_execute(ptxas))
     return fail("--ptxas: cannot execute '" + ptxas + "'");
   if (std::error_code ec = sys::fs::create_directories(outDir))
@@ -167,7 +112,7 @@ int tcuc::driver::runLibrary() {
       std::string binPath = cache::binaryPath(path), cubin;
       keep.insert(sys::path::filename(binPath));
       if (fresh || cache::load(binPath, cubin) != cache::LoadResult::Hit) {
-        if (Status s = assemble(ptxas, arch, text, cubin); !s)
+        if (Status s = driver::assemble(ptxas, arch, text, cubin); !s)
           return fail(s.message() + " (on '" + spec.key() + "' for " + arch +
                       "; --ptxas none makes a PTX-only library)");
         if (Status s = cache::store(binPath, cubin); !s)

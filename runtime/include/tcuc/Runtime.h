@@ -73,7 +73,7 @@ struct RuntimeStats {
   uint64_t diskUntrusted = 0; // refused: directory or file others can write
   uint64_t libraryHits = 0;   // kernel files read from the kernel library
   uint64_t moduleLoads = 0;   // cuModuleLoadDataEx calls that succeeded
-  uint64_t binaryLoads = 0;   // of them, from a library cubin (no PTX JIT)
+  uint64_t binaryLoads = 0;   // of them, from a cubin (no PTX JIT)
   /// Per-size specs run by a class kernel for want of a compiler
   /// (getKernelFor).
   uint64_t classFallbacks = 0;
