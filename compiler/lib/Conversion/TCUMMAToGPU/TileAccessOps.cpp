@@ -380,12 +380,12 @@ struct LowerLoadTile : OpConversionPattern<LoadTileOp> {
         return maskedLoad(b, l, a.valid, src, a.addr);
       });
     };
-    // A run of 256 consecutive elements a tile with `from` (an aligned
-    // walk's first and last tiles, the streaming scan's) that lies in the
-    // buffer moves as whole vectors too, and selects zeros below `from`
+    // A tile (or run) of 256 consecutive elements with `from` (an aligned
+    // walk's first and last tiles, the streaming scan's) that lies inside
+    // the buffer moves as whole vectors too, and selects zero below `from`
     // and at or past `limit`: it reads its neighbours' input, never past
-    // the buffer, where a slot-by-slot access would cost a load and a
-    // branch per element (docs/algorithms.md#aligned-walks).
+    // the buffer, where slot by slot it would cost a load and a branch per
+    // element (docs/algorithms.md#aligned-walks).
     Value inBuffer;
     if (from && width > 1 && op.getLayout() == TileLayout::Rows &&
         isConstantIntValue(stride, kTileSize) &&
