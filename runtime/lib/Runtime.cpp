@@ -147,6 +147,16 @@ void Runtime::Impl::noteDiskRefused(const Status &s) {
   warnDisk(s.message());
 }
 
+/// The cubin beside the kernel file at `path` (the library's, or `tcuc
+/// compile --cubin`'s in the disk cache), if any, into `file`. It is
+/// optional (no ptxas, no cubin) and only ever replaces the PTX beside it,
+/// so a bad one is dropped silently.
+static void attachCubin(const std::string &path, KernelFile &file) {
+  std::string binary;
+  if (cache::load(cache::binaryPath(path), binary) == cache::LoadResult::Hit)
+    file.binary = std::move(binary);
+}
+
 bool Runtime::Impl::readLibrary(const KernelSpec &spec, const std::string &arch,
                                 KernelFile &file) {
   if (libraryDir.empty())
@@ -171,11 +181,7 @@ bool Runtime::Impl::readLibrary(const KernelSpec &spec, const std::string &arch,
     warnDisk("kernel library file ignored: " + s.message());
     return false;
   }
-  // The cubin is optional (a build without ptxas has none) and only ever
-  // replaces the PTX beside it, so a bad one is dropped silently.
-  std::string binary;
-  if (cache::load(cache::binaryPath(path), binary) == cache::LoadResult::Hit)
-    file.binary = std::move(binary);
+  attachCubin(path, file);
   std::lock_guard<std::mutex> lock(mu);
   ++stats.libraryHits;
   return true;
@@ -207,14 +213,8 @@ Status Runtime::Impl::makeKernelFile(const KernelSpec &spec,
       Status s = parseKernelFile(text, file);
       if (s)
         s = checkKernelFile(file, spec, arch, buildId());
-      if (s) {
-        // A cubin beside it (`tcuc compile --cubin`) replaces the PTX where
-        // it loads, as in the library.
-        std::string binary;
-        if (cache::load(cache::binaryPath(path), binary) ==
-            cache::LoadResult::Hit)
-          file.binary = std::move(binary);
-      }
+      if (s)
+        attachCubin(path, file);
       std::lock_guard<std::mutex> lock(mu);
       if (s) {
         ++stats.diskHits;

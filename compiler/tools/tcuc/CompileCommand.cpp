@@ -52,13 +52,6 @@ cl::opt<bool>
                    "for --arch, made by ptxas) beside it, which the runtime "
                    "loads instead of JIT-compiling the PTX"),
           cl::init(false), cl::sub(compileCommand), cl::cat(tcucCategory));
-cl::opt<std::string> ptxasPath(
-    "ptxas",
-    cl::desc("ptxas for --cubin; default: ptxas on PATH, in $CUDA_HOME/bin "
-             "or /usr/local/cuda/bin"),
-    cl::value_desc("path"), cl::init(""), cl::sub(compileCommand),
-    cl::cat(tcucCategory));
-
 int fail(const Twine &message) {
   errs() << "tcuc compile: " << message << "\n";
   return 2;
@@ -82,13 +75,13 @@ int tcuc::driver::runCompile() {
     if (cacheDir.empty())
       return fail("--cubin needs --cache-dir (the cubin is stored beside "
                   "the cached kernel file)");
-    ptxas = driver::findPtxas(ptxasPath);
+    if (Status s = driver::findPtxas(ptxas); !s)
+      return fail(s.message());
     if (ptxas.empty())
       return fail("--cubin: no ptxas found (on PATH, in $CUDA_HOME/bin or "
-                  "/usr/local/cuda/bin); give --ptxas, or leave --cubin off "
+                  "/usr/local/cuda/bin) or --ptxas none; give --ptxas PATH, "
+                  "or leave --cubin off "
                   "for PTX that the driver JIT-compiles");
-    if (!sys::fs::can_execute(ptxas))
-      return fail("--ptxas: cannot execute '" + ptxas + "'");
   }
   std::string file;
   if (Status s = compileKernelFile(spec, arch, file); !s)

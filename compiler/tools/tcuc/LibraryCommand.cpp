@@ -40,13 +40,6 @@ cl::opt<std::string> archList("arch",
                               cl::desc("Comma-separated GPU architectures"),
                               cl::init("sm_80,sm_90"), cl::sub(libraryCommand),
                               cl::cat(tcucCategory));
-cl::opt<std::string> ptxasPath(
-    "ptxas",
-    cl::desc("ptxas to make cubins with; default: ptxas on PATH, in "
-             "$CUDA_HOME/bin or /usr/local/cuda/bin; 'none': PTX only"),
-    cl::value_desc("path"), cl::init(""), cl::sub(libraryCommand),
-    cl::cat(tcucCategory));
-
 int fail(const Twine &message) {
   errs() << "tcuc library: " << message << "\n";
   return 2;
@@ -80,9 +73,9 @@ int tcuc::driver::runLibrary() {
   for (StringRef a : archs)
     if (a != "sm_80" && a != "sm_90")
       return fail("--arch: '" + a + "' is not sm_80 or sm_90");
-  std::string ptxas = driver::findPtxas(ptxasPath);
-  if (!ptxasPath.empty() && ptxasPath != "none" && !sys::fs::can_execute(ptxas))
-    return fail("--ptxas: cannot execute '" + ptxas + "'");
+  std::string ptxas;
+  if (Status s = driver::findPtxas(ptxas); !s)
+    return fail(s.message());
   if (std::error_code ec = sys::fs::create_directories(outDir))
     return fail("cannot create " + outDir + ": " + ec.message());
   if (Status s = cache::checkDirectory(outDir, "kernel library"); !s)

@@ -1,6 +1,7 @@
 //===- Ptxas.cpp - cubins for kernel files --------------------------------===//
 
 #include "Ptxas.h"
+#include "Commands.h"
 
 #include "tcuc/Spec.h"
 
@@ -14,12 +15,20 @@
 #include <cstdlib>
 
 using namespace llvm;
+using tcuc::driver::compileCommand;
+using tcuc::driver::libraryCommand;
+using tcuc::driver::tcucCategory;
 
-std::string tcuc::driver::findPtxas(const std::string &given) {
-  if (given == "none")
-    return "";
-  if (!given.empty())
-    return given;
+namespace {
+cl::opt<std::string> ptxasPath(
+    "ptxas",
+    cl::desc("ptxas to make cubins with; default: ptxas on PATH, in "
+             "$CUDA_HOME/bin or /usr/local/cuda/bin; 'none': no cubins"),
+    cl::value_desc("path"), cl::init(""), cl::sub(compileCommand),
+    cl::sub(libraryCommand), cl::cat(tcucCategory));
+
+/// ptxas on PATH, in $CUDA_HOME/bin or /usr/local/cuda/bin, or empty.
+std::string searchPtxas() {
   SmallVector<StringRef> dirs;
   std::string cudaHome;
   if (const char *h = std::getenv("CUDA_HOME"))
@@ -32,6 +41,22 @@ std::string tcuc::driver::findPtxas(const std::string &given) {
   if (ErrorOr<std::string> p = sys::findProgramByName("ptxas", dirs))
     return *p;
   return "";
+}
+} // namespace
+
+tcuc::Status tcuc::driver::findPtxas(std::string &ptxas) {
+  if (ptxasPath == "none") {
+    ptxas.clear();
+    return Status::success();
+  }
+  if (ptxasPath.empty()) {
+    ptxas = searchPtxas();
+    return Status::success();
+  }
+  ptxas = ptxasPath;
+  if (!sys::fs::can_execute(ptxas))
+    return Status::error("--ptxas: cannot execute '" + ptxas + "'");
+  return Status::success();
 }
 
 tcuc::Status tcuc::driver::assemble(const std::string &ptxas,

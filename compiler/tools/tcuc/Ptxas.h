@@ -15,10 +15,11 @@
 
 namespace tcuc::driver {
 
-/// The ptxas to use: `given` when it names one ('none': empty, for no
-/// cubins), else ptxas on PATH, in $CUDA_HOME/bin or /usr/local/cuda/bin;
-/// empty when none is found.
-std::string findPtxas(const std::string &given);
+/// The ptxas `--ptxas` names (one flag of `tcuc compile` and `tcuc
+/// library`; 'none': empty, for no cubins), else ptxas on PATH, in
+/// $CUDA_HOME/bin or /usr/local/cuda/bin; empty when none is found. An
+/// error when the one given cannot be executed.
+Status findPtxas(std::string &ptxas);
 
 /// Assembles the kernel file `text` (PTX behind comment lines) for the
 /// target `target` (sm_XX[:MODEL]: the arch part) into `cubin`.
