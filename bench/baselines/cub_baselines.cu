@@ -296,6 +296,42 @@ int cubb_exscan_f16_f32(const void *in, void *out, int64_t n, int64_t seg,
                    static_cast<cudaStream_t>(stream), /*inclusive=*/false);
 }
 
+// Segments from k+1 int32 CSR offsets (bench/offsets.py): DeviceSegmentedReduce
+// with begin = offsets, end = offsets + 1; the scans by key over segment ids
+// the caller built (CUDA 13.0's CCCL has no DeviceSegmentedScan).
+int cubb_segmented_reduce_offsets_f16_f32(const void *in, void *out,
+                                          const void *offsets, int64_t k,
+                                          void *stream) {
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  auto values = thrust::make_transform_iterator(static_cast<const __half *>(in),
+                                                HalfToFloat{});
+  const int *off = static_cast<const int *>(offsets);
+  return withTemp(
+      [&](void *t, size_t &b) {
+        return cub::DeviceSegmentedReduce::Sum(
+            t, b, values, static_cast<float *>(out), k, off, off + 1, s);
+      },
+      s);
+}
+
+int cubb_scan_by_keys_f16_f32(const void *in, void *out, const void *keys,
+                              int64_t n, int inclusive, void *stream) {
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  auto values = thrust::make_transform_iterator(static_cast<const __half *>(in),
+                                                HalfToFloat{});
+  const int *key = static_cast<const int *>(keys);
+  float *o = static_cast<float *>(out);
+  return withTemp(
+      [&](void *t, size_t &b) {
+        return inclusive
+                   ? cub::DeviceScan::InclusiveSumByKey(
+                         t, b, key, values, o, n, cuda::std::equal_to<>{}, s)
+                   : cub::DeviceScan::ExclusiveSumByKey(
+                         t, b, key, values, o, n, cuda::std::equal_to<>{}, s);
+      },
+      s);
+}
+
 int cubb_read(const void *in, int64_t bytes, void *sink, void *stream) {
   static int grid = residentBlocks((const void *)readKernel, 256);
   readKernel<<<grid, 256, 0, static_cast<cudaStream_t>(stream)>>>(

@@ -61,6 +61,60 @@ extern "C" int tcuc_scan(const void *in, void *out, int64_t n, int64_t segment,
                                        variant ? variant : ""));
 }
 
+/// "i32" -> 32, "i64" -> 64.
+static Status parseOffsetType(const char *name, int &bits) {
+  std::string t = name ? name : "";
+  if (t != "i32" && t != "i64")
+    return Status::error("offset_type must be \"i32\" or \"i64\", got \"" + t +
+                         "\"");
+  bits = t == "i32" ? 32 : 64;
+  return Status::success();
+}
+
+extern "C" int tcuc_reduce_offsets(const void *in, void *out,
+                                   const void *offsets, int64_t num_segments,
+                                   const char *offset_type, const char *in_type,
+                                   const char *out_type, void *stream) {
+  DType i, o;
+  int bits = 0;
+  if (Status s = parseOffsetType(offset_type, bits); !s)
+    return finish(s);
+  if (Status s = parseTypes(in_type, out_type, i, o); !s)
+    return finish(s);
+  return finish(Runtime::global().reduceOffsets(in, out, offsets, num_segments,
+                                                bits, i, o, stream));
+}
+
+extern "C" int tcuc_scan_offsets(const void *in, void *out, const void *offsets,
+                                 int64_t num_segments, const char *offset_type,
+                                 const char *in_type, const char *out_type,
+                                 int inclusive, void *stream) {
+  DType i, o;
+  int bits = 0;
+  if (Status s = parseOffsetType(offset_type, bits); !s)
+    return finish(s);
+  if (Status s = parseTypes(in_type, out_type, i, o); !s)
+    return finish(s);
+  return finish(Runtime::global().scanOffsets(
+      in, out, offsets, num_segments, bits, i, o, inclusive != 0, stream));
+}
+
+extern "C" int tcuc_validate_offsets(const void *offsets, int64_t num_segments,
+                                     const char *offset_type, int64_t n) {
+  int bits = 0;
+  if (Status s = parseOffsetType(offset_type, bits); !s)
+    return finish(s);
+  if (num_segments < 0)
+    return finish(Status::error("num_segments must be >= 0, got " +
+                                std::to_string(num_segments)));
+  size_t count = size_t(num_segments) + 1;
+  std::string e =
+      bits == 32
+          ? offsetsError(static_cast<const int32_t *>(offsets), count, n)
+          : offsetsError(static_cast<const int64_t *>(offsets), count, n);
+  return finish(e.empty() ? Status::success() : Status::error(e));
+}
+
 extern "C" int tcuc_prepare(const char *op, int64_t segment,
                             const char *in_type, const char *out_type,
                             int inclusive, const char *variant, int64_t n,

@@ -91,6 +91,8 @@ Status SizeExpr::parse(std::string_view text, SizeExpr &expr) {
       t.op = Op::N;
     } else if (tok == "s") {
       t.op = Op::S;
+    } else if (tok == "o") {
+      t.op = Op::O;
     } else if (std::optional<int64_t> v = parseInt64(tok)) {
       t.value = *v;
     } else {
@@ -121,7 +123,8 @@ Status SizeExpr::parse(std::string_view text, SizeExpr &expr) {
   return Status::success();
 }
 
-Status SizeExpr::evaluate(int64_t n, int64_t &value, int64_t segment) const {
+Status SizeExpr::evaluate(int64_t n, int64_t &value, int64_t segment,
+                          int64_t offsets) const {
   if (tokens.empty())
     return Status::error("empty size expression");
   // Depth is bounded by the parse; small expressions stay off the heap.
@@ -142,8 +145,8 @@ Status SizeExpr::evaluate(int64_t n, int64_t &value, int64_t segment) const {
       stack[sp++] = t.value;
       continue;
     }
-    if (t.op == Op::N || t.op == Op::S) {
-      stack[sp++] = t.op == Op::N ? n : segment;
+    if (t.op == Op::N || t.op == Op::S || t.op == Op::O) {
+      stack[sp++] = t.op == Op::N ? n : t.op == Op::S ? segment : offsets;
       continue;
     }
     int64_t b = stack[--sp];
@@ -185,6 +188,7 @@ Status SizeExpr::evaluate(int64_t n, int64_t &value, int64_t segment) const {
     case Op::Const:
     case Op::N:
     case Op::S:
+    case Op::O:
       break;
     }
     stack[sp++] = r;
@@ -218,7 +222,7 @@ Status tcuc::parseKernelFile(std::string_view text, KernelFile &file) {
   KernelFile result;
   bool haveSpec = false, haveArch = false, haveVersion = false,
        haveBuild = false, haveBlock = false, haveLaunch = false,
-       haveStrategy = false, haveSegment = false;
+       haveStrategy = false, haveSegment = false, haveOffsets = false;
   size_t pos = 0;
   int lineNo = 0;
   while (pos < text.size()) {
@@ -338,6 +342,12 @@ Status tcuc::parseKernelFile(std::string_view text, KernelFile &file) {
       result.runtimeSegment = true;
       result.segmentMin = *lo;
       result.segmentMax = *hi;
+    } else if (field == "offsets") {
+      if (Status s = once(haveOffsets); !s)
+        return s;
+      if (value != "i32" && value != "i64")
+        return fail("bad offsets " + quoted(value) + " (expected i32 or i64)");
+      result.offsetBits = value == "i32" ? 32 : 64;
     } else if (field == "kernel") {
       if (!isPtxIdentifier(value))
         return fail("bad kernel name " + quoted(value));
@@ -396,6 +406,14 @@ Status tcuc::checkKernelFile(const KernelFile &file, const KernelSpec &spec,
         "' takes " +
         (hi ? "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]"
             : std::string("none at launch")));
+  if (file.offsetBits != spec.offsetBits)
+    return Status::error(
+        "kernel file takes " +
+        (file.offsetBits ? "i" + std::to_string(file.offsetBits) + " offsets"
+                         : std::string("one segment size")) +
+        ", its spec says " +
+        (spec.offsetBits ? "i" + std::to_string(spec.offsetBits) + " offsets"
+                         : std::string("one segment size")));
   if (file.build != build)
     return Status::error("kernel file was made by a tcuc of build " +
                          file.build + " (" + file.version + "), expected " +
@@ -424,6 +442,8 @@ std::string tcuc::formatKernelFileHeader(const KernelFile &file) {
   if (file.runtimeSegment)
     h += "// tcuc.segment: runtime " + std::to_string(file.segmentMin) + " " +
          std::to_string(file.segmentMax) + "\n";
+  if (file.offsetBits)
+    h += "// tcuc.offsets: i" + std::to_string(file.offsetBits) + "\n";
   for (const ScratchBuffer &b : file.scratch)
     h += "// tcuc.scratch: " + b.type + " " + b.count.text() + "\n";
   if (file.dependentLaunch)

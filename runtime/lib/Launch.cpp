@@ -98,13 +98,13 @@ StreamScratch *Runtime::Impl::findScratch(void *stream) {
 /// allocation of `total` bytes for input length `n`. A count <= 0 means the
 /// buffer is not needed for this n (it gets 0 elements).
 static Status layoutScratch(const KernelFile &file, int64_t n, int64_t segment,
-                            int64_t *counts, uint64_t *offsets,
-                            uint64_t &total) {
+                            int64_t *counts, uint64_t *offsets, uint64_t &total,
+                            int64_t numOffsets = 0) {
   total = 0;
   for (size_t i = 0; i < file.scratch.size(); ++i) {
     const ScratchBuffer &buf = file.scratch[i];
     int64_t count = 0;
-    if (Status s = buf.count.evaluate(n, count, segment); !s)
+    if (Status s = buf.count.evaluate(n, count, segment, numOffsets); !s)
       return s.withContext("scratch buffer " + std::to_string(i));
     count = std::max<int64_t>(count, 0);
     uint64_t bytes = 0;
@@ -129,7 +129,8 @@ Status tcuc::scratchBytes(const KernelFile &file, int64_t n, uint64_t &bytes,
 }
 
 int64_t tcuc::launchGrid(const KernelFile &file, size_t k,
-                         int64_t residentBlocks, int64_t n, int64_t segment) {
+                         int64_t residentBlocks, int64_t n, int64_t segment,
+                         int64_t offsets) {
   // Any grid is correct: the kernels grid-stride over their work items, one
   // warp each. With the item count known, launch a warp per item, up to
   // kMaxWaves waves of what is resident: blocks that finish make room for
@@ -141,8 +142,8 @@ int64_t tcuc::launchGrid(const KernelFile &file, size_t k,
   int64_t resident = std::max<int64_t>(residentBlocks, 1);
   int64_t grid = std::min<int64_t>(resident, n / 32 + (n % 32 != 0));
   int64_t items = 0;
-  if (k < file.items.size() && file.items[k].evaluate(n, items, segment) &&
-      items >= 0)
+  if (k < file.items.size() &&
+      file.items[k].evaluate(n, items, segment, offsets) && items >= 0)
     grid = std::min(items / warps + (items % warps != 0), resident * kMaxWaves);
   return std::clamp<int64_t>(grid, 1, INT_MAX);
 }
@@ -161,7 +162,6 @@ Status Runtime::launchWithSegment(const Kernel &kernel, const void *in,
                                   void *out, int64_t n, int64_t segment,
                                   void *stream) {
   const KernelSpec &spec = kernel.spec();
-  const KernelFile &file = kernel.file();
   if (!spec.runtimeSegment && segment != spec.segmentSize)
     return Status::error(
         "launch: kernel '" + spec.key() + "' is compiled for segment size " +
@@ -171,12 +171,24 @@ Status Runtime::launchWithSegment(const Kernel &kernel, const void *in,
     return s;
   if (n == 0)
     return Status::success();
+  return enqueueLaunch(
+      kernel, {in, out, n, spec.outputLength(n, segment), segment}, stream);
+}
+
+Status Runtime::enqueueLaunch(const Kernel &kernel, const LaunchArgs &args,
+                              void *stream) {
+  const KernelFile &file = kernel.file();
+  const void *in = args.in;
+  void *out = args.out;
+  int64_t n = args.n, segment = args.segment;
   if (!kernel.driver || kernel.functions.size() != file.kernels.size())
     return Status::error("launch: the kernel was not loaded by a runtime");
 
-  // Buffers: in, out, then the scratch buffers at offsets in one allocation.
-  // A class kernel takes the segment size between out and the scratch.
-  size_t numBuffers = 2 + file.scratch.size();
+  // Buffers: in, out, the offsets (an offsets kernel), then the scratch
+  // buffers at offsets in one allocation. A class kernel takes the segment
+  // size between out and the scratch.
+  size_t first = args.offsets ? 3 : 2; // the first scratch buffer
+  size_t numBuffers = first + file.scratch.size();
   int64_t segmentParam = segment;
   MemRef localDescs[8];
   void *localParams[8 * 5 + 1];
@@ -194,7 +206,9 @@ Status Runtime::launchWithSegment(const Kernel &kernel, const void *in,
     return uint64_t(reinterpret_cast<uintptr_t>(p));
   };
   descs[0] = {ptr(in), ptr(in), 0, n, 1};
-  descs[1] = {ptr(out), ptr(out), 0, spec.outputLength(n, segment), 1};
+  descs[1] = {ptr(out), ptr(out), 0, args.outLength, 1};
+  if (args.offsets)
+    descs[2] = {ptr(args.offsets), ptr(args.offsets), 0, args.numOffsets, 1};
   int64_t counts[8];
   uint64_t offsets[8];
   std::vector<int64_t> heapCounts;
@@ -208,14 +222,15 @@ Status Runtime::launchWithSegment(const Kernel &kernel, const void *in,
     offset = heapOffsets.data();
   }
   uint64_t scratchBytes = 0;
-  if (Status s = layoutScratch(file, n, segment, count, offset, scratchBytes);
+  if (Status s = layoutScratch(file, n, segment, count, offset, scratchBytes,
+                               args.numOffsets);
       !s)
     return s;
   for (size_t i = 0; i < file.scratch.size(); ++i) {
     // The offset is patched to a pointer once the allocation is known.
-    descs[2 + i] = {offset[i], offset[i], 0, count[i], 1};
+    descs[first + i] = {offset[i], offset[i], 0, count[i], 1};
     if (count[i] == 0)
-      descs[2 + i].allocated = descs[2 + i].aligned = UINT64_MAX;
+      descs[first + i].allocated = descs[first + i].aligned = UINT64_MAX;
   }
   for (size_t b = 0, p = 0; b < numBuffers; ++b) {
     params[p++] = &descs[b].allocated;
@@ -226,7 +241,6 @@ Status Runtime::launchWithSegment(const Kernel &kernel, const void *in,
     if (b == 1 && file.runtimeSegment)
       params[p++] = &segmentParam;
   }
-
   const Driver &d = *kernel.driver;
   ScopedContext ctx(d);
   if (!ctx.status())
@@ -241,7 +255,8 @@ Status Runtime::launchWithSegment(const Kernel &kernel, const void *in,
       file.dependentLaunch && d.cuLaunchKernelEx && !serialLaunchRequested();
   auto enqueue = [&]() -> Status {
     for (size_t k = 0; k < kernel.functions.size(); ++k) {
-      int64_t grid = launchGrid(file, k, kernel.residentBlocks[k], n, segment);
+      int64_t grid = launchGrid(file, k, kernel.residentBlocks[k], n, segment,
+                                args.numOffsets);
       auto f = static_cast<CUfunction>(kernel.functions[k]);
       CUresult r;
       bool ex = dependent && k > 0;
@@ -267,7 +282,7 @@ Status Runtime::launchWithSegment(const Kernel &kernel, const void *in,
 
   if (scratchBytes == 0) {
     for (size_t i = 0; i < file.scratch.size(); ++i)
-      descs[2 + i].allocated = descs[2 + i].aligned = 0;
+      descs[first + i].allocated = descs[first + i].aligned = 0;
     return enqueue();
   }
 
@@ -293,7 +308,7 @@ Status Runtime::launchWithSegment(const Kernel &kernel, const void *in,
     sc.bytes = want;
   }
   for (size_t i = 0; i < file.scratch.size(); ++i) {
-    MemRef &m = descs[2 + i];
+    MemRef &m = descs[first + i];
     uint64_t p = m.allocated == UINT64_MAX ? 0 : sc.ptr + m.allocated;
     m.allocated = m.aligned = p;
   }

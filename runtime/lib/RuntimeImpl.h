@@ -87,4 +87,17 @@ struct Runtime::Impl {
 
 } // namespace tcuc
 
+namespace tcuc {
+/// One launch's buffers and sizes (enqueueLaunch).
+struct Runtime::LaunchArgs {
+  const void *in;
+  void *out;
+  int64_t n, outLength, segment;
+  /// An offsets kernel's offsets (device) and their count, k+1.
+  const void *offsets = nullptr;
+  int64_t numOffsets = 0;
+};
+
+} // namespace tcuc
+
 #endif // TCUC_RUNTIME_RUNTIMEIMPL_H

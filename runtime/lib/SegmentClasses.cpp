@@ -75,8 +75,9 @@ static KernelSpec autoSegmentClassOf(const KernelSpec &spec) {
 }
 
 KernelSpec tcuc::segmentClassOf(const KernelSpec &spec) {
-  if (spec.runtimeSegment || !spec.variant.empty() || spec.tilesPerWarp ||
-      spec.warpsPerBlock)
+  // Offsets kernels already serve every length.
+  if (spec.runtimeSegment || spec.offsetBits || !spec.variant.empty() ||
+      spec.tilesPerWarp || spec.warpsPerBlock)
     return spec;
   const char *variant = classVariant(spec);
   if (!variant)

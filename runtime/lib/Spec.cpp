@@ -190,14 +190,51 @@ std::string tcuc::runtimeSegmentError(std::string_view variant, bool isScan,
                 : std::string(" (none)"));
 }
 
+template <typename T>
+static std::string offsetsErrorOf(const T *offsets, size_t count, int64_t n) {
+  if (count == 0 || !offsets)
+    return "offsets must hold k+1 >= 1 entries (the first 0, the last n), "
+           "got none";
+  if (offsets[0] != 0)
+    return "offsets[0] must be 0, got " + std::to_string(offsets[0]);
+  for (size_t i = 1; i < count; ++i) {
+    int64_t v = offsets[i], prev = offsets[i - 1];
+    if (v < prev)
+      return "offsets must not decrease: offsets[" + std::to_string(i) +
+             "] = " + std::to_string(v) + " < offsets[" +
+             std::to_string(i - 1) + "] = " + std::to_string(prev);
+    if (v > n)
+      return "offsets[" + std::to_string(i) + "] = " + std::to_string(v) +
+             " is past the input's " + std::to_string(n) + " elements";
+  }
+  if (offsets[count - 1] != n)
+    return "the last offset must be n = " + std::to_string(n) + ", got " +
+           std::to_string(offsets[count - 1]) +
+           (count == 1 ? " (no segments for a non-empty input)" : "");
+  return "";
+}
+
+std::string tcuc::offsetsError(const int64_t *offsets, size_t count,
+                               int64_t n) {
+  return offsetsErrorOf(offsets, count, n);
+}
+
+std::string tcuc::offsetsError(const int32_t *offsets, size_t count,
+                               int64_t n) {
+  return offsetsErrorOf(offsets, count, n);
+}
+
 bool tcuc::isFloat(DType t) {
   return t == DType::F16 || t == DType::BF16 || t == DType::F32;
 }
 
 std::string KernelSpec::key() const {
   std::string k = isScan ? "op=scan" : "op=reduce";
-  k += " segment=" +
-       (runtimeSegment ? std::string("runtime") : std::to_string(segmentSize));
+  if (offsetBits)
+    k += " offsets=i" + std::to_string(offsetBits);
+  else
+    k += " segment=" + (runtimeSegment ? std::string("runtime")
+                                       : std::to_string(segmentSize));
   k += std::string(" in=") + dtypeName(input);
   k += std::string(" out=") + dtypeName(output);
   k += isScan ? (inclusive ? " inclusive=1" : " inclusive=0") : "";

@@ -44,7 +44,8 @@ protected:
     if (scan)
       tcu::SegmentedScanOp::create(
           b, loc, kind, body->getArgument(0), body->getArgument(1),
-          /*dynamic_segment_size=*/Value(), segmentSize, /*inclusive=*/true,
+          /*dynamic_segment_size=*/Value(), /*offsets=*/Value(), segmentSize,
+          /*inclusive=*/true,
           /*variant=*/tcu::VariantAttr(),
           /*tiles_per_warp=*/IntegerAttr(),
           /*warps_per_block=*/IntegerAttr(),
@@ -52,7 +53,7 @@ protected:
     else
       tcu::SegmentedReduceOp::create(
           b, loc, kind, body->getArgument(0), body->getArgument(1),
-          /*dynamic_segment_size=*/Value(), segmentSize,
+          /*dynamic_segment_size=*/Value(), /*offsets=*/Value(), segmentSize,
           /*variant=*/tcu::VariantAttr(),
           /*tiles_per_warp=*/IntegerAttr(),
           /*warps_per_block=*/IntegerAttr());

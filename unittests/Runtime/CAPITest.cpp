@@ -59,3 +59,25 @@ TEST(CAPI, ArgumentsAreCheckedBeforeTheGPU) {
 }
 
 } // namespace
+
+// The offsets calls name a bad offset type, and check host offsets.
+TEST(CAPI, OffsetsTypeAndValidation) {
+  int64_t offsets[2] = {0, 4};
+  char in[8] = {}, out[8] = {};
+  EXPECT_NE(
+      tcuc_reduce_offsets(in, out, offsets, 1, "i16", "f16", "f32", nullptr),
+      0);
+  EXPECT_NE(std::string(tcuc_last_error()).find("offset_type must be"),
+            std::string::npos);
+  EXPECT_NE(
+      tcuc_scan_offsets(in, out, offsets, 1, "i64", "f64", "f32", 1, nullptr),
+      0);
+  int64_t bad[3] = {0, 5, 3};
+  EXPECT_NE(tcuc_validate_offsets(bad, 2, "i64", 9), 0);
+  EXPECT_NE(
+      std::string(tcuc_last_error()).find("offsets[2] = 3 < offsets[1] = 5"),
+      std::string::npos);
+  int32_t good[3] = {0, 0, 3};
+  EXPECT_EQ(tcuc_validate_offsets(good, 2, "i32", 3), 0);
+  EXPECT_NE(tcuc_validate_offsets(good, 2, "i32", 4), 0); // last != n
+}

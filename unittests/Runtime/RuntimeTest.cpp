@@ -757,6 +757,46 @@ TEST(DiskCache, KeyHasSpecArchAndBuildId) {
 // Strategy strings: "", "name", "name:k", ":k", "name:k:w"; tiles 1..8,
 // warps a power of two up to 16. Tiles and warps are part of the cache key,
 // so two strategies never share a kernel.
+// Offsets kernels: their own key (no size), never a class kernel, and the
+// one check of CSR offsets every driver and API runs before a launch.
+TEST(KernelSpec, OffsetsKeyAndChecks) {
+  KernelSpec spec = KernelSpec::reduce(1, DType::F16, DType::F32);
+  spec.offsetBits = 64;
+  EXPECT_EQ(spec.key(), "op=reduce offsets=i64 in=f16 out=f32 variant=default");
+  spec.offsetBits = 32;
+  spec.isScan = true;
+  EXPECT_EQ(spec.key(),
+            "op=scan offsets=i32 in=f16 out=f32 inclusive=1 variant=default");
+  EXPECT_EQ(segmentClassOf(spec).key(), spec.key());
+  EXPECT_EQ(resolveSegmentClass(spec, SegmentKernelMode::Auto).key(),
+            spec.key());
+
+  const int64_t good[] = {0, 0, 3, 3, 10};
+  EXPECT_EQ(offsetsError(good, 5, 10), "");
+  const int32_t good32[] = {0, 10};
+  EXPECT_EQ(offsetsError(good32, 2, 10), "");
+  const int64_t zero[] = {0};
+  EXPECT_EQ(offsetsError(zero, 1, 0), ""); // no segments, no elements
+  EXPECT_NE(offsetsError(zero, 1, 5).find("no segments for a non-empty input"),
+            std::string::npos);
+  EXPECT_NE(offsetsError(good, 0, 10).find("got none"), std::string::npos);
+  const int64_t first[] = {1, 10};
+  EXPECT_NE(offsetsError(first, 2, 10).find("offsets[0] must be 0, got 1"),
+            std::string::npos);
+  const int64_t down[] = {0, 6, 5, 10};
+  EXPECT_NE(offsetsError(down, 4, 10).find("offsets[2] = 5 < offsets[1] = 6"),
+            std::string::npos);
+  const int32_t negative[] = {0, -3, 10};
+  EXPECT_NE(offsetsError(negative, 3, 10).find("offsets[1] = -3"),
+            std::string::npos);
+  const int64_t past[] = {0, 11, 10};
+  EXPECT_NE(offsetsError(past, 3, 10).find("offsets[1] = 11 is past"),
+            std::string::npos);
+  const int64_t shortLast[] = {0, 4, 9};
+  EXPECT_NE(offsetsError(shortLast, 3, 10).find("the last offset must be n"),
+            std::string::npos);
+}
+
 TEST(KernelSpec, StrategyStrings) {
   KernelSpec s = scanSpec(1000);
   std::string error;

@@ -39,6 +39,8 @@ struct MemRef1D {
 using KernelFn = void (*)(MemRef1D *, MemRef1D *);
 /// A class kernel's entry: the segment size after the buffers.
 using SegmentKernelFn = void (*)(MemRef1D *, MemRef1D *, int64_t);
+/// An offsets kernel's entry: the offsets after the buffers.
+using OffsetsKernelFn = void (*)(MemRef1D *, MemRef1D *, MemRef1D *);
 
 /// f32 -> bf16, rounding to nearest even (NaN stays a quiet NaN), for
 /// `__truncsfbf2`. LLVM's x86 backend without AVX-512 builds bf16 vectors
@@ -141,6 +143,7 @@ tcuc::CPUKernel::compile(const KernelSpec &spec, std::string &error) {
   }
   kernel->impl->entry = reinterpret_cast<void *>(*symbol);
   kernel->runtimeSegment = spec.runtimeSegment;
+  kernel->offsetBits = spec.offsetBits;
   kernel->isScan = spec.isScan;
   kernel->impl->engine = std::move(*engine);
   error.clear();
@@ -150,6 +153,10 @@ tcuc::CPUKernel::compile(const KernelSpec &spec, std::string &error) {
 bool tcuc::CPUKernel::run(const void *in, int64_t n, void *out,
                           int64_t outLength, int64_t segment,
                           std::string &error) {
+  if (offsetBits) {
+    error = "this kernel takes offsets (runOffsets), not a segment size";
+    return false;
+  }
   MemRef1D inDesc{in, in, 0, n, 1};
   MemRef1D outDesc{out, out, 0, outLength, 1};
   if (!runtimeSegment) {
@@ -162,5 +169,19 @@ bool tcuc::CPUKernel::run(const void *in, int64_t n, void *out,
   if (!error.empty())
     return false;
   reinterpret_cast<SegmentKernelFn>(impl->entry)(&inDesc, &outDesc, segment);
+  return true;
+}
+
+bool tcuc::CPUKernel::runOffsets(const void *in, int64_t n, void *out,
+                                 int64_t outLength, const void *offsets,
+                                 int64_t count, std::string &error) {
+  if (!offsetBits) {
+    error = "this kernel takes a segment size, not offsets";
+    return false;
+  }
+  MemRef1D inDesc{in, in, 0, n, 1};
+  MemRef1D outDesc{out, out, 0, outLength, 1};
+  MemRef1D offDesc{offsets, offsets, 0, count, 1};
+  reinterpret_cast<OffsetsKernelFn>(impl->entry)(&inDesc, &outDesc, &offDesc);
   return true;
 }

@@ -118,6 +118,7 @@ tcuc::Status tcuc::compileKernelFile(const KernelSpec &spec,
   plan.variant = tcu::stringifyVariant(chosen.variant).str();
   plan.tilesPerWarp = static_cast<int>(chosen.tilesPerWarp);
   plan.warpsPerBlock = static_cast<int>(chosen.warpsPerBlock);
+  plan.offsetBits = spec.offsetBits;
   if (spec.runtimeSegment) {
     // The sizes the chosen variant's kernel takes (the runtime checks each
     // launch against them).

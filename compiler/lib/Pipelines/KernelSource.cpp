@@ -10,19 +10,26 @@ std::string tcuc::buildKernelSource(const KernelSpec &spec) {
   std::ostringstream os;
   // A class kernel takes the segment size as a third argument, after the
   // buffers (the runtime passes it so: docs/kernel-file.md).
+  // Offsets (CSR, k+1 of them) come third the same way.
+  std::string offsets =
+      spec.offsetBits ? "memref<?xi" + std::to_string(spec.offsetBits) + ">"
+                      : "";
   os << "func.func @tcuc_kernel(%in: memref<?x" << in << ">, %out: memref<?x"
      << out << ">" << (spec.runtimeSegment ? ", %segment: index" : "")
+     << (spec.offsetBits ? ", %offsets: " + offsets : "")
      << ") attributes {llvm.emit_c_interface} {\n  ";
   if (spec.isScan)
     os << "tcu.segmented_scan <add> "
        << (spec.inclusive ? "inclusive" : "exclusive");
   else
     os << "tcu.segmented_reduce <add>";
-  os << " %in into %out segment_size ";
-  if (spec.runtimeSegment)
-    os << "%segment";
+  os << " %in into %out ";
+  if (spec.offsetBits)
+    os << "offsets %offsets";
+  else if (spec.runtimeSegment)
+    os << "segment_size %segment";
   else
-    os << spec.segmentSize;
+    os << "segment_size " << spec.segmentSize;
   std::string attrs;
   if (!spec.variant.empty())
     attrs = "variant = #tcu.variant<" + spec.variant + ">";
@@ -34,7 +41,8 @@ std::string tcuc::buildKernelSource(const KernelSpec &spec) {
              std::to_string(spec.warpsPerBlock);
   if (!attrs.empty())
     os << " {" << attrs << "}";
-  os << " : memref<?x" << in << "> -> memref<?x" << out << ">\n"
+  os << " : memref<?x" << in << ">" << (spec.offsetBits ? ", " + offsets : "")
+     << " -> memref<?x" << out << ">\n"
      << "  return\n}\n";
   return os.str();
 }

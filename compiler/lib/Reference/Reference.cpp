@@ -294,21 +294,37 @@ using AccumulatorFor =
     std::conditional_t<std::is_integral_v<T>, IntSum, CompensatedSum>;
 } // namespace
 
-/// Calls `fn(begin, end)` for each segment of [0, n).
-template <typename Fn>
-static void forEachSegment(int64_t n, int64_t segmentSize, Fn &&fn) {
+namespace {
+/// The segments of [0, n): runs of `size` elements, or the CSR `offsets`
+/// (k+1 entries, checked by the caller) when given.
+struct Segments {
+  int64_t n;
+  int64_t size;
+  const std::vector<int64_t> *offsets = nullptr;
+};
+} // namespace
+
+/// Calls `fn(begin, end)` for each segment, empty ones (offsets) included.
+template <typename Fn> static void forEachSegment(const Segments &s, Fn &&fn) {
+  if (s.offsets) {
+    for (size_t i = 0; i + 1 < s.offsets->size(); ++i)
+      fn((*s.offsets)[i], (*s.offsets)[i + 1]);
+    return;
+  }
   // Clamping to n also keeps `begin += seg` from overflowing for huge sizes.
-  int64_t seg = (segmentSize <= 0 || segmentSize > n) ? n : segmentSize;
+  int64_t n = s.n, seg = (s.size <= 0 || s.size > n) ? n : s.size;
   for (int64_t begin = 0; begin < n; begin += seg)
     fn(begin, begin + std::min(seg, n - begin));
 }
 
-static int64_t numSegments(int64_t n, int64_t segmentSize) {
-  if (n <= 0)
+static int64_t numSegments(const Segments &s) {
+  if (s.offsets)
+    return s.offsets->empty() ? 0 : int64_t(s.offsets->size()) - 1;
+  if (s.n <= 0)
     return 0;
-  if (segmentSize <= 0 || segmentSize >= n)
+  if (s.size <= 0 || s.size >= s.n)
     return 1;
-  return n / segmentSize + (n % segmentSize != 0);
+  return s.n / s.size + (s.n % s.size != 0);
 }
 
 namespace {
@@ -335,11 +351,11 @@ struct AbsoluteSum {
 /// element order, its value taken once per segment (reduce) or before /
 /// after each element (exclusive / inclusive scan).
 template <typename Acc, typename Out, typename Load>
-static std::vector<Out> segmentedFold(Load load, int64_t n, int64_t segmentSize,
+static std::vector<Out> segmentedFold(Load load, const Segments &segments,
                                       bool isScan, bool inclusive) {
   std::vector<Out> out;
-  out.reserve(static_cast<size_t>(isScan ? n : numSegments(n, segmentSize)));
-  forEachSegment(n, segmentSize, [&](int64_t begin, int64_t end) {
+  out.reserve(static_cast<size_t>(isScan ? segments.n : numSegments(segments)));
+  forEachSegment(segments, [&](int64_t begin, int64_t end) {
     Acc acc;
     for (int64_t i = begin; i < end; ++i) {
       if (isScan && !inclusive)
@@ -354,58 +370,90 @@ static std::vector<Out> segmentedFold(Load load, int64_t n, int64_t segmentSize,
   return out;
 }
 
+/// Whether there is nothing to compute: no elements, and (offsets) no
+/// segments either (empty segments still give a reduction's zeros).
+static bool nothing(const Segments &s, bool isScan) {
+  return s.n <= 0 && (isScan || numSegments(s) == 0);
+}
+
 /// float64 reference: compensated sums for floats, exact int64 for integers.
-static std::vector<double> reference(DType in, const void *data, int64_t n,
-                                     int64_t segmentSize, bool isScan,
+static std::vector<double> reference(DType in, const void *data,
+                                     const Segments &segments, bool isScan,
                                      bool inclusive) {
-  if (n <= 0)
+  if (nothing(segments, isScan))
     return {};
   return withLoader(in, data, [&](auto load) {
     using Acc = AccumulatorFor<decltype(load(0))>;
-    return segmentedFold<Acc, double>(load, n, segmentSize, isScan, inclusive);
+    return segmentedFold<Acc, double>(load, segments, isScan, inclusive);
   });
 }
 
 std::vector<double> referenceReduce(DType in, const void *data, int64_t n,
                                     int64_t segmentSize) {
-  return reference(in, data, n, segmentSize, /*isScan=*/false, false);
+  return reference(in, data, {n, segmentSize}, /*isScan=*/false, false);
 }
 
 std::vector<double> referenceScan(DType in, const void *data, int64_t n,
                                   int64_t segmentSize, bool inclusive) {
-  return reference(in, data, n, segmentSize, /*isScan=*/true, inclusive);
+  return reference(in, data, {n, segmentSize}, /*isScan=*/true, inclusive);
 }
 
-static std::vector<float> sequentialF32(DType in, const void *data, int64_t n,
-                                        int64_t segmentSize, bool isScan,
+static std::vector<float> sequentialF32(DType in, const void *data,
+                                        const Segments &segments, bool isScan,
                                         bool inclusive) {
-  if (n <= 0)
+  if (nothing(segments, isScan))
     return {};
   return withLoader(in, data, [&](auto load) {
-    return segmentedFold<Float32Sum, float>(load, n, segmentSize, isScan,
-                                            inclusive);
+    return segmentedFold<Float32Sum, float>(load, segments, isScan, inclusive);
   });
 }
 
 std::vector<float> sequentialF32Reduce(DType in, const void *data, int64_t n,
                                        int64_t segmentSize) {
-  return sequentialF32(in, data, n, segmentSize, /*isScan=*/false, false);
+  return sequentialF32(in, data, {n, segmentSize}, /*isScan=*/false, false);
 }
 
 std::vector<float> sequentialF32Scan(DType in, const void *data, int64_t n,
                                      int64_t segmentSize, bool inclusive) {
-  return sequentialF32(in, data, n, segmentSize, /*isScan=*/true, inclusive);
+  return sequentialF32(in, data, {n, segmentSize}, /*isScan=*/true, inclusive);
+}
+
+static std::vector<double> mass(DType in, const void *data,
+                                const Segments &segments, bool isScan,
+                                bool inclusive) {
+  if (nothing(segments, isScan))
+    return {};
+  return withLoader(in, data, [&](auto load) {
+    return segmentedFold<AbsoluteSum, double>(load, segments, isScan,
+                                              inclusive);
+  });
 }
 
 std::vector<double> absoluteMass(DType in, const void *data, int64_t n,
                                  int64_t segmentSize, bool isScan,
                                  bool inclusive) {
-  if (n <= 0)
-    return {};
-  return withLoader(in, data, [&](auto load) {
-    return segmentedFold<AbsoluteSum, double>(load, n, segmentSize, isScan,
-                                              inclusive);
-  });
+  return mass(in, data, {n, segmentSize}, isScan, inclusive);
+}
+
+std::vector<double> referenceOffsets(DType in, const void *data,
+                                     const std::vector<int64_t> &offsets,
+                                     bool isScan, bool inclusive) {
+  int64_t n = offsets.empty() ? 0 : offsets.back();
+  return reference(in, data, {n, 0, &offsets}, isScan, inclusive);
+}
+
+std::vector<float> sequentialF32Offsets(DType in, const void *data,
+                                        const std::vector<int64_t> &offsets,
+                                        bool isScan, bool inclusive) {
+  int64_t n = offsets.empty() ? 0 : offsets.back();
+  return sequentialF32(in, data, {n, 0, &offsets}, isScan, inclusive);
+}
+
+std::vector<double> absoluteMassOffsets(DType in, const void *data,
+                                        const std::vector<int64_t> &offsets,
+                                        bool isScan, bool inclusive) {
+  int64_t n = offsets.empty() ? 0 : offsets.back();
+  return mass(in, data, {n, 0, &offsets}, isScan, inclusive);
 }
 
 //===----------------------------------------------------------------------===//

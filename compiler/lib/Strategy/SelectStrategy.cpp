@@ -41,15 +41,20 @@ void choose(OpT op, bool isScan, const std::string &chip,
     return;
   // A runtime segment size: the tables are per size, so the variant is the
   // one that takes every size (or the one given), with one tile per warp.
-  if (op.hasRuntimeSegmentSize()) {
+  // Offsets likewise: one kernel for any segment lengths.
+  if (op.hasRuntimeSegmentSize() || op.hasOffsets()) {
     op.setVariant(op.getVariantOrDefault());
     if (!op.getTilesPerWarp() && chooseTiles)
       op.setTilesPerWarp(1);
     if (explain)
       op.emitRemark() << "variant " << stringifyVariant(*op.getVariant())
                       << ", " << op.getTilesPerWarpOrDefault()
-                      << " tile(s) per warp: runtime segment size (one kernel "
-                         "for every size the variant takes)";
+                      << " tile(s) per warp: "
+                      << (op.hasOffsets()
+                              ? "segments from offsets (one kernel for any "
+                                "lengths)"
+                              : "runtime segment size (one kernel for every "
+                                "size the variant takes)");
     return;
   }
   StrategyQuery q;

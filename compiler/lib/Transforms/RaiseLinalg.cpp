@@ -335,16 +335,16 @@ std::string raise(RewriterBase &rewriter, Operation *op,
   if (zero) {
     tcu::SegmentedReduceOp::create(rewriter, loc, tcu::CombinerKind::Add,
                                    flatIn, flatten(rewriter, loc, r.init),
-                                   Value(), r.segmentSize, nullptr, nullptr,
-                                   nullptr);
+                                   Value(), /*offsets=*/Value(), r.segmentSize,
+                                   nullptr, nullptr, nullptr);
     rewriter.eraseOp(op);
     return "tcu.segmented_reduce";
   }
   auto tmpType = MemRefType::get({numSegments}, accType);
   Value tmp = memref::AllocOp::create(rewriter, loc, tmpType, dyn);
   tcu::SegmentedReduceOp::create(rewriter, loc, tcu::CombinerKind::Add, flatIn,
-                                 tmp, Value(), r.segmentSize, nullptr, nullptr,
-                                 nullptr);
+                                 tmp, Value(), /*offsets=*/Value(),
+                                 r.segmentSize, nullptr, nullptr, nullptr);
   linalg::AddOp::create(
       rewriter, loc, ValueRange{r.init, unflatten(rewriter, loc, tmp, r.init)},
       ValueRange{r.init});

@@ -46,6 +46,15 @@ template <typename OpTy>
 static void describe(OpTy op, StringRef what, raw_ostream &os) {
   MemRefType inType = op.getInputType(), outType = op.getOutputType();
   int64_t n = inType.getDimSize(0), seg = op.getSegmentSize();
+  if (op.hasOffsets()) {
+    os << op->getName() << " at " << op.getLoc() << "\n"
+       << "  " << what << " of " << describeLength(n) << " x "
+       << inType.getElementType() << " in segments given by offsets ("
+       << op.getOffsets().getType() << "), accumulate "
+       << op.getAccumulatorType() << ", store " << outType.getElementType()
+       << "\n";
+    return;
+  }
   os << op->getName() << " at " << op.getLoc() << "\n"
      << "  " << what << " of " << describeLength(n) << " x "
      << inType.getElementType() << " in segments of " << seg << ", accumulate "

@@ -57,6 +57,14 @@ cl::opt<bool> check("check",
                     cl::sub(runCommand), cl::cat(tcucCategory));
 cl::opt<bool> json("json", cl::desc("Print one JSON object"),
                    cl::sub(runCommand), cl::cat(tcucCategory));
+cl::opt<std::string> offsetsFile(
+    "offsets",
+    cl::desc("Segments of any lengths from this file of k+1 CSR offsets "
+             "(raw little-endian int64: the first 0, nondecreasing, the "
+             "last n; empty segments allowed) instead of --segment; --n "
+             "then comes from the last offset"),
+    cl::value_desc("FILE"), cl::init(""), cl::sub(runCommand),
+    cl::cat(tcucCategory));
 
 int fail(const Twine &message) {
   errs() << "tcuc run: " << message << "\n";
@@ -67,13 +75,28 @@ int fail(const Twine &message) {
 int tcuc::driver::runRun() {
   driver::RunRequest request;
   std::string error;
-  if (!parseSpecOptions(request.spec, error))
+  bool csr = offsetsFile.getNumOccurrences() > 0;
+  if (!parseSpecOptions(request.spec, csr, error))
     return fail(error);
+  if (request.spec.offsetBits && !csr)
+    return fail("--offset-type needs --offsets FILE (the segments to run)");
   if (!driver::decimalFlag(numElements, request.n, error) ||
       !driver::decimalFlag(seed, request.seed, error))
     return fail(error);
-  if (request.n < 1)
+  if (csr) {
+    if (std::string e = givenPathError(offsetsFile); !e.empty())
+      return fail(e);
+    if (!driver::readOffsetsFile(offsetsFile, request.spec.offsetBits,
+                                 request.offsets, error))
+      return fail(error);
+    int64_t last = request.offsets.back();
+    if (numElements.getNumOccurrences() && request.n != last)
+      return fail("--n " + Twine(request.n) + " is not the last offset, " +
+                  Twine(last) + " (leave --n out: the offsets give it)");
+    request.n = last;
+  } else if (request.n < 1) {
     return fail("--n must be >= 1, got " + Twine(request.n));
+  }
   for (const cl::opt<std::string> *path : {&inputFile, &outputFile})
     if (std::string e = givenPathError(*path); !e.empty())
       return fail(e);
@@ -99,6 +122,9 @@ int tcuc::driver::runRun() {
     setDefaultCompiler(compileKernelFile);
     if (!driver::loadGPUKernel(request, error))
       return fail("loading the GPU kernel failed:\n" + error);
+    if (csr)
+      return driver::runJob(
+          request, driver::gpuOffsetsExecutor(request.spec, request.offsets));
     return driver::runJob(request, driver::gpuExecutor(request.spec));
   }
   // The kernel the runtime would run: the size's class kernel where it has
@@ -116,11 +142,24 @@ int tcuc::driver::runRun() {
                           .count();
   CPUKernel *cpu = kernel.get();
   KernelSpec spec = request.spec;
-  return driver::runJob(request, [cpu, spec](const void *in, int64_t n,
-                                             void *out, double &ms,
-                                             std::string &error) {
+  // The offsets in the kernel's width (checked to fit by readOffsetsFile).
+  std::vector<int32_t> offsets32;
+  if (spec.offsetBits == 32)
+    offsets32.assign(request.offsets.begin(), request.offsets.end());
+  const std::vector<int64_t> &offsets64 = request.offsets;
+  int64_t outLength = request.outputLength();
+  return driver::runJob(request, [&, cpu, spec, outLength](
+                                     const void *in, int64_t n, void *out,
+                                     double &ms, std::string &error) {
     auto t0 = std::chrono::steady_clock::now();
-    if (!cpu->run(in, n, out, spec.outputLength(n), spec.segmentSize, error))
+    bool ran = !spec.offsetBits
+                   ? cpu->run(in, n, out, outLength, spec.segmentSize, error)
+               : spec.offsetBits == 32
+                   ? cpu->runOffsets(in, n, out, outLength, offsets32.data(),
+                                     int64_t(offsets32.size()), error)
+                   : cpu->runOffsets(in, n, out, outLength, offsets64.data(),
+                                     int64_t(offsets64.size()), error);
+    if (!ran)
       return false;
     ms = std::chrono::duration<double, std::milli>(
              std::chrono::steady_clock::now() - t0)

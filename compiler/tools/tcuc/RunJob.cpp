@@ -179,6 +179,67 @@ ExecuteFn tcuc::driver::gpuExecutor(const KernelSpec &spec) {
   };
 }
 
+ExecuteFn
+tcuc::driver::gpuOffsetsExecutor(const KernelSpec &spec,
+                                 const std::vector<int64_t> &offsets) {
+  return [spec, &offsets](const void *in, int64_t n, void *out, double &ms,
+                          std::string &error) {
+    const Kernel *kernel = nullptr;
+    Status s = Runtime::global().getKernelFor(spec, kernel);
+    if (!s) {
+      error = s.message();
+      return false;
+    }
+    int64_t k = int64_t(offsets.size()) - 1;
+    std::vector<int32_t> narrow;
+    const void *host = offsets.data();
+    size_t offBytes = offsets.size() * 8;
+    if (spec.offsetBits == 32) {
+      narrow.assign(offsets.begin(), offsets.end());
+      host = narrow.data();
+      offBytes = narrow.size() * 4;
+    }
+    size_t inBytes = std::max<size_t>(size_t(n) * dtypeBytes(spec.input), 1);
+    size_t outBytes = std::max<size_t>(
+        size_t(spec.isScan ? n : k) * dtypeBytes(spec.output), 1);
+    DeviceBuffer dIn, dOut, dOff;
+    void *stream = nullptr;
+    if (!(s = deviceAlloc(inBytes, dIn.ptr)) ||
+        !(s = deviceAlloc(outBytes, dOut.ptr)) ||
+        !(s = deviceAlloc(offBytes, dOff.ptr)) ||
+        !(s = copyToDevice(dIn.ptr, in, size_t(n) * dtypeBytes(spec.input))) ||
+        !(s = copyToDevice(dOff.ptr, host, offBytes))) {
+      error = s.message();
+      return false;
+    }
+    auto launch = [&] {
+      return Runtime::global().launchOffsets(*kernel, dIn.ptr, dOut.ptr,
+                                             dOff.ptr, k, stream);
+    };
+    // A warm-up launch, then the timed one over a poisoned output.
+    if (!(s = launch()) || !(s = synchronize(stream)) ||
+        !(s = deviceMemset(dOut.ptr, 0xff, outBytes)) ||
+        !(s = synchronize(stream))) {
+      error = s.message();
+      return false;
+    }
+    auto t0 = std::chrono::steady_clock::now();
+    if (!(s = launch()) || !(s = synchronize(stream))) {
+      error = s.message();
+      return false;
+    }
+    ms = std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - t0)
+             .count();
+    size_t wrote = size_t(spec.isScan ? n : k) * dtypeBytes(spec.output);
+    if (wrote && !(s = copyToHost(out, dOut.ptr, wrote))) {
+      error = s.message();
+      return false;
+    }
+    return true;
+  };
+}
+
 bool tcuc::driver::checkFiles(const RunRequest &request, std::string &error) {
   if (!request.outputFile.empty() && request.outputFile != "-" &&
       !request.inputFile.empty() &&
@@ -226,11 +287,11 @@ bool tcuc::driver::checkHostMemory(const RunRequest &request,
   }
   const KernelSpec &spec = request.spec;
   uint64_t bytes = uint64_t(n) * dtypeBytes(spec.input) +
-                   uint64_t(spec.outputLength(n)) * dtypeBytes(spec.output);
+                   uint64_t(request.outputLength()) * dtypeBytes(spec.output);
   // The check keeps float64 references and magnitudes per output element,
   // and a sequential f32 result.
   if (request.check)
-    bytes += uint64_t(spec.outputLength(n)) * (8 + 8 + 4);
+    bytes += uint64_t(request.outputLength()) * (8 + 8 + 4);
   uint64_t physical =
       uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE));
   std::string need = "--n " + std::to_string(n) + " needs " +
@@ -253,7 +314,7 @@ bool tcuc::driver::checkHostMemory(const RunRequest &request,
 int tcuc::driver::runJob(const RunRequest &request, const ExecuteFn &execute) {
   const KernelSpec &spec = request.spec;
   int64_t n = request.n;
-  int64_t outLength = spec.outputLength(n);
+  int64_t outLength = request.outputLength();
   std::string error;
   std::vector<uint8_t> input;
   if (!request.inputFile.empty()) {
@@ -262,7 +323,10 @@ int tcuc::driver::runJob(const RunRequest &request, const ExecuteFn &execute) {
   } else {
     input = ref::makeRandomInput(spec.input, n, request.seed);
   }
-  std::vector<uint8_t> output(size_t(outLength) * dtypeBytes(spec.output));
+  // Poisoned (NaN, or -1 for i32), as the GPU executor poisons its buffer:
+  // an element the kernel never writes fails the check.
+  std::vector<uint8_t> output(size_t(outLength) * dtypeBytes(spec.output),
+                              0xff);
   double runMs = 0;
   if (!execute(input.data(), n, output.data(), runMs, error))
     return fail("running the kernel failed: " + error);
@@ -276,16 +340,25 @@ int tcuc::driver::runJob(const RunRequest &request, const ExecuteFn &execute) {
   ref::ErrorStats stats, seqStats;
   int64_t segment = spec.segmentSize;
   if (request.check) {
+    const std::vector<int64_t> &offsets = request.offsets;
+    bool csr = spec.offsetBits != 0;
     std::vector<double> reference =
-        spec.isScan
+        csr ? ref::referenceOffsets(spec.input, input.data(), offsets,
+                                    spec.isScan, spec.inclusive)
+        : spec.isScan
             ? ref::referenceScan(spec.input, input.data(), n, segment,
                                  spec.inclusive)
             : ref::referenceReduce(spec.input, input.data(), n, segment);
-    std::vector<double> mass = ref::absoluteMass(
-        spec.input, input.data(), n, segment, spec.isScan, spec.inclusive);
+    std::vector<double> mass =
+        csr ? ref::absoluteMassOffsets(spec.input, input.data(), offsets,
+                                       spec.isScan, spec.inclusive)
+            : ref::absoluteMass(spec.input, input.data(), n, segment,
+                                spec.isScan, spec.inclusive);
     stats = ref::compare(spec.output, output.data(), reference, mass);
     std::vector<float> seq =
-        spec.isScan
+        csr ? ref::sequentialF32Offsets(spec.input, input.data(), offsets,
+                                        spec.isScan, spec.inclusive)
+        : spec.isScan
             ? ref::sequentialF32Scan(spec.input, input.data(), n, segment,
                                      spec.inclusive)
             : ref::sequentialF32Reduce(spec.input, input.data(), n, segment);
@@ -322,20 +395,31 @@ int tcuc::driver::runJob(const RunRequest &request, const ExecuteFn &execute) {
         ", \"rel_err\": %.3e, \"rel_err_bound\": %.3e, \"max_abs_err\": "
         "%.3e, \"seq_f32_rel_err\": %.3e, \"mismatches\": %" PRId64
         ", \"ms\": %.3f, \"compile_ms\": %.1f, \"kernel\": \"%s\", "
-        "\"segment_kernel\": \"%s\"}\n",
+        "\"segment_kernel\": \"%s\", \"offsets\": %s, \"segments\": "
+        "%" PRId64 "}\n",
         ok ? "true" : "false", request.check ? "true" : "false", op, mode,
-        segment, n, dtypeName(spec.input), dtypeName(spec.output),
-        request.device.c_str(), variant.c_str(), tiles, warps, stats.relErr,
-        bound, stats.maxAbsErr, seqStats.relErr, stats.mismatches, runMs,
-        request.compileMs, request.kernelOrigin.c_str(),
-        request.classKernel ? "class" : "size");
+        spec.offsetBits ? int64_t(0) : segment, n, dtypeName(spec.input),
+        dtypeName(spec.output), request.device.c_str(), variant.c_str(), tiles,
+        warps, stats.relErr, bound, stats.maxAbsErr, seqStats.relErr,
+        stats.mismatches, runMs, request.compileMs,
+        request.kernelOrigin.c_str(), request.classKernel ? "class" : "size",
+        spec.offsetBits == 32   ? "\"i32\""
+        : spec.offsetBits == 64 ? "\"i64\""
+                                : "null",
+        spec.offsetBits ? int64_t(request.offsets.size()) - 1
+                        : (n + segment - 1) / segment);
   } else {
+    std::string segments =
+        spec.offsetBits
+            ? std::to_string(request.offsets.size() - 1) + " segments from i" +
+                  std::to_string(spec.offsetBits) + " offsets"
+            : "segment " + std::to_string(segment);
     std::fprintf(report,
-                 "tcuc run: %s (%s) of %" PRId64 " x %s -> %s, segment %" PRId64
+                 "tcuc run: %s (%s) of %" PRId64 " x %s -> %s, %s"
                  ", variant %s%s, %s, device %s\n"
                  "  kernel %s in %.1f ms, ran in %.3f ms\n",
                  op, mode, n, dtypeName(spec.input), dtypeName(spec.output),
-                 segment, variant.c_str(),
+                 segments.c_str(), variant.c_str(),
                  request.classKernel ? " (class kernel: size at launch)" : "",
                  tilesText.c_str(), request.device.c_str(),
                  request.kernelOrigin.c_str(), request.compileMs, runMs);
@@ -362,4 +446,60 @@ int tcuc::driver::runJob(const RunRequest &request, const ExecuteFn &execute) {
                  "element %" PRId64 ")\n",
                  stats.worstIndex);
   return ok ? 0 : 1;
+}
+
+int64_t tcuc::driver::RunRequest::outputLength() const {
+  if (spec.offsetBits && !spec.isScan)
+    return offsets.empty() ? 0 : int64_t(offsets.size()) - 1;
+  return spec.outputLength(n);
+}
+
+bool tcuc::driver::readOffsetsFile(const std::string &path, int offsetBits,
+                                   std::vector<int64_t> &offsets,
+                                   std::string &error) {
+  std::FILE *f = std::fopen(path.c_str(), "rb");
+  if (!f) {
+    error = "--offsets: cannot open '" + path + "'";
+    return false;
+  }
+  std::vector<uint8_t> bytes;
+  uint8_t buf[1 << 16];
+  size_t got;
+  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0)
+    bytes.insert(bytes.end(), buf, buf + got);
+  bool readError = std::ferror(f);
+  std::fclose(f);
+  if (readError) {
+    error = "--offsets: cannot read '" + path + "'";
+    return false;
+  }
+  if (bytes.size() % 8 != 0) {
+    error = "--offsets: '" + path + "' holds " + std::to_string(bytes.size()) +
+            " bytes, not a multiple of 8 (raw little-endian int64 offsets)";
+    return false;
+  }
+  offsets.resize(bytes.size() / 8);
+  for (size_t i = 0; i < offsets.size(); ++i) {
+    uint64_t v = 0;
+    for (int b = 7; b >= 0; --b)
+      v = (v << 8) | bytes[i * 8 + size_t(b)];
+    offsets[i] = int64_t(v);
+  }
+  int64_t n = offsets.empty() ? 0 : offsets.back();
+  if (!offsets.empty() && n > kMaxElements) {
+    error = "--offsets: the last offset (n) is " + std::to_string(n) +
+            ", more than " + std::to_string(kMaxElements) + " elements";
+    return false;
+  }
+  if (std::string e = offsetsError(offsets.data(), offsets.size(), n);
+      !e.empty()) {
+    error = "--offsets '" + path + "': " + e;
+    return false;
+  }
+  if (offsetBits == 32 && n > INT32_MAX) {
+    error = "--offsets: n = " + std::to_string(n) +
+            " does not fit i32 offsets (--offset-type i64)";
+    return false;
+  }
+  return true;
 }

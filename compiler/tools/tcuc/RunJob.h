@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace tcuc::driver {
 
@@ -50,7 +51,18 @@ struct RunRequest {
   /// Whether a class kernel ran (the size passed at launch,
   /// TCUC_SEGMENT_KERNELS=class), reported.
   bool classKernel = false;
+  /// With spec.offsetBits: the k+1 CSR offsets (checked: offsetsError), the
+  /// last one n.
+  std::vector<int64_t> offsets;
+  /// Output elements: k with offsets for a reduction, else the spec's for n.
+  int64_t outputLength() const;
 };
+/// Reads --offsets: raw little-endian int64, k+1 entries, checked
+/// (offsetsError against their last entry, which is n; i32 kernels: each
+/// below 2^31). False, with `error` naming the file and the first bad
+/// entry, otherwise.
+bool readOffsetsFile(const std::string &path, int offsetBits,
+                     std::vector<int64_t> &offsets, std::string &error);
 
 /// Runs the kernel on host buffers: `in` holds n elements, `out` the spec's
 /// output length. Returns false with `error` set on failure; `ms` is the
@@ -78,6 +90,11 @@ int runJob(const RunRequest &request, const ExecuteFn &execute);
 /// Executes on the GPU through the runtime (kernel from the runtime's cache,
 /// or compiled by its registered compiler).
 ExecuteFn gpuExecutor(const KernelSpec &spec);
+/// The same for a kernel of segments from offsets (spec.offsetBits): the
+/// offsets (k+1, checked) copied to the device in the kernel's width.
+/// `offsets` must outlive the returned function.
+ExecuteFn gpuOffsetsExecutor(const KernelSpec &spec,
+                             const std::vector<int64_t> &offsets);
 
 /// Loads (compiling on a cache miss) the GPU kernel of `request.spec`:
 /// sets `request.compileMs`, `request.kernelOrigin` and, from the kernel

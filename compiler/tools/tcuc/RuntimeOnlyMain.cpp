@@ -30,10 +30,12 @@ const char *kUsage =
     "                [--out-dtype T] [--exclusive] [--variant V]\n"
     "                [--tiles-per-warp K] [--warps-per-block W] [--seed X]\n"
     "                [--input FILE] [--output FILE] [--check] [--json]\n"
-    "                [--device gpu]\n"
+    "                [--offsets FILE [--offset-type i32|i64]] [--device gpu]\n"
     "(Flags take one dash or two: -n N and --n N are the same; each at most\n"
     "once. Numbers are decimal. --output - writes the data to standard\n"
-    "output and the report to standard error.)\n"
+    "output and the report to standard error. --offsets: segments of any\n"
+    "lengths from k+1 raw little-endian int64 CSR offsets instead of\n"
+    "--segment; n is then the last offset.)\n"
     "\n"
     "Kernels come from the cache ($TCUC_CACHE_DIR, else ~/.cache/tcuc); fill\n"
     "it on a machine with the compiler: tcuc compile ... --cache-dir DIR.\n";
@@ -65,7 +67,8 @@ int main(int argc, char **argv) {
       {"op", "reduce"},         {"segment", "256"}, {"n", "1048576"},
       {"dtype", "f16"},         {"out-dtype", ""},  {"variant", ""},
       {"tiles-per-warp", "0"},  {"seed", "1"},      {"input", ""},
-      {"warps-per-block", "0"}, {"output", ""},     {"device", "gpu"}};
+      {"warps-per-block", "0"}, {"output", ""},     {"device", "gpu"},
+      {"offsets", ""},          {"offset-type", ""}};
   std::map<std::string, bool> switches = {
       {"exclusive", false}, {"check", false}, {"json", false}};
   std::set<std::string> given;
@@ -119,7 +122,7 @@ int main(int argc, char **argv) {
         {"warps-per-block", &warps}})
     if (!driver::parseDecimal(values[flag], *value, why))
       return usage(std::string("--") + flag + ": " + why);
-  if (request.n < 1)
+  if (request.n < 1 && !given.count("offsets"))
     return usage("--n must be >= 1, got " + std::to_string(request.n));
   if (!driver::parseDecimal(values["seed"], request.seed, why))
     return usage("--seed: " + why);
@@ -130,10 +133,35 @@ int main(int argc, char **argv) {
           !e.empty())
         return usage(e);
   std::string error;
-  if (!driver::makeSpec(values["op"], segment, values["dtype"],
+  bool csr = given.count("offsets");
+  if (given.count("offset-type") && !csr)
+    return usage("--offset-type needs --offsets FILE (the segments to run)");
+  if (csr && given.count("segment"))
+    return usage("--segment and offsets (--offsets, --offset-type) exclude "
+                 "each other: offsets give every segment its own length");
+  if (!driver::makeSpec(values["op"], csr ? 1 : segment, values["dtype"],
                         values["out-dtype"], switches["exclusive"],
                         values["variant"], tiles, warps, spec, error))
     return usage(error);
+  if (csr) {
+    std::string type = values["offset-type"];
+    if (!type.empty() && type != "i32" && type != "i64")
+      return usage("unknown --offset-type '" + type +
+                   "' (expected i32 or i64)");
+    spec.offsetBits = type == "i32" ? 32 : 64;
+    if (std::string e = driver::pathError("--offsets", values["offsets"]);
+        !e.empty())
+      return usage(e);
+    if (!driver::readOffsetsFile(values["offsets"], spec.offsetBits,
+                                 request.offsets, error))
+      return usage(error);
+    int64_t last = request.offsets.back();
+    if (given.count("n") && request.n != last)
+      return usage("--n " + std::to_string(request.n) +
+                   " is not the last offset, " + std::to_string(last) +
+                   " (leave --n out: the offsets give it)");
+    request.n = last;
+  }
   if (values["device"] != "gpu")
     return usage("this build runs on --device gpu only (no CPU backend "
                  "without the compiler)");
@@ -151,5 +179,8 @@ int main(int argc, char **argv) {
                  error.c_str());
     return 2;
   }
+  if (csr)
+    return driver::runJob(request,
+                          driver::gpuOffsetsExecutor(spec, request.offsets));
   return driver::runJob(request, driver::gpuExecutor(spec));
 }

@@ -64,9 +64,48 @@ cl::opt<std::string> warpsPerBlock(
              "block is that many warps); 0 = the cost model's choice"),
     cl::value_desc("W"), cl::init("0"), cl::sub(runCommand),
     cl::sub(compileCommand), cl::cat(tcucCategory));
+cl::opt<std::string> offsetType(
+    "offset-type",
+    cl::desc("Segments from CSR offsets of this type (i32 or i64) instead "
+             "of one --segment size: one kernel for any segment lengths "
+             "(`tcuc run --offsets FILE` takes i64 unless this says i32)"),
+    cl::value_desc("T"), cl::init(""), cl::sub(runCommand),
+    cl::sub(compileCommand), cl::cat(tcucCategory));
 } // namespace
 
 bool tcuc::driver::parseSpecOptions(KernelSpec &spec, std::string &error) {
+  return parseSpecOptions(spec, /*offsets=*/false, error);
+}
+
+bool tcuc::driver::parseSpecOptions(KernelSpec &spec, bool offsets,
+                                    std::string &error) {
+  if (offsets || !offsetType.empty()) {
+    if (segment.getNumOccurrences()) {
+      error = "--segment and offsets (--offsets, --offset-type) exclude each "
+              "other: offsets give every segment its own length";
+      return false;
+    }
+    if (!offsetType.empty() && offsetType != "i32" && offsetType != "i64") {
+      error =
+          "unknown --offset-type '" + offsetType + "' (expected i32 or i64)";
+      return false;
+    }
+    int64_t tiles = 0, warps = 0;
+    if (!decimalFlag(tilesPerWarp, tiles, error) ||
+        !decimalFlag(warpsPerBlock, warps, error))
+      return false;
+    // The size is unused; 1 passes makeSpec's check.
+    if (!makeSpec(opName, 1, dtype, outDtype, exclusive, variant, tiles, warps,
+                  spec, error))
+      return false;
+    spec.offsetBits = offsetType == "i32" ? 32 : 64;
+    if (!variant.empty() && variant != "seg256n") {
+      error = "--variant " + variant +
+              " does not take offsets (seg256n does, the default)";
+      return false;
+    }
+    return true;
+  }
   int64_t segmentSize = 0, tiles = 0, warps = 0;
   if (!decimalFlag(segment, segmentSize, error) ||
       !decimalFlag(tilesPerWarp, tiles, error) ||

@@ -12,6 +12,9 @@ namespace tcuc::driver {
 /// --variant (shared by `tcuc run` and `tcuc compile`). Type combinations
 /// are left to the op verifier, the one home of those rules.
 bool parseSpecOptions(KernelSpec &spec, std::string &error);
+/// The same, for segments from offsets when `offsets` (tcuc run --offsets)
+/// or --offset-type says so: spec.offsetBits set, --segment refused.
+bool parseSpecOptions(KernelSpec &spec, bool offsets, std::string &error);
 } // namespace tcuc::driver
 
 #endif // TCUC_TOOLS_TCUC_SPECOPTIONS_H

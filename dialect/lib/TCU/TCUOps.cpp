@@ -166,6 +166,46 @@ static void printScanMode(OpAsmPrinter &printer, Operation *,
 }
 
 //===----------------------------------------------------------------------===//
+// custom<Segments> (buffer forms): `segment_size` and a size as
+// custom<SegmentSize> takes it, or `offsets %off` (the segment_size
+// attribute then holds ShapedType::kDynamic).
+//===----------------------------------------------------------------------===//
+
+static ParseResult
+parseSegmentSize(OpAsmParser &parser,
+                 std::optional<OpAsmParser::UnresolvedOperand> &dynamic,
+                 IntegerAttr &size);
+
+static ParseResult parseSegments(
+    OpAsmParser &parser, std::optional<OpAsmParser::UnresolvedOperand> &dynamic,
+    std::optional<OpAsmParser::UnresolvedOperand> &offsets, IntegerAttr &size) {
+  if (succeeded(parser.parseOptionalKeyword("offsets"))) {
+    OpAsmParser::UnresolvedOperand operand;
+    if (parser.parseOperand(operand))
+      return failure();
+    offsets = operand;
+    size = parser.getBuilder().getI64IntegerAttr(ShapedType::kDynamic);
+    return success();
+  }
+  if (parser.parseKeyword("segment_size"))
+    return failure();
+  return parseSegmentSize(parser, dynamic, size);
+}
+
+static void printSegmentSize(OpAsmPrinter &printer, Operation *, Value dynamic,
+                             IntegerAttr size);
+
+static void printSegments(OpAsmPrinter &printer, Operation *op, Value dynamic,
+                          Value offsets, IntegerAttr size) {
+  if (offsets) {
+    printer << "offsets " << offsets;
+    return;
+  }
+  printer << "segment_size ";
+  printSegmentSize(printer, op, dynamic, size);
+}
+
+//===----------------------------------------------------------------------===//
 // custom<SegmentSize>: an integer (the `segment_size` attribute) or an
 // `index` operand, the segment size at run time (the attribute then holds
 // ShapedType::kDynamic).
@@ -375,18 +415,64 @@ static LogicalResult verifySegmentedCollective(
   return success();
 }
 
+/// The offsets operand of a buffer collective (CSR: k+1 offsets): a 1-D
+/// contiguous i32 or i64 buffer in the default memory space, alone (no
+/// segment size), with the variants that take it; a reduction's static
+/// output has k elements.
+static LogicalResult verifyOffsets(Operation *op, Value offsets,
+                                   bool runtimeSize, int64_t segmentSize,
+                                   std::optional<Variant> variant,
+                                   ShapedType outputType, bool isScan) {
+  auto type = cast<MemRefType>(offsets.getType());
+  if (runtimeSize || segmentSize != ShapedType::kDynamic)
+    return op->emitOpError() << "takes offsets or a segment size, not both";
+  if (type.getRank() != 1 || !type.isLastDimUnitStride() ||
+      type.getMemorySpace())
+    return op->emitOpError()
+           << "offsets must be a 1-D contiguous memref in the default memory "
+              "space, got "
+           << type;
+  if (!type.getElementType().isSignlessInteger(32) &&
+      !type.getElementType().isSignlessInteger(64))
+    return op->emitOpError()
+           << "offsets must hold i32 or i64, got " << type.getElementType();
+  if (type.hasStaticShape() && type.getDimSize(0) < 1)
+    return op->emitOpError()
+           << "offsets must hold k+1 >= 1 entries (the first 0, the last n)";
+  if (variant && *variant != Variant::Seg256N)
+    return op->emitOpError() << "variant '" << stringifyVariant(*variant)
+                             << "' does not take offsets (seg256n does)";
+  if (!isScan && type.hasStaticShape() && outputType.hasStaticShape() &&
+      outputType.getDimSize(0) != type.getDimSize(0) - 1)
+    return op->emitOpError()
+           << "output has " << outputType.getDimSize(0) << " elements but "
+           << type.getDimSize(0) << " offsets make " << type.getDimSize(0) - 1
+           << " segments";
+  return success();
+}
+
 LogicalResult SegmentedReduceOp::verify() {
+  if (hasOffsets() &&
+      failed(verifyOffsets(*this, getOffsets(), hasRuntimeSegmentSize(),
+                           getSegmentSize(), getVariant(), getOutputType(),
+                           /*isScan=*/false)))
+    return failure();
   return verifySegmentedCollective(
       *this, getInputType(), getOutputType(), getSegmentSize(), getVariant(),
       getWarpsPerBlock(), /*isScan=*/false, "memref", /*schedule=*/{},
-      hasRuntimeSegmentSize());
+      hasRuntimeSegmentSize() || hasOffsets());
 }
 
 LogicalResult SegmentedScanOp::verify() {
+  if (hasOffsets() &&
+      failed(verifyOffsets(*this, getOffsets(), hasRuntimeSegmentSize(),
+                           getSegmentSize(), getVariant(), getOutputType(),
+                           /*isScan=*/true)))
+    return failure();
   return verifySegmentedCollective(
       *this, getInputType(), getOutputType(), getSegmentSize(), getVariant(),
       getWarpsPerBlock(), /*isScan=*/true, "memref", getScheduleAttr(),
-      hasRuntimeSegmentSize());
+      hasRuntimeSegmentSize() || hasOffsets());
 }
 
 LogicalResult ReduceOp::verify() {

@@ -24,7 +24,8 @@ namespace tcuc {
 inline constexpr const char *kKernelFileMagic = "// tcuc kernel file 1";
 
 /// A scratch buffer's element count: a postfix expression over `n` (and `s`,
-/// a class kernel's runtime segment size) with signed 64-bit arithmetic
+/// a class kernel's runtime segment size, and `o`, an offsets kernel's
+/// count of offsets, k+1) with signed 64-bit arithmetic
 /// (docs/kernel-file.md lists the tokens).
 class SizeExpr {
 public:
@@ -35,12 +36,27 @@ public:
   /// Evaluates for input length `n` and segment size `segment` (the value
   /// of `s`). Errors: overflow, division by zero, `divu`/`remu` on a
   /// negative value.
-  Status evaluate(int64_t n, int64_t &value, int64_t segment = 0) const;
+  Status evaluate(int64_t n, int64_t &value, int64_t segment = 0,
+                  int64_t offsets = 0) const;
 
   const std::string &text() const { return source; }
 
 private:
-  enum class Op { Const, N, S, Add, Sub, Mul, DivU, RemU, MinS, MaxS, Ne, Eq };
+  enum class Op {
+    Const,
+    N,
+    S,
+    O,
+    Add,
+    Sub,
+    Mul,
+    DivU,
+    RemU,
+    MinS,
+    MaxS,
+    Ne,
+    Eq
+  };
   struct Token {
     Op op;
     int64_t value; // Const only.
@@ -89,6 +105,10 @@ struct KernelFile {
   /// class kernel); absent (false): the size is compiled in.
   bool runtimeSegment = false;
   int64_t segmentMin = 0, segmentMax = 0;
+  /// tcuc.offsets: i32 or i64 (32, 64). The kernels take the k+1 CSR
+  /// offsets as a buffer after in and out, and read n from the last one;
+  /// absent (0): segments of one size.
+  int offsetBits = 0;
   /// The whole file (header and PTX): what the driver's PTX JIT loads.
   std::string text;
   /// Not part of the file: the cubin (SASS for `arch`) the kernel library

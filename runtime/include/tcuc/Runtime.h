@@ -143,6 +143,15 @@ public:
   /// class kernel.
   Status launchWithSegment(const Kernel &kernel, const void *in, void *out,
                            int64_t n, int64_t segment, void *stream = nullptr);
+  /// launch for a kernel of segments from offsets (spec().offsetBits):
+  /// `offsets` holds numSegments + 1 device offsets of that width (CSR:
+  /// the first 0, nondecreasing, the last n; not checked here: reduceOffsets
+  /// with `validate` does). The kernels read n from the last offset and
+  /// clamp every offset, so bad offsets never make them read or write out
+  /// of bounds (docs/algorithms.md#offsets). numSegments == 0 does nothing.
+  Status launchOffsets(const Kernel &kernel, const void *in, void *out,
+                       const void *offsets, int64_t numSegments,
+                       void *stream = nullptr);
 
   /// getKernel + launch. Arguments are checked before the GPU is touched,
   /// so bad arguments fail the same way on machines without one.
@@ -154,6 +163,21 @@ public:
               void *stream = nullptr, const std::string &variant = "");
   Status run(const KernelSpec &spec, const void *in, void *out, int64_t n,
              void *stream = nullptr);
+  /// Segments of any lengths from numSegments + 1 CSR offsets on the device
+  /// (`offsetBits` 32 or 64): a reduction writes numSegments sums (0 for an
+  /// empty segment), a scan n = offsets[numSegments] values. One kernel per
+  /// (op, types, offset width, scan mode) serves any offsets. With
+  /// `validate` the offsets are copied to the host and checked
+  /// (offsetsError) before the launch: a clear error, at the cost of a
+  /// synchronisation on `stream`.
+  Status reduceOffsets(const void *in, void *out, const void *offsets,
+                       int64_t numSegments, int offsetBits, DType inType,
+                       DType outType, void *stream = nullptr,
+                       bool validate = false);
+  Status scanOffsets(const void *in, void *out, const void *offsets,
+                     int64_t numSegments, int offsetBits, DType inType,
+                     DType outType, bool inclusive, void *stream = nullptr,
+                     bool validate = false);
 
   /// Frees the scratch buffer kept for `stream` (call before destroying a
   /// stream this runtime launched multi-pass kernels on).
@@ -186,6 +210,14 @@ public:
 
 private:
   struct Impl;
+  struct LaunchArgs;
+  /// Enqueues `kernel`'s launches over `args` (scratch from this stream's
+  /// buffer): what every launch ends in.
+  Status enqueueLaunch(const Kernel &kernel, const LaunchArgs &args,
+                       void *stream);
+  Status runOffsets(const KernelSpec &spec, const void *in, void *out,
+                    const void *offsets, int64_t numSegments, void *stream,
+                    bool validate);
   std::unique_ptr<Impl> impl;
 };
 
@@ -200,7 +232,7 @@ Status scratchBytes(const KernelFile &file, int64_t n, uint64_t &bytes,
 /// (tcuc.items) up to 64 waves of resident blocks; the resident blocks
 /// when the file has no item counts. At least 1, at most INT_MAX.
 int64_t launchGrid(const KernelFile &file, size_t k, int64_t residentBlocks,
-                   int64_t n, int64_t segment = 0);
+                   int64_t n, int64_t segment = 0, int64_t offsets = 0);
 
 /// Where the disk cache keeps the kernel for `spec` on `arch`; `cacheDir`
 /// empty: cache::defaultDirectory().
@@ -222,6 +254,14 @@ Status reduce(const void *in, void *out, int64_t n, int64_t segment,
 Status scan(const void *in, void *out, int64_t n, int64_t segment, DType inType,
             DType outType, bool inclusive, void *stream = nullptr,
             const std::string &variant = "");
+Status reduceOffsets(const void *in, void *out, const void *offsets,
+                     int64_t numSegments, int offsetBits, DType inType,
+                     DType outType, void *stream = nullptr,
+                     bool validate = false);
+Status scanOffsets(const void *in, void *out, const void *offsets,
+                   int64_t numSegments, int offsetBits, DType inType,
+                   DType outType, bool inclusive, void *stream = nullptr,
+                   bool validate = false);
 Status deviceAlloc(size_t bytes, void *&ptr);
 Status deviceFree(void *ptr);
 Status copyToDevice(void *dst, const void *src, size_t bytes);

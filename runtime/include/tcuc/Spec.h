@@ -58,6 +58,13 @@ constexpr int64_t kMaxStreamSegment = int64_t(1) << 24;
 std::string segmentSizeError(int64_t segment);
 /// Why `n` is not an element count (0..kMaxElements), or empty when it is.
 std::string elementCountError(int64_t n);
+/// Why `count` offsets are not the CSR offsets of segments of n elements
+/// (at least one; the first 0, nondecreasing, the last n), naming the
+/// first bad entry; empty when they are. k = count - 1 segments, empty
+/// ones allowed. What the drivers and the APIs' validation check before a
+/// launch.
+std::string offsetsError(const int64_t *offsets, size_t count, int64_t n);
+std::string offsetsError(const int32_t *offsets, size_t count, int64_t n);
 
 /// One segmented collective. Segments are consecutive runs of `segmentSize`
 /// elements, the last one possibly short.
@@ -81,6 +88,10 @@ struct KernelSpec {
   /// Warps that share a segment in the block variant (`warps_per_block`, a
   /// power of two up to 16); 0 for the compiler's choice.
   int warpsPerBlock = 0;
+  /// 32 or 64: the segments come from k+1 CSR offsets of that many bits
+  /// (`offsets`, the kernel's third argument; one kernel for any lengths)
+  /// and segmentSize is unused; 0: segments of segmentSize.
+  int offsetBits = 0;
 
   /// A reduction / a scan of `segment`-element segments.
   static KernelSpec reduce(int64_t segment, DType in, DType out,
@@ -99,8 +110,9 @@ struct KernelSpec {
 
   /// Canonical text, e.g. "op=scan segment=1000 in=f16 out=f32 inclusive=1
   /// variant=default" (and " tiles=N", " warps=W" when set; "segment=runtime"
-  /// for a class kernel): the cache key (with arch and build id) and the
-  /// `tcuc.spec` line of a kernel file.
+  /// for a class kernel, "offsets=i32" / "offsets=i64" for offsets): the
+  /// cache key (with arch and build id) and the `tcuc.spec` line of a
+  /// kernel file.
   std::string key() const;
   /// Output elements for `n` input elements: ceil(n / segment) for a
   /// reduction, n for a scan; `segment` defaults to segmentSize (a class

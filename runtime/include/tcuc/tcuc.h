@@ -36,6 +36,26 @@ int tcuc_scan(const void *in, void *out, int64_t n, int64_t segment,
               const char *in_type, const char *out_type, int inclusive,
               void *stream, const char *variant);
 
+/* Segments of any lengths: num_segments + 1 CSR offsets on the device
+ * (offset_type "i32" or "i64"; the first 0, nondecreasing, the last n).
+ * tcuc_reduce_offsets writes num_segments sums (0 for an empty segment),
+ * tcuc_scan_offsets n = offsets[num_segments] values. n is read from the
+ * offsets on the device: no synchronisation. The offsets are not checked
+ * (tcuc_validate_offsets does, on host copies); the kernels clamp every
+ * offset, so bad ones give wrong values, never out-of-bounds accesses. */
+int tcuc_reduce_offsets(const void *in, void *out, const void *offsets,
+                        int64_t num_segments, const char *offset_type,
+                        const char *in_type, const char *out_type,
+                        void *stream);
+int tcuc_scan_offsets(const void *in, void *out, const void *offsets,
+                      int64_t num_segments, const char *offset_type,
+                      const char *in_type, const char *out_type, int inclusive,
+                      void *stream);
+/* Checks num_segments + 1 host offsets of offset_type against n (the rules
+ * above); the message names the first bad entry. */
+int tcuc_validate_offsets(const void *offsets, int64_t num_segments,
+                          const char *offset_type, int64_t n);
+
 /* Loads (compiling or reading the disk cache on first use) the kernel of a
  * spec without launching it; `op` is "reduce" or "scan". When non-NULL,
  * *scratch_bytes receives the scratch memory a launch over `n` elements

@@ -250,3 +250,43 @@ func.func @seg256n_below_walks(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_reduce <add> %in into %out segment_size 2047 {variant = #tcu.variant<seg256n>, tiles_per_warp = 1} : memref<?xf16> -> memref<?xf32>
   return
 }
+
+// Segments from offsets: one parallel iteration a segment. The input ends
+// at its last offset (clamped to the buffer; a caller without n passes the
+// buffer as long as it may be), and the input is viewed as that long so
+// whole-tile loads test the real end. Each segment's bounds are read from
+// the offsets and clamped into [0, n] (end >= begin), its tiles walked from
+// the begin rounded down to 256 with the elements below it masked (`from`),
+// summed as seg256n sums them; an empty segment runs no tile and stores 0.
+// CHECK-LABEL: func @offsets
+// CHECK: %[[DIM:.*]] = memref.dim %arg0
+// CHECK: %[[K1:.*]] = memref.dim %arg1
+// CHECK: %[[K:.*]] = arith.subi %[[K1]], %c1
+// CHECK: %[[KK:.*]] = arith.maxsi %[[K]], %c0
+// CHECK: scf.parallel (%[[S:.*]]) = (%c0) to (%[[KK]])
+// CHECK: %[[LAST:.*]] = memref.load %arg1[%[[K]]] : memref<?xi64>
+// CHECK: %[[LASTI:.*]] = arith.index_cast %[[LAST]] : i64 to index
+// CHECK: %[[LAST0:.*]] = arith.maxsi %[[LASTI]], %c0
+// CHECK: %[[N:.*]] = arith.minsi %[[LAST0]], %[[DIM]]
+// CHECK: %[[IN:.*]] = memref.reinterpret_cast %arg0 to offset: [0], sizes: [%[[N]]], strides: [1]
+// CHECK: %[[A:.*]] = memref.load %arg1[%[[S]]] : memref<?xi64>
+// CHECK: %[[AI:.*]] = arith.index_cast %[[A]] : i64 to index
+// CHECK: %[[A0:.*]] = arith.maxsi %[[AI]], %c0
+// CHECK: %[[BEGIN:.*]] = arith.minsi %[[A0]], %[[N]]
+// CHECK: %[[S1:.*]] = arith.addi %[[S]], %c1
+// CHECK: %[[B:.*]] = memref.load %arg1[%[[S1]]] : memref<?xi64>
+// CHECK: %[[BI:.*]] = arith.index_cast %[[B]] : i64 to index
+// CHECK: %[[B0:.*]] = arith.maxsi %[[BI]], %[[BEGIN]]
+// CHECK: %[[END:.*]] = arith.minsi %[[B0]], %[[N]]
+// CHECK: %[[REM:.*]] = arith.remui %[[BEGIN]], %c256
+// CHECK: %[[ORIGIN:.*]] = arith.subi %[[BEGIN]], %[[REM]]
+// CHECK: scf.for
+// CHECK: tcu.load_tile <rows> %[[IN]][%{{.*}}] stride %c16 line %c16 limit %[[END]] from %[[BEGIN]]
+// CHECK: tcu.mma
+// CHECK: tcu.row_sums
+// CHECK: tcu.store_row %{{.*}}[0], %arg2[%[[S]]]
+// CHECK: } {tcu.tile_runs}
+func.func @offsets(%in: memref<?xf16>, %off: memref<?xi64>, %out: memref<?xf32>) {
+  tcu.segmented_reduce <add> %in into %out offsets %off : memref<?xf16>, memref<?xi64> -> memref<?xf32>
+  return
+}

@@ -726,3 +726,20 @@ func.func @seg256n_scan_below_walks(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 2049 {variant = #tcu.variant<seg256n>} : memref<?xf16> -> memref<?xf32>
   return
 }
+
+// A scan over offsets: each segment's tiles as seg256n scans them, from its
+// begin (i32 offsets, sign-extended and clamped) with the carry starting at
+// 0; input and output viewed as long as the last offset says.
+// CHECK-LABEL: func @offsets_scan
+// CHECK: scf.parallel
+// CHECK: memref.load %arg1[%{{.*}}] : memref<?xi32>
+// CHECK: arith.index_cast %{{.*}} : i32 to index
+// CHECK: %[[IN:.*]] = memref.reinterpret_cast %arg0
+// CHECK: %[[OUT:.*]] = memref.reinterpret_cast %arg2
+// CHECK: scf.for
+// CHECK: tcu.load_tile <rows> %[[IN]][%{{.*}}] stride %c16 line %c16 limit %{{.*}} from %{{.*}}
+// CHECK: tcu.store_tile %{{.*}}, %[[OUT]]
+func.func @offsets_scan(%in: memref<?xf16>, %off: memref<?xi32>, %out: memref<?xf32>) {
+  tcu.segmented_scan <add> inclusive %in into %out offsets %off : memref<?xf16>, memref<?xi32> -> memref<?xf32>
+  return
+}

@@ -126,7 +126,7 @@ func.func @unknown_scan_mode(%in: memref<16xf16>, %out: memref<16xf32>) {
 
 func.func @not_a_memref(%in: tensor<16xf16>, %out: memref<1xf32>) {
   // expected-error @+1 {{'tcu.segmented_reduce' op operand #0 must be memref of any type values, but got 'tensor<16xf16>'}}
-  "tcu.segmented_reduce"(%in, %out) <{kind = #tcu.kind<add>, segment_size = 16 : i64}> : (tensor<16xf16>, memref<1xf32>) -> ()
+  "tcu.segmented_reduce"(%in, %out) <{kind = #tcu.kind<add>, operandSegmentSizes = array<i32: 1, 1, 0, 0>, segment_size = 16 : i64}> : (tensor<16xf16>, memref<1xf32>) -> ()
   return
 }
 
@@ -134,7 +134,7 @@ func.func @not_a_memref(%in: tensor<16xf16>, %out: memref<1xf32>) {
 
 func.func @missing_inclusive(%in: memref<16xf16>, %out: memref<16xf32>) {
   // expected-error @+1 {{'tcu.segmented_scan' op requires attribute 'inclusive'}}
-  "tcu.segmented_scan"(%in, %out) <{kind = #tcu.kind<add>, segment_size = 16 : i64}> : (memref<16xf16>, memref<16xf32>) -> ()
+  "tcu.segmented_scan"(%in, %out) <{kind = #tcu.kind<add>, operandSegmentSizes = array<i32: 1, 1, 0, 0>, segment_size = 16 : i64}> : (memref<16xf16>, memref<16xf32>) -> ()
   return
 }
 
@@ -356,6 +356,71 @@ func.func @runtime_segment_stream_f32(%in: memref<?xf32>, %out: memref<?xf32>, %
 
 func.func @runtime_segment_sentinel(%in: memref<?xf16>, %out: memref<?xf32>) {
   // expected-error @+1 {{'tcu.segmented_reduce' op a runtime segment size needs both the index operand and segment_size = ShapedType::kDynamic (INT64_MIN)}}
-  "tcu.segmented_reduce"(%in, %out) <{kind = #tcu.kind<add>, segment_size = -9223372036854775808 : i64}> : (memref<?xf16>, memref<?xf32>) -> ()
+  "tcu.segmented_reduce"(%in, %out) <{kind = #tcu.kind<add>, operandSegmentSizes = array<i32: 1, 1, 0, 0>, segment_size = -9223372036854775808 : i64}> : (memref<?xf16>, memref<?xf32>) -> ()
+  return
+}
+
+// -----
+
+// Offsets (CSR): i32 or i64, rank 1, contiguous, alone, with seg256n.
+func.func @offsets_type(%in: memref<?xf16>, %off: memref<?xf32>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_reduce' op offsets must hold i32 or i64, got 'f32'}}
+  tcu.segmented_reduce <add> %in into %out offsets %off : memref<?xf16>, memref<?xf32> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @offsets_rank(%in: memref<?xf16>, %off: memref<2x5xi64>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_reduce' op offsets must be a 1-D contiguous memref in the default memory space, got 'memref<2x5xi64>'}}
+  tcu.segmented_reduce <add> %in into %out offsets %off : memref<?xf16>, memref<2x5xi64> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @offsets_strided(%in: memref<?xf16>, %off: memref<5xi64, strided<[2]>>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op offsets must be a 1-D contiguous memref in the default memory space}}
+  tcu.segmented_scan <add> inclusive %in into %out offsets %off : memref<?xf16>, memref<5xi64, strided<[2]>> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @offsets_empty(%in: memref<?xf16>, %off: memref<0xi64>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_reduce' op offsets must hold k+1 >= 1 entries (the first 0, the last n)}}
+  tcu.segmented_reduce <add> %in into %out offsets %off : memref<?xf16>, memref<0xi64> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @offsets_variant(%in: memref<?xf16>, %off: memref<?xi64>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_reduce' op variant 'seg16' does not take offsets (seg256n does)}}
+  tcu.segmented_reduce <add> %in into %out offsets %off {variant = #tcu.variant<seg16>} : memref<?xf16>, memref<?xi64> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @offsets_output_length(%in: memref<?xf16>, %off: memref<5xi64>, %out: memref<5xf32>) {
+  // expected-error @+1 {{'tcu.segmented_reduce' op output has 5 elements but 5 offsets make 4 segments}}
+  tcu.segmented_reduce <add> %in into %out offsets %off : memref<?xf16>, memref<5xi64> -> memref<5xf32>
+  return
+}
+
+// -----
+
+func.func @offsets_warps(%in: memref<?xf16>, %off: memref<?xi32>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op warps_per_block applies to variants 'block', 'lookback' and 'lagged' only (the warps that share a segment), got no variant}}
+  tcu.segmented_scan <add> inclusive %in into %out offsets %off {warps_per_block = 4 : i64} : memref<?xf16>, memref<?xi32> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @offsets_scan_length(%in: memref<100xf16>, %off: memref<3xi32>, %out: memref<99xf32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op output has 99 elements but the input has 100 (a scan writes one result per element)}}
+  tcu.segmented_scan <add> inclusive %in into %out offsets %off : memref<100xf16>, memref<3xi32> -> memref<99xf32>
   return
 }

@@ -8,7 +8,7 @@
 // CHECK-LABEL: func @reduce_f16_static
 // CHECK: tcu.segmented_reduce <add> %{{.*}} into %{{.*}} segment_size 16 : memref<1000xf16> -> memref<63xf32>
 // GENERIC-LABEL: sym_name = "reduce_f16_static"
-// GENERIC: "tcu.segmented_reduce"(%{{.*}}, %{{.*}}) <{kind = #tcu.kind<add>, segment_size = 16 : i64}> : (memref<1000xf16>, memref<63xf32>) -> ()
+// GENERIC: "tcu.segmented_reduce"(%{{.*}}, %{{.*}}) <{kind = #tcu.kind<add>, operandSegmentSizes = array<i32: 1, 1, 0, 0>, segment_size = 16 : i64}> : (memref<1000xf16>, memref<63xf32>) -> ()
 func.func @reduce_f16_static(%in: memref<1000xf16>, %out: memref<63xf32>) {
   tcu.segmented_reduce <add> %in into %out segment_size 16 : memref<1000xf16> -> memref<63xf32>
   return
@@ -56,7 +56,7 @@ func.func @reduce_strided_unit(%in: memref<256xf16, strided<[1], offset: 64>>, %
 // CHECK-LABEL: func @scan_inclusive
 // CHECK: tcu.segmented_scan <add> inclusive %{{.*}} into %{{.*}} segment_size 256 : memref<4096xf16> -> memref<4096xf16>
 // GENERIC-LABEL: sym_name = "scan_inclusive"
-// GENERIC: "tcu.segmented_scan"(%{{.*}}, %{{.*}}) <{inclusive = true, kind = #tcu.kind<add>, segment_size = 256 : i64}>
+// GENERIC: "tcu.segmented_scan"(%{{.*}}, %{{.*}}) <{inclusive = true, kind = #tcu.kind<add>, operandSegmentSizes = array<i32: 1, 1, 0, 0>, segment_size = 256 : i64}>
 func.func @scan_inclusive(%in: memref<4096xf16>, %out: memref<4096xf16>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 256 : memref<4096xf16> -> memref<4096xf16>
   return
@@ -65,7 +65,7 @@ func.func @scan_inclusive(%in: memref<4096xf16>, %out: memref<4096xf16>) {
 // CHECK-LABEL: func @scan_exclusive_dynamic
 // CHECK: tcu.segmented_scan <add> exclusive %{{.*}} into %{{.*}} segment_size 48 : memref<?xi8> -> memref<?xi32>
 // GENERIC-LABEL: sym_name = "scan_exclusive_dynamic"
-// GENERIC: "tcu.segmented_scan"(%{{.*}}, %{{.*}}) <{inclusive = false, kind = #tcu.kind<add>, segment_size = 48 : i64}>
+// GENERIC: "tcu.segmented_scan"(%{{.*}}, %{{.*}}) <{inclusive = false, kind = #tcu.kind<add>, operandSegmentSizes = array<i32: 1, 1, 0, 0>, segment_size = 48 : i64}>
 func.func @scan_exclusive_dynamic(%in: memref<?xi8>, %out: memref<?xi32>) {
   tcu.segmented_scan <add> exclusive %in into %out segment_size 48 : memref<?xi8> -> memref<?xi32>
   return
@@ -207,5 +207,22 @@ func.func @runtime_segment(%in: memref<?xf16>, %out: memref<?xf32>, %s: index,
                            %in8: memref<?xi8>, %out32: memref<?xi32>) {
   tcu.segmented_reduce <add> %in into %out segment_size %s : memref<?xf16> -> memref<?xf32>
   tcu.segmented_scan <add> exclusive %in8 into %out32 segment_size %s {variant = #tcu.variant<stream>} : memref<?xi8> -> memref<?xi32>
+  return
+}
+
+// Segments from offsets (CSR): k+1 = 4 i64 offsets, 3 sums.
+// CHECK-LABEL: func @reduce_offsets
+// CHECK: tcu.segmented_reduce <add> %{{.*}} into %{{.*}} offsets %{{.*}} : memref<?xf16>, memref<4xi64> -> memref<3xf32>
+// GENERIC-LABEL: sym_name = "reduce_offsets"
+// GENERIC: "tcu.segmented_reduce"(%{{.*}}, %{{.*}}, %{{.*}}) <{kind = #tcu.kind<add>, operandSegmentSizes = array<i32: 1, 1, 0, 1>, segment_size = -9223372036854775808 : i64}> : (memref<?xf16>, memref<3xf32>, memref<4xi64>) -> ()
+func.func @reduce_offsets(%in: memref<?xf16>, %off: memref<4xi64>, %out: memref<3xf32>) {
+  tcu.segmented_reduce <add> %in into %out offsets %off : memref<?xf16>, memref<4xi64> -> memref<3xf32>
+  return
+}
+
+// CHECK-LABEL: func @scan_offsets_i32
+// CHECK: tcu.segmented_scan <add> exclusive %{{.*}} into %{{.*}} offsets %{{.*}} {tiles_per_warp = 2 : i64} : memref<?xi8>, memref<?xi32> -> memref<?xi32>
+func.func @scan_offsets_i32(%in: memref<?xi8>, %off: memref<?xi32>, %out: memref<?xi32>) {
+  tcu.segmented_scan <add> exclusive %in into %out offsets %off {tiles_per_warp = 2 : i64} : memref<?xi8>, memref<?xi32> -> memref<?xi32>
   return
 }

@@ -29,6 +29,13 @@ public:
   /// otherwise); false, with `error` set, for one outside its range.
   bool run(const void *in, int64_t n, void *out, int64_t outLength,
            int64_t segment, std::string &error);
+  /// Runs a kernel of segments from offsets (spec.offsetBits): `offsets`
+  /// holds `count` = k+1 entries of that width, `out` k sums (reduce) or n
+  /// values (scan). The kernel clamps what it reads; the caller checks the
+  /// offsets first (offsetsError). False, with `error` set, for a kernel
+  /// compiled without offsets.
+  bool runOffsets(const void *in, int64_t n, void *out, int64_t outLength,
+                  const void *offsets, int64_t count, std::string &error);
 
   /// The strategy tcu-select-strategy chose for it (as a kernel file's
   /// tcuc.strategy line: tiles per warp 1 on the CPU unless the spec fixed
@@ -42,6 +49,7 @@ private:
   std::string chosenVariant;
   int64_t chosenTiles = 1, chosenWarps = 0;
   bool runtimeSegment = false, isScan = false;
+  int offsetBits = 0;
   struct Impl;
   std::unique_ptr<Impl> impl;
 };

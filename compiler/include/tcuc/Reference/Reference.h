@@ -88,6 +88,19 @@ std::vector<double> absoluteMass(DType in, const void *data, int64_t n,
                                  int64_t segmentSize, bool isScan,
                                  bool inclusive);
 
+/// The same three over segments from CSR offsets (k+1 entries, valid:
+/// offsetsError; n is the last): one value per segment, 0 for an empty
+/// one (reduce), or n values (scan).
+std::vector<double> referenceOffsets(DType in, const void *data,
+                                     const std::vector<int64_t> &offsets,
+                                     bool isScan, bool inclusive);
+std::vector<float> sequentialF32Offsets(DType in, const void *data,
+                                        const std::vector<int64_t> &offsets,
+                                        bool isScan, bool inclusive);
+std::vector<double> absoluteMassOffsets(DType in, const void *data,
+                                        const std::vector<int64_t> &offsets,
+                                        bool isScan, bool inclusive);
+
 struct ErrorStats {
   /// max_i |out_i - ref_i| (infinite if any element is NaN or Inf where the
   /// reference is finite).

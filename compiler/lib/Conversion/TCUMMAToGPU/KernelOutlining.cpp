@@ -35,8 +35,10 @@ namespace {
 /// (docs/kernel-file.md).
 class SizeExpression {
 public:
-  /// `segment`: the function's runtime segment size argument, or null.
-  SizeExpression(Value input, Value segment) : input(input), segment(segment) {}
+  /// `segment`: the function's runtime segment size argument, or null;
+  /// `offsets`: its offsets buffer (`o` is its length), or null.
+  SizeExpression(Value input, Value segment, Value offsets = nullptr)
+      : input(input), segment(segment), offsets(offsets) {}
 
   LogicalResult write(Value v, std::string &out) {
     if (auto c = getConstantIntValue(v)) {
@@ -51,6 +53,10 @@ public:
     if (!def)
       return failure();
     if (auto dim = dyn_cast<memref::DimOp>(def)) {
+      if (offsets && dim.getSource() == offsets) {
+        out += "o ";
+        return success();
+      }
       if (dim.getSource() != input)
         return failure();
       out += "n ";
@@ -89,7 +95,7 @@ public:
   }
 
 private:
-  Value input, segment;
+  Value input, segment, offsets;
 };
 
 class Outliner {
@@ -106,6 +112,13 @@ private:
   /// The runtime segment size: an index third argument, or null.
   Value segmentArg() {
     if (func.getNumArguments() < 3 || !func.getArgument(2).getType().isIndex())
+      return nullptr;
+    return func.getArgument(2);
+  }
+  /// The offsets of an offsets kernel: a memref third argument, or null.
+  Value offsetsArg() {
+    if (func.getNumArguments() < 3 ||
+        !isa<MemRefType>(func.getArgument(2).getType()))
       return nullptr;
     return func.getArgument(2);
   }
@@ -223,8 +236,9 @@ LogicalResult Outliner::outline(scf::ParallelOp loop, int index) {
   kernels.push_back(FlatSymbolRefAttr::get(ctx, name));
   int64_t warpsPerBlock = blockSize / 32;
   std::string count;
-  if (itemsKnown && succeeded(SizeExpression(func.getArgument(0), segmentArg())
-                                  .write(loop.getUpperBound()[0], count))) {
+  if (itemsKnown &&
+      succeeded(SizeExpression(func.getArgument(0), segmentArg(), offsetsArg())
+                    .write(loop.getUpperBound()[0], count))) {
     // The runtime reads items as warps: a block item is a block's worth.
     if (blockItems)
       count += std::to_string(warpsPerBlock) + " mul ";

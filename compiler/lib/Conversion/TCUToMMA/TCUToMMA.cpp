@@ -35,7 +35,17 @@ Collective describe(TileBuilder &tb, OpTy op, bool inclusive) {
   c.input = op.getInput();
   c.output = op.getOutput();
   c.n = memref::DimOp::create(tb.builder(), tb.location(), c.input, 0);
-  if (Value size = op.getDynamicSegmentSize()) {
+  if (Value offsets = op.getOffsets()) {
+    // k+1 offsets, k segments (none for an empty offsets buffer).
+    c.segmentSize = ShapedType::kDynamic;
+    c.offsets = offsets;
+    Value entries =
+        memref::DimOp::create(tb.builder(), tb.location(), offsets, 0);
+    c.numSegments = arith::MaxSIOp::create(
+        tb.builder(), tb.location(),
+        arith::SubIOp::create(tb.builder(), tb.location(), entries, tb.idx(1)),
+        tb.idx(0));
+  } else if (Value size = op.getDynamicSegmentSize()) {
     // A runtime size: only the variants that take one (the verifier).
     c.segmentSize = ShapedType::kDynamic;
     c.segment = size;
@@ -61,9 +71,12 @@ struct LowerSegmentedReduce : OpRewritePattern<SegmentedReduceOp> {
   LogicalResult matchAndRewrite(SegmentedReduceOp op,
                                 PatternRewriter &rewriter) const override {
     TileBuilder tb(rewriter, op.getLoc());
-    emitReduce(tb,
-               describe(tb, op, /*inclusive=*/false), // unused by reductions
-               op.getVariantOrDefault());
+    Collective c =
+        describe(tb, op, /*inclusive=*/false); // unused by reductions
+    if (c.offsets)
+      reduceOffsetsSeg256N(tb, c); // the only variant that takes offsets
+    else
+      emitReduce(tb, c, op.getVariantOrDefault());
     rewriter.eraseOp(op);
     return success();
   }
@@ -74,7 +87,11 @@ struct LowerSegmentedScan : OpRewritePattern<SegmentedScanOp> {
   LogicalResult matchAndRewrite(SegmentedScanOp op,
                                 PatternRewriter &rewriter) const override {
     TileBuilder tb(rewriter, op.getLoc());
-    emitScan(tb, describe(tb, op, op.getInclusive()), op.getVariantOrDefault());
+    Collective c = describe(tb, op, op.getInclusive());
+    if (c.offsets)
+      scanOffsetsSeg256N(tb, c); // the only variant that takes offsets
+    else
+      emitScan(tb, c, op.getVariantOrDefault());
     rewriter.eraseOp(op);
     return success();
   }

@@ -27,9 +27,12 @@ struct Collective {
   /// The segment size, or ShapedType::kDynamic when it is a runtime value
   /// (then only in `segment`).
   int64_t segmentSize;
-  Value segment;       // the segment size (index): a constant or runtime value
-  Value n;             // number of input elements (index)
-  Value numSegments;   // ceil(n / segment) (index)
+  Value segment;     // the segment size (index): a constant or runtime value
+  Value n;           // number of input elements (index)
+  Value numSegments; // ceil(n / segment), or k with offsets (index)
+  /// The k+1 CSR offsets (i32 or i64) of segments of any lengths, or null;
+  /// `segment` is null then.
+  Value offsets;
   bool isScan = false; // a segmented scan (else a reduction)
   bool inclusive;      // scans only
   /// Tiles a warp loads before it multiplies any (tiles_per_warp).

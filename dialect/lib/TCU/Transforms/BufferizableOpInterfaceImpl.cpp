@@ -73,9 +73,13 @@ struct TensorCollectiveInterface
     if (failed(in) || failed(out))
       return failure();
     SmallVector<Value> operands = {*in, *out};
-    if (Value size = tensorOp.getDynamicSegmentSize())
+    Value size = tensorOp.getDynamicSegmentSize();
+    if (size)
       operands.push_back(size); // a runtime segment size passes through
-    BufferOpTy::create(rewriter, loc, TypeRange{}, operands, op->getAttrs());
+    auto bufferOp = BufferOpTy::create(rewriter, loc, TypeRange{}, operands,
+                                       op->getAttrs());
+    // input, output, the runtime size if any, no offsets.
+    bufferOp.getProperties().operandSegmentSizes = {1, 1, size ? 1 : 0, 0};
     if (*out != *init &&
         failed(options.createMemCpy(rewriter, loc, *out, *init)))
       return failure();

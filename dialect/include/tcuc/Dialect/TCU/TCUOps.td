@@ -31,12 +31,16 @@ class TCU_SegmentedCollectiveOp<string mnemonic, list<Trait> traits = []>
     /// Whether the segment size is the `index` operand (a runtime value)
     /// rather than the `segment_size` attribute.
     bool hasRuntimeSegmentSize() { return getDynamicSegmentSize() != nullptr; }
+    /// Whether the segments come from the `offsets` operand (CSR: k+1
+    /// offsets, k segments) rather than from one size.
+    bool hasOffsets() { return getOffsets() != nullptr; }
     /// The variant named by the `variant` attribute, or the default for
-    /// this segment size (seg256n, which takes any, for a runtime size).
+    /// this segment size (seg256n, which takes any, for a runtime size or
+    /// offsets).
     ::mlir::tcu::Variant getVariantOrDefault() {
       if (auto v = getVariant())
         return *v;
-      if (hasRuntimeSegmentSize())
+      if (hasRuntimeSegmentSize() || hasOffsets())
         return ::mlir::tcu::Variant::Seg256N;
       return ::mlir::tcu::getDefaultVariant(getSegmentSize());
     }
@@ -56,7 +60,8 @@ class TCU_SegmentedCollectiveOp<string mnemonic, list<Trait> traits = []>
   }];
 }
 
-def TCU_SegmentedReduceOp : TCU_SegmentedCollectiveOp<"segmented_reduce"> {
+def TCU_SegmentedReduceOp : TCU_SegmentedCollectiveOp<"segmented_reduce",
+    [AttrSizedOperandSegments]> {
   let summary = "combines each segment of a 1-D buffer into one value";
   let description = [{
     Cuts `input` (n elements) into consecutive segments of `segment_size`
@@ -71,6 +76,15 @@ def TCU_SegmentedReduceOp : TCU_SegmentedCollectiveOp<"segmented_reduce"> {
     variants need a constant.
     The kernels do not check a runtime size against that range: the tcuc
     runtime does before it launches (the kernel file's `tcuc.segment`).
+
+    Segments of any lengths come as `offsets %off`: a 1-D buffer of k+1
+    nondecreasing `i32` or `i64` offsets, the first 0 and the last n (the
+    CSR convention), segment `i` being `input[off[i] .. off[i+1])`; `output`
+    has k elements, and an empty segment gives 0. Only `seg256n` (each
+    segment walked by its own warp) takes offsets so far. The kernel does
+    not check the offsets; it clamps each to [0, n] and each end to at least
+    its start, so it never reads or writes out of bounds, and the results of
+    offsets that break the rules are unspecified.
 
     Types: the input element type is `f16`, `bf16`, `f32` or `i8`.
     Float inputs accumulate in `f32`; the output element type is `f32` or the
@@ -109,6 +123,9 @@ def TCU_SegmentedReduceOp : TCU_SegmentedCollectiveOp<"segmented_reduce"> {
     // 1000 halves in segments of 16: 62 full segments and one of 8.
     tcu.segmented_reduce <add> %in into %out segment_size 16
         : memref<1000xf16> -> memref<63xf32>
+    // Segments of any lengths: k + 1 = 4 offsets, 3 segments.
+    tcu.segmented_reduce <add> %in into %sums offsets %off
+        : memref<?xf16>, memref<4xi64> -> memref<3xf32>
     ```
   }];
   let arguments = (ins
@@ -116,6 +133,7 @@ def TCU_SegmentedReduceOp : TCU_SegmentedCollectiveOp<"segmented_reduce"> {
     Arg<AnyMemRef, "the elements to reduce", [MemRead]>:$input,
     Arg<AnyMemRef, "one result per segment", [MemWrite]>:$output,
     Optional<Index>:$dynamic_segment_size,
+    Arg<Optional<AnyMemRef>, "k+1 segment offsets (CSR)", [MemRead]>:$offsets,
     I64Attr:$segment_size,
     OptionalAttr<TCU_VariantAttr>:$variant,
     OptionalAttr<TCU_TilesPerWarpAttr>:$tiles_per_warp,
@@ -123,15 +141,16 @@ def TCU_SegmentedReduceOp : TCU_SegmentedCollectiveOp<"segmented_reduce"> {
   );
   let assemblyFormat = [{
     $kind $input `into` $output
-    `segment_size` custom<SegmentSize>($dynamic_segment_size, $segment_size)
+    custom<Segments>($dynamic_segment_size, $offsets, $segment_size)
     attr-dict
-    `:` type($input) `->` type($output)
+    `:` type($input) (`,` type($offsets)^)? `->` type($output)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = commonExtraClassDeclaration;
 }
 
-def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan"> {
+def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan",
+    [AttrSizedOperandSegments]> {
   let summary = "prefix-combines every segment of a 1-D buffer";
   let description = [{
     Cuts `input` (n elements) into consecutive segments of `segment_size`
@@ -157,6 +176,10 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan"> {
     in `tcu.segmented_reduce`, with `seg16` (1..16), `seg256` (1..256),
     `seg256n` (any) and `stream` (16..2^24).
 
+    Segments of any lengths come as `offsets %off` (k+1 `i32` or `i64`
+    offsets, CSR), as in `tcu.segmented_reduce`; `output` still has n
+    elements. Only `seg256n` takes offsets so far.
+
     The optional `schedule` (`#tcu.chain_schedule<...>`) tunes the
     single-pass variants, `lookback` (only its `prefetch_bytes`) and
     `lagged`; it is an error with any other variant.
@@ -174,6 +197,7 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan"> {
     Arg<AnyMemRef, "the elements to scan", [MemRead]>:$input,
     Arg<AnyMemRef, "one result per element", [MemWrite]>:$output,
     Optional<Index>:$dynamic_segment_size,
+    Arg<Optional<AnyMemRef>, "k+1 segment offsets (CSR)", [MemRead]>:$offsets,
     I64Attr:$segment_size,
     BoolAttr:$inclusive,
     OptionalAttr<TCU_VariantAttr>:$variant,
@@ -183,9 +207,9 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan"> {
   );
   let assemblyFormat = [{
     $kind custom<ScanMode>($inclusive) $input `into` $output
-    `segment_size` custom<SegmentSize>($dynamic_segment_size, $segment_size)
+    custom<Segments>($dynamic_segment_size, $offsets, $segment_size)
     attr-dict
-    `:` type($input) `->` type($output)
+    `:` type($input) (`,` type($offsets)^)? `->` type($output)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = commonExtraClassDeclaration;

@@ -1,0 +1,111 @@
+//===- OffsetsVariants.cpp - segments from an offsets buffer --------------===//
+//
+// Segments of any lengths, given as k+1 CSR offsets: segment s is
+// input[off[s] .. off[s+1]). The first form gives each segment one
+// parallel iteration (a warp on the GPU) that walks its tiles as seg256n
+// does, from the tile at off[s] rounded down to a multiple of 256 with
+// the elements below off[s] masked (so whole tiles move as vectors
+// wherever segments begin): docs/algorithms.md#offsets. The input ends at
+// its last offset (clamped to the buffer), so a launch needs no n.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ScanTiles.h"
+#include "Variants.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::tcu;
+
+namespace mlir::tcu::detail {
+
+static constexpr int64_t T = kTileSize;
+
+/// off[i] as an index, clamped into [lo, end]: offsets the kernel does not
+/// check can make it compute nonsense, never read or write out of bounds.
+static Value clampedOffset(TileBuilder &tb, const Collective &c, Value i,
+                           Value lo, Value end) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  Value raw = memref::LoadOp::create(b, loc, c.offsets, ValueRange{i});
+  Value v = arith::IndexCastOp::create(b, loc, b.getIndexType(), raw);
+  return tb.min(arith::MaxSIOp::create(b, loc, v, lo), end);
+}
+
+/// The input's end: its last offset, within the buffer. A caller that
+/// knows only the offsets (the runtime's offsets API: n is off[k], on the
+/// device) passes the input buffer as long as it may be; n comes from the
+/// offsets then.
+static Value inputEnd(TileBuilder &tb, const Collective &c) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  Value count = memref::DimOp::create(b, loc, c.offsets, 0);
+  Value last = arith::SubIOp::create(b, loc, count, tb.idx(1));
+  return clampedOffset(tb, c, last, tb.idx(0), c.n);
+}
+
+/// `buffer` seen as its first `n` elements: the tile accesses test whole
+/// tiles against the buffer's length (whole-vector loads), so it must be
+/// the length the offsets give, not the one a caller without n passes.
+static Value firstElements(TileBuilder &tb, Value buffer, Value n) {
+  OpBuilder &b = tb.builder();
+  auto type = cast<MemRefType>(buffer.getType());
+  auto view = MemRefType::get({ShapedType::kDynamic}, type.getElementType());
+  return memref::ReinterpretCastOp::create(
+      b, tb.location(), view, buffer, OpFoldResult(b.getIndexAttr(0)),
+      ArrayRef<OpFoldResult>{n}, ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+}
+
+/// The collective as one work item sees it: input (and a scan's output)
+/// cut to the n the offsets give.
+static Collective withInputEnd(TileBuilder &tb, const Collective &c, Value n) {
+  Collective item = c;
+  item.n = n;
+  item.input = firstElements(tb, c.input, n);
+  if (c.isScan)
+    item.output = firstElements(tb, c.output, n);
+  return item;
+}
+
+/// The walk over segment `seg`: its tiles from off[seg] rounded down to a
+/// multiple of 256, nothing below off[seg] or at or past off[seg+1] read.
+static TileRange offsetsWalk(TileBuilder &tb, const Collective &c, Value seg) {
+  Value n = c.n;
+  Value begin = clampedOffset(tb, c, seg, tb.idx(0), n);
+  Value end = clampedOffset(tb, c, tb.add(seg, tb.idx(1)), begin, n);
+  Value offset =
+      arith::RemUIOp::create(tb.builder(), tb.location(), begin, tb.idx(T * T));
+  Value origin =
+      arith::SubIOp::create(tb.builder(), tb.location(), begin, offset);
+  return {origin, end, begin};
+}
+
+static Value walkRuns(TileBuilder &tb, const TileRange &walk) {
+  return clippedRuns(tb, std::nullopt, T * T, walk.base, walk.end);
+}
+
+void reduceOffsetsSeg256N(TileBuilder &tb, const Collective &c) {
+  auto loop = tb.parallel(c.numSegments, [&](Value seg) {
+    Collective item = withInputEnd(tb, c, inputEnd(tb, c));
+    TileRange walk = offsetsWalk(tb, item, seg);
+    Value v =
+        reduceTileRuns(tb, item.input, walk.base, tb.idx(0), walkRuns(tb, walk),
+                       tb.idx(1), walk.end, item.tilesPerWarp, walk.from);
+    storeTotal(tb, v, item.output, seg);
+  });
+  markTileRuns(tb, loop);
+}
+
+void scanOffsetsSeg256N(TileBuilder &tb, const Collective &c) {
+  tb.parallel(c.numSegments, [&](Value seg) {
+    Collective item = withInputEnd(tb, c, inputEnd(tb, c));
+    TileRange walk = offsetsWalk(tb, item, seg);
+    scanTileRuns(tb, item, walk.base, walkRuns(tb, walk), walk.end,
+                 zeroCarry(tb, item), walk.from);
+  });
+}
+
+} // namespace mlir::tcu::detail
