@@ -415,23 +415,25 @@ static LogicalResult verifySegmentedCollective(
   return success();
 }
 
-/// The offsets operand of a buffer collective (CSR: k+1 offsets): a 1-D
-/// contiguous i32 or i64 buffer in the default memory space, alone (no
-/// segment size), with the variants that take it; a reduction's static
+/// The offsets operand of a collective (CSR: k+1 offsets): a 1-D i32 or
+/// i64 tensor, or buffer (contiguous, in the default memory space), alone
+/// (no segment size), with the variants that take it; a reduction's static
 /// output has k elements.
 static LogicalResult verifyOffsets(Operation *op, Value offsets,
                                    bool runtimeSize, int64_t segmentSize,
                                    std::optional<Variant> variant,
                                    ShapedType outputType, bool isScan) {
-  auto type = cast<MemRefType>(offsets.getType());
+  auto type = cast<ShapedType>(offsets.getType());
   if (runtimeSize || segmentSize != ShapedType::kDynamic)
     return op->emitOpError() << "takes offsets or a segment size, not both";
-  if (type.getRank() != 1 || !type.isLastDimUnitStride() ||
-      type.getMemorySpace())
+  auto memref = dyn_cast<MemRefType>(type);
+  if (type.getRank() != 1 ||
+      (memref && (!memref.isLastDimUnitStride() || memref.getMemorySpace())))
     return op->emitOpError()
-           << "offsets must be a 1-D contiguous memref in the default memory "
-              "space, got "
-           << type;
+           << "offsets must be a 1-D "
+           << (memref ? "contiguous memref in the default memory space"
+                      : "tensor")
+           << ", got " << type;
   if (!type.getElementType().isSignlessInteger(32) &&
       !type.getElementType().isSignlessInteger(64))
     return op->emitOpError()
@@ -476,17 +478,27 @@ LogicalResult SegmentedScanOp::verify() {
 }
 
 LogicalResult ReduceOp::verify() {
+  if (hasOffsets() &&
+      failed(verifyOffsets(*this, getOffsets(), hasRuntimeSegmentSize(),
+                           getSegmentSize(), getVariant(), getInitType(),
+                           /*isScan=*/false)))
+    return failure();
   return verifySegmentedCollective(
       *this, getInputType(), getInitType(), getSegmentSize(), getVariant(),
       getWarpsPerBlock(), /*isScan=*/false, "tensor", /*schedule=*/{},
-      hasRuntimeSegmentSize());
+      hasRuntimeSegmentSize() || hasOffsets());
 }
 
 LogicalResult ScanOp::verify() {
+  if (hasOffsets() &&
+      failed(verifyOffsets(*this, getOffsets(), hasRuntimeSegmentSize(),
+                           getSegmentSize(), getVariant(), getInitType(),
+                           /*isScan=*/true)))
+    return failure();
   return verifySegmentedCollective(
       *this, getInputType(), getInitType(), getSegmentSize(), getVariant(),
       getWarpsPerBlock(), /*isScan=*/true, "tensor", getScheduleAttr(),
-      hasRuntimeSegmentSize());
+      hasRuntimeSegmentSize() || hasOffsets());
 }
 
 #define GET_OP_CLASSES

@@ -40,3 +40,17 @@ func.func @runtime_size(%c: tensor<?xf16>, %d: tensor<?xf32>, %s: index) -> tens
   %r = tcu.reduce <add> %c into %d segment_size %s : tensor<?xf16> -> tensor<?xf32>
   return %r : tensor<?xf32>
 }
+
+// Offsets go through as a read-only buffer (the buffer form's fourth
+// operand); the results are written in place.
+// CHECK-LABEL: func.func @offsets(
+// CHECK-SAME: %[[IN:.*]]: memref<?xf16>, %[[OFF:.*]]: memref<5xi32>
+// CHECK: tcu.segmented_reduce <add> %[[IN]] into %{{.*}} offsets %[[OFF]] : memref<?xf16>, memref<5xi32> -> memref<4xf32>
+// CHECK: tcu.segmented_scan <add> inclusive %[[IN]] into %{{.*}} offsets %[[OFF]] : memref<?xf16>, memref<5xi32> -> memref<?xf32>
+func.func @offsets(%h: tensor<?xf16>, %off: tensor<5xi32>, %n: index) -> (tensor<4xf32>, tensor<?xf32>) {
+  %e = tensor.empty() : tensor<4xf32>
+  %r = tcu.reduce <add> %h into %e offsets %off : tensor<?xf16>, tensor<5xi32> -> tensor<4xf32>
+  %d = tensor.empty(%n) : tensor<?xf32>
+  %s = tcu.scan <add> inclusive %h into %d offsets %off : tensor<?xf16>, tensor<5xi32> -> tensor<?xf32>
+  return %r, %s : tensor<4xf32>, tensor<?xf32>
+}

@@ -71,3 +71,33 @@ func.func @variant(%h: tensor<64xf16>, %e: tensor<2xf32>) -> tensor<2xf32> {
   %r = tcu.reduce <add> %h into %e segment_size 48 {variant = #tcu.variant<seg16>} : tensor<64xf16> -> tensor<2xf32>
   return %r : tensor<2xf32>
 }
+
+// -----
+
+// Offsets (CSR, k+1 i32/i64) in the tensor forms: the buffer forms' rules.
+// CHECK-LABEL: func.func @offsets
+func.func @offsets(%h: tensor<?xf16>, %off: tensor<?xi64>, %n: index, %k: index) -> (tensor<?xf32>, tensor<?xf32>) {
+  %e = tensor.empty(%k) : tensor<?xf32>
+  // CHECK: tcu.reduce <add> %{{.*}} into %{{.*}} offsets %{{.*}} : tensor<?xf16>, tensor<?xi64> -> tensor<?xf32>
+  %r = tcu.reduce <add> %h into %e offsets %off : tensor<?xf16>, tensor<?xi64> -> tensor<?xf32>
+  %d = tensor.empty(%n) : tensor<?xf32>
+  // CHECK: tcu.scan <add> exclusive %{{.*}} into %{{.*}} offsets %{{.*}} : tensor<?xf16>, tensor<?xi64> -> tensor<?xf32>
+  %s = tcu.scan <add> exclusive %h into %d offsets %off : tensor<?xf16>, tensor<?xi64> -> tensor<?xf32>
+  return %r, %s : tensor<?xf32>, tensor<?xf32>
+}
+
+// -----
+
+func.func @offsets_type(%h: tensor<?xf16>, %off: tensor<?xf32>, %e: tensor<?xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{'tcu.reduce' op offsets must hold i32 or i64, got 'f32'}}
+  %r = tcu.reduce <add> %h into %e offsets %off : tensor<?xf16>, tensor<?xf32> -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
+
+// -----
+
+func.func @offsets_length(%h: tensor<?xf16>, %off: tensor<4xi32>, %e: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'tcu.reduce' op output has 4 elements but 4 offsets make 3 segments}}
+  %r = tcu.reduce <add> %h into %e offsets %off : tensor<?xf16>, tensor<4xi32> -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}

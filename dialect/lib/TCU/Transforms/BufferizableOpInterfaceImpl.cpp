@@ -76,10 +76,24 @@ struct TensorCollectiveInterface
     Value size = tensorOp.getDynamicSegmentSize();
     if (size)
       operands.push_back(size); // a runtime segment size passes through
-    auto bufferOp = BufferOpTy::create(rewriter, loc, TypeRange{}, operands,
-                                       op->getAttrs());
-    // input, output, the runtime size if any, no offsets.
-    bufferOp.getProperties().operandSegmentSizes = {1, 1, size ? 1 : 0, 0};
+    if (Value offsets = tensorOp.getOffsets()) {
+      FailureOr<Value> buffer = getBuffer(rewriter, offsets, options, state);
+      if (failed(buffer))
+        return failure();
+      FailureOr<Value> off = contiguous(rewriter, loc, *buffer, true, options);
+      if (failed(off))
+        return failure();
+      operands.push_back(*off);
+    }
+    SmallVector<NamedAttribute> attrs;
+    for (NamedAttribute a : op->getAttrs())
+      if (a.getName() != "operandSegmentSizes")
+        attrs.push_back(a);
+    auto bufferOp =
+        BufferOpTy::create(rewriter, loc, TypeRange{}, operands, attrs);
+    // input, output, the runtime size, the offsets: as the tensor op.
+    bufferOp.getProperties().operandSegmentSizes = {
+        1, 1, size ? 1 : 0, tensorOp.getOffsets() ? 1 : 0};
     if (*out != *init &&
         failed(options.createMemCpy(rewriter, loc, *out, *init)))
       return failure();

@@ -238,10 +238,12 @@ class TCU_TensorCollectiveOp<string mnemonic, list<Trait> traits = []>
     }
     /// The segment size is the `dynamic_segment_size` operand.
     bool hasRuntimeSegmentSize() { return getDynamicSegmentSize() != nullptr; }
+    /// The segments come from the `offsets` operand (CSR, k+1 offsets).
+    bool hasOffsets() { return getOffsets() != nullptr; }
   }];
 }
 
-def TCU_ReduceOp : TCU_TensorCollectiveOp<"reduce"> {
+def TCU_ReduceOp : TCU_TensorCollectiveOp<"reduce", [AttrSizedOperandSegments]> {
   let summary = "tcu.segmented_reduce on tensors (destination style)";
   let description = [{
     The value-semantics form of `tcu.segmented_reduce`: the same segments,
@@ -252,7 +254,9 @@ def TCU_ReduceOp : TCU_TensorCollectiveOp<"reduce"> {
     `one-shot-bufferize` rewrites it to `tcu.segmented_reduce` on the
     buffers (copying an input or destination whose buffer is not known to
     have unit stride into a contiguous one). The segment size is a constant
-    or, as in the buffer form, an `index` value (`segment_size %s`).
+    or, as in the buffer form, an `index` value (`segment_size %s`), or
+    the segments come from an offsets tensor (`offsets %off`, k+1 CSR
+    `i32` or `i64` offsets; the result has k elements).
 
     Example:
 
@@ -267,6 +271,7 @@ def TCU_ReduceOp : TCU_TensorCollectiveOp<"reduce"> {
     AnyRankedTensor:$input,
     AnyRankedTensor:$init,
     Optional<Index>:$dynamic_segment_size,
+    Optional<AnyRankedTensor>:$offsets,
     I64Attr:$segment_size,
     OptionalAttr<TCU_VariantAttr>:$variant,
     OptionalAttr<TCU_TilesPerWarpAttr>:$tiles_per_warp,
@@ -275,14 +280,14 @@ def TCU_ReduceOp : TCU_TensorCollectiveOp<"reduce"> {
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $kind $input `into` $init
-    `segment_size` custom<SegmentSize>($dynamic_segment_size, $segment_size)
-    attr-dict `:` type($input) `->` type($init)
+    custom<Segments>($dynamic_segment_size, $offsets, $segment_size)
+    attr-dict `:` type($input) (`,` type($offsets)^)? `->` type($init)
   }];
   let builders = [
     OpBuilder<(ins "::mlir::tcu::CombinerKind":$kind, "::mlir::Value":$input,
                    "::mlir::Value":$init, "int64_t":$segmentSize), [{
       build($_builder, $_state, init.getType(), kind, input, init,
-            /*dynamic_segment_size=*/nullptr, segmentSize,
+            /*dynamic_segment_size=*/nullptr, /*offsets=*/nullptr, segmentSize,
             /*variant=*/nullptr, /*tiles_per_warp=*/nullptr,
             /*warps_per_block=*/nullptr);
     }]>
@@ -290,14 +295,14 @@ def TCU_ReduceOp : TCU_TensorCollectiveOp<"reduce"> {
   let extraClassDeclaration = commonExtraClassDeclaration;
 }
 
-def TCU_ScanOp : TCU_TensorCollectiveOp<"scan"> {
+def TCU_ScanOp : TCU_TensorCollectiveOp<"scan", [AttrSizedOperandSegments]> {
   let summary = "tcu.segmented_scan on tensors (destination style)";
   let description = [{
     The value-semantics form of `tcu.segmented_scan` (with its `variant`,
     `tiles_per_warp`, `warps_per_block` and `schedule`), as `tcu.reduce` is
     of `tcu.segmented_reduce`: 1-D ranked tensors, `init` only the
     destination (overwritten), rewritten by `one-shot-bufferize`; a constant
-    or runtime (`segment_size %s`) segment size.
+    or runtime (`segment_size %s`) segment size, or offsets (`offsets %off`).
 
     Example:
 
@@ -312,6 +317,7 @@ def TCU_ScanOp : TCU_TensorCollectiveOp<"scan"> {
     AnyRankedTensor:$input,
     AnyRankedTensor:$init,
     Optional<Index>:$dynamic_segment_size,
+    Optional<AnyRankedTensor>:$offsets,
     I64Attr:$segment_size,
     BoolAttr:$inclusive,
     OptionalAttr<TCU_VariantAttr>:$variant,
@@ -322,8 +328,8 @@ def TCU_ScanOp : TCU_TensorCollectiveOp<"scan"> {
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $kind custom<ScanMode>($inclusive) $input `into` $init
-    `segment_size` custom<SegmentSize>($dynamic_segment_size, $segment_size)
-    attr-dict `:` type($input) `->` type($init)
+    custom<Segments>($dynamic_segment_size, $offsets, $segment_size)
+    attr-dict `:` type($input) (`,` type($offsets)^)? `->` type($init)
   }];
   let extraClassDeclaration = commonExtraClassDeclaration;
 }
