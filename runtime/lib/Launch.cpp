@@ -37,22 +37,7 @@ Status checkArguments(const KernelSpec &spec, int64_t segment, const void *in,
     return Status::error(e);
   if (n == 0)
     return Status::success();
-  if (!in)
-    return Status::error("input pointer is null");
-  if (!out)
-    return Status::error("output pointer is null");
-  auto misaligned = [](const void *p, DType t) {
-    return reinterpret_cast<uintptr_t>(p) % dtypeBytes(t) != 0;
-  };
-  if (misaligned(in, spec.input))
-    return Status::error(std::string("input pointer is not aligned to its "
-                                     "element type ") +
-                         dtypeName(spec.input));
-  if (misaligned(out, spec.output))
-    return Status::error(std::string("output pointer is not aligned to its "
-                                     "element type ") +
-                         dtypeName(spec.output));
-  return Status::success();
+  return checkBufferPointers(spec, in, out);
 }
 
 /// A rank-1 memref descriptor, passed as five kernel parameters
@@ -73,6 +58,26 @@ constexpr uint64_t kScratchAlign = 256;
 void *const kPerThreadStream = reinterpret_cast<void *>(uintptr_t(2));
 
 } // namespace
+
+Status tcuc::checkBufferPointers(const KernelSpec &spec, const void *in,
+                                 const void *out) {
+  if (!in)
+    return Status::error("input pointer is null");
+  if (!out)
+    return Status::error("output pointer is null");
+  auto misaligned = [](const void *p, DType t) {
+    return reinterpret_cast<uintptr_t>(p) % dtypeBytes(t) != 0;
+  };
+  if (misaligned(in, spec.input))
+    return Status::error(std::string("input pointer is not aligned to its "
+                                     "element type ") +
+                         dtypeName(spec.input));
+  if (misaligned(out, spec.output))
+    return Status::error(std::string("output pointer is not aligned to its "
+                                     "element type ") +
+                         dtypeName(spec.output));
+  return Status::success();
+}
 
 /// The scratch map's key for `stream`.
 static void *scratchKey(void *stream) {

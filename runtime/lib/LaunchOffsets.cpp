@@ -30,22 +30,7 @@ Status checkOffsetsArguments(const KernelSpec &spec, const void *in,
   if (reinterpret_cast<uintptr_t>(offsets) % (spec.offsetBits / 8) != 0)
     return Status::error("offsets pointer is not aligned to i" +
                          std::to_string(spec.offsetBits));
-  if (!in)
-    return Status::error("input pointer is null");
-  if (!out)
-    return Status::error("output pointer is null");
-  auto misaligned = [](const void *p, DType t) {
-    return reinterpret_cast<uintptr_t>(p) % dtypeBytes(t) != 0;
-  };
-  if (misaligned(in, spec.input))
-    return Status::error(std::string("input pointer is not aligned to its "
-                                     "element type ") +
-                         dtypeName(spec.input));
-  if (misaligned(out, spec.output))
-    return Status::error(std::string("output pointer is not aligned to its "
-                                     "element type ") +
-                         dtypeName(spec.output));
-  return Status::success();
+  return checkBufferPointers(spec, in, out);
 }
 } // namespace
 

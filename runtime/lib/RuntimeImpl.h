@@ -88,6 +88,11 @@ struct Runtime::Impl {
 } // namespace tcuc
 
 namespace tcuc {
+/// The input and output pointers of a launch: non-null and aligned to
+/// their element types (Launch.cpp).
+Status checkBufferPointers(const KernelSpec &spec, const void *in,
+                           const void *out);
+
 /// One launch's buffers and sizes (enqueueLaunch).
 struct Runtime::LaunchArgs {
   const void *in;

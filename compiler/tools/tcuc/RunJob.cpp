@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
+#include <functional>
 #include <sys/resource.h>
 #include <unistd.h>
 #include <vector>
@@ -131,6 +132,34 @@ bool tcuc::driver::loadGPUKernel(RunRequest &request, std::string &error) {
   return true;
 }
 
+/// A warm-up `launch` (module load, scratch), then the timed one over an
+/// output poisoned again (an element the kernel never writes shows up),
+/// then `wrote` bytes of the output to `out`.
+static bool warmThenTime(const std::function<Status()> &launch, void *dOut,
+                         size_t outBytes, size_t wrote, void *out, double &ms,
+                         std::string &error) {
+  Status s;
+  if (!(s = launch()) || !(s = synchronize(nullptr)) ||
+      !(s = deviceMemset(dOut, 0xff, outBytes)) ||
+      !(s = synchronize(nullptr))) {
+    error = s.message();
+    return false;
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  if (!(s = launch()) || !(s = synchronize(nullptr))) {
+    error = s.message();
+    return false;
+  }
+  ms = std::chrono::duration<double, std::milli>(
+           std::chrono::steady_clock::now() - t0)
+           .count();
+  if (wrote && !(s = copyToHost(out, dOut, wrote))) {
+    error = s.message();
+    return false;
+  }
+  return true;
+}
+
 ExecuteFn tcuc::driver::gpuExecutor(const KernelSpec &spec) {
   return [spec](const void *in, int64_t n, void *out, double &ms,
                 std::string &error) {
@@ -143,39 +172,18 @@ ExecuteFn tcuc::driver::gpuExecutor(const KernelSpec &spec) {
     size_t inBytes = size_t(n) * dtypeBytes(spec.input);
     size_t outBytes = size_t(spec.outputLength(n)) * dtypeBytes(spec.output);
     DeviceBuffer dIn, dOut;
-    void *stream = nullptr;
     if (!(s = deviceAlloc(inBytes, dIn.ptr)) ||
         !(s = deviceAlloc(outBytes, dOut.ptr)) ||
-        !(s = copyToDevice(dIn.ptr, in, inBytes)) ||
-        // Poison the output: an element the kernel never writes shows up.
-        !(s = deviceMemset(dOut.ptr, 0xff, outBytes))) {
+        !(s = copyToDevice(dIn.ptr, in, inBytes))) {
       error = s.message();
       return false;
     }
-    // A warm-up launch (module load, scratch), then the timed one.
-    if (!(s = Runtime::global().launchWithSegment(*kernel, dIn.ptr, dOut.ptr, n,
-                                                  spec.segmentSize, stream)) ||
-        !(s = synchronize(stream)) ||
-        !(s = deviceMemset(dOut.ptr, 0xff, outBytes)) ||
-        !(s = synchronize(stream))) {
-      error = s.message();
-      return false;
-    }
-    auto t0 = std::chrono::steady_clock::now();
-    if (!(s = Runtime::global().launchWithSegment(*kernel, dIn.ptr, dOut.ptr, n,
-                                                  spec.segmentSize, stream)) ||
-        !(s = synchronize(stream))) {
-      error = s.message();
-      return false;
-    }
-    ms = std::chrono::duration<double, std::milli>(
-             std::chrono::steady_clock::now() - t0)
-             .count();
-    if (!(s = copyToHost(out, dOut.ptr, outBytes))) {
-      error = s.message();
-      return false;
-    }
-    return true;
+    return warmThenTime(
+        [&] {
+          return Runtime::global().launchWithSegment(
+              *kernel, dIn.ptr, dOut.ptr, n, spec.segmentSize, nullptr);
+        },
+        dOut.ptr, outBytes, outBytes, out, ms, error);
   };
 }
 
@@ -203,7 +211,6 @@ tcuc::driver::gpuOffsetsExecutor(const KernelSpec &spec,
     size_t outBytes = std::max<size_t>(
         size_t(spec.isScan ? n : k) * dtypeBytes(spec.output), 1);
     DeviceBuffer dIn, dOut, dOff;
-    void *stream = nullptr;
     if (!(s = deviceAlloc(inBytes, dIn.ptr)) ||
         !(s = deviceAlloc(outBytes, dOut.ptr)) ||
         !(s = deviceAlloc(offBytes, dOff.ptr)) ||
@@ -212,31 +219,13 @@ tcuc::driver::gpuOffsetsExecutor(const KernelSpec &spec,
       error = s.message();
       return false;
     }
-    auto launch = [&] {
-      return Runtime::global().launchOffsets(*kernel, dIn.ptr, dOut.ptr,
-                                             dOff.ptr, k, stream);
-    };
-    // A warm-up launch, then the timed one over a poisoned output.
-    if (!(s = launch()) || !(s = synchronize(stream)) ||
-        !(s = deviceMemset(dOut.ptr, 0xff, outBytes)) ||
-        !(s = synchronize(stream))) {
-      error = s.message();
-      return false;
-    }
-    auto t0 = std::chrono::steady_clock::now();
-    if (!(s = launch()) || !(s = synchronize(stream))) {
-      error = s.message();
-      return false;
-    }
-    ms = std::chrono::duration<double, std::milli>(
-             std::chrono::steady_clock::now() - t0)
-             .count();
-    size_t wrote = size_t(spec.isScan ? n : k) * dtypeBytes(spec.output);
-    if (wrote && !(s = copyToHost(out, dOut.ptr, wrote))) {
-      error = s.message();
-      return false;
-    }
-    return true;
+    return warmThenTime(
+        [&] {
+          return Runtime::global().launchOffsets(*kernel, dIn.ptr, dOut.ptr,
+                                                 dOff.ptr, k, nullptr);
+        },
+        dOut.ptr, outBytes,
+        size_t(spec.isScan ? n : k) * dtypeBytes(spec.output), out, ms, error);
   };
 }
 
