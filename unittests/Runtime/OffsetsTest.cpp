@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -182,5 +183,72 @@ TEST(Gpu, OffsetsEveryDistribution) {
   EXPECT_TRUE(s.ok()) << s.message();
   EXPECT_TRUE(rt.synchronize(nullptr).ok());
   for (void *p : {dIn16, dIn8, dOut, dOff})
+    EXPECT_TRUE(rt.deviceFree(p).ok());
+}
+
+// Past 2^31 elements with i64 offsets: zeros (a memset, no host copy of the
+// input) and ones at the sampled places, around every offset and 2^31, so
+// each sum and each sampled scan value is an exact count; five segments,
+// one across 2^31.
+TEST(Gpu, OffsetsPast2To31) {
+  Runtime rt;
+  std::string arch;
+  if (Status gpu = rt.deviceArch(arch); !gpu)
+    GTEST_SKIP() << "no GPU: " << gpu.message();
+  KernelSpec probe = KernelSpec::scan(1, DType::F16, DType::F32, true);
+  probe.offsetBits = 64;
+  const Kernel *k = nullptr;
+  if (Status s = rt.getKernelFor(probe, k); !s)
+    GTEST_SKIP() << "no offsets kernel: " << s.message();
+  const int64_t n = (int64_t(1) << 31) + 12345, two31 = int64_t(1) << 31;
+  std::vector<int64_t> off = {0, 1000, 1000, two31 - 7, two31 + 9, n};
+  int64_t segs = int64_t(off.size()) - 1;
+  std::vector<int64_t> ones;
+  for (int64_t b : off)
+    for (int64_t d = -2; d <= 2; ++d)
+      if (b + d >= 0 && b + d < n)
+        ones.push_back(b + d);
+  for (int64_t p : {two31 - 1, two31, two31 + 1})
+    ones.push_back(p);
+  std::sort(ones.begin(), ones.end());
+  ones.erase(std::unique(ones.begin(), ones.end()), ones.end());
+  void *dIn = nullptr, *dOut = nullptr, *dOff = nullptr;
+  if (!rt.deviceAlloc(size_t(n) * 2, dIn).ok() ||
+      !rt.deviceAlloc(size_t(n) * 4, dOut).ok())
+    GTEST_SKIP() << "not enough device memory for 2^31 elements";
+  ASSERT_TRUE(rt.deviceAlloc(off.size() * 8, dOff).ok());
+  ASSERT_TRUE(rt.deviceMemset(dIn, 0, size_t(n) * 2).ok());
+  const uint16_t one = 0x3c00; // f16 1.0
+  for (int64_t p : ones)
+    ASSERT_TRUE(
+        rt.copyToDevice(static_cast<char *>(dIn) + p * 2, &one, 2).ok());
+  ASSERT_TRUE(rt.copyToDevice(dOff, off.data(), off.size() * 8).ok());
+  auto onesIn = [&](int64_t from, int64_t to) { // [from, to)
+    return std::count_if(ones.begin(), ones.end(),
+                         [&](int64_t p) { return p >= from && p < to; });
+  };
+
+  Status s = rt.reduceOffsets(dIn, dOut, dOff, segs, 64, DType::F16, DType::F32,
+                              nullptr, /*validate=*/true);
+  ASSERT_TRUE(s.ok()) << s.message();
+  std::vector<float> sums(segs);
+  ASSERT_TRUE(rt.synchronize(nullptr).ok());
+  ASSERT_TRUE(rt.copyToHost(sums.data(), dOut, segs * 4).ok());
+  for (int64_t i = 0; i < segs; ++i)
+    EXPECT_EQ(sums[i], float(onesIn(off[i], off[i + 1]))) << "segment " << i;
+
+  s = rt.scanOffsets(dIn, dOut, dOff, segs, 64, DType::F16, DType::F32,
+                     /*inclusive=*/true);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_TRUE(rt.synchronize(nullptr).ok());
+  for (int64_t p : ones) {
+    float got = 0;
+    ASSERT_TRUE(rt.copyToHost(&got, static_cast<char *>(dOut) + p * 4, 4).ok());
+    int64_t seg = 0;
+    while (off[seg + 1] <= p)
+      ++seg;
+    EXPECT_EQ(got, float(onesIn(off[seg], p + 1))) << "element " << p;
+  }
+  for (void *p : {dIn, dOut, dOff})
     EXPECT_TRUE(rt.deviceFree(p).ok());
 }
