@@ -102,15 +102,30 @@ KernelSpec tcuc::resolveSegmentClass(const KernelSpec &spec,
   }
 }
 
-std::vector<KernelSpec> tcuc::segmentClassKernels() {
-  // The (input, output) types tcuc compiles: 16-bit input to f32 or to its
-  // own type, f32 to f32, i8 to i32.
-  const std::pair<DType, DType> types[] = {
-      {DType::F16, DType::F32},  {DType::F16, DType::F16},
-      {DType::BF16, DType::F32}, {DType::BF16, DType::BF16},
-      {DType::F32, DType::F32},  {DType::I8, DType::I32}};
+/// The (input, output) types tcuc compiles: 16-bit input to f32 or to its
+/// own type, f32 to f32, i8 to i32.
+static constexpr std::pair<DType, DType> kTypePairs[] = {
+    {DType::F16, DType::F32},  {DType::F16, DType::F16},
+    {DType::BF16, DType::F32}, {DType::BF16, DType::BF16},
+    {DType::F32, DType::F32},  {DType::I8, DType::I32}};
+
+std::vector<KernelSpec> tcuc::offsetsKernels() {
   std::vector<KernelSpec> out;
-  for (auto [in, outType] : types) {
+  for (auto [in, outType] : kTypePairs)
+    for (int mode = 0; mode < 3; ++mode) // reduce, inclusive, exclusive
+      for (int bits : {32, 64}) {
+        KernelSpec spec = mode == 0
+                              ? KernelSpec::reduce(1, in, outType)
+                              : KernelSpec::scan(1, in, outType, mode == 1);
+        spec.offsetBits = bits;
+        out.push_back(spec);
+      }
+  return out;
+}
+
+std::vector<KernelSpec> tcuc::segmentClassKernels() {
+  std::vector<KernelSpec> out;
+  for (auto [in, outType] : kTypePairs) {
     for (int mode = 0; mode < 3; ++mode) { // reduce, inclusive, exclusive
       KernelSpec spec = mode == 0 ? KernelSpec::reduce(1, in, outType)
                                   : KernelSpec::scan(1, in, outType, mode == 1);

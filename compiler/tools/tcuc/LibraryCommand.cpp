@@ -1,9 +1,9 @@
 //===- LibraryCommand.cpp - `tcuc library` --------------------------------===//
 //
 // Writes the kernel library: every class kernel (tcuc::segmentClassKernels)
-// for each arch, as kernel files in the disk cache's layout, each with a
-// cubin beside it when ptxas is at hand, so the runtime loads them with no
-// compiler and no PTX JIT (docs/runtime.md "The kernel library"). The build
+// and every offsets kernel (tcuc::offsetsKernels) for each arch, as kernel
+// files in the disk cache's layout, each with a cubin beside it when ptxas
+// is at hand, so the runtime loads them with no compiler and no PTX JIT (docs/runtime.md "The kernel library"). The build
 // runs it into <build>/share/tcuc/kernels and installs that directory.
 // Files already there for this build id are kept; other kernel files in the
 // directory (an older build's) are removed.
@@ -29,8 +29,9 @@ using tcuc::driver::libraryCommand;
 using tcuc::driver::tcucCategory;
 
 cl::SubCommand tcuc::driver::libraryCommand(
-    "library", "Write the kernel library: every segment-class kernel for "
-               "each arch, with cubins where ptxas is found");
+    "library", "Write the kernel library: every segment-class kernel and "
+               "every offsets kernel for each arch, with cubins where ptxas "
+               "is found");
 
 namespace {
 cl::opt<std::string> outDir("out", cl::desc("The library directory"),
@@ -85,7 +86,10 @@ int tcuc::driver::runLibrary() {
   int compiled = 0, kept = 0, cubins = 0;
   for (StringRef a : archs) {
     std::string arch = a.str();
-    for (const KernelSpec &spec : segmentClassKernels()) {
+    std::vector<KernelSpec> specs = segmentClassKernels();
+    for (const KernelSpec &spec : offsetsKernels())
+      specs.push_back(spec);
+    for (const KernelSpec &spec : specs) {
       std::string path = cache::filePath(outDir, spec, arch), text;
       keep.insert(sys::path::filename(path));
       bool fresh = !upToDate(path, spec, arch, text);

@@ -151,6 +151,10 @@ KernelSpec segmentClassOf(const KernelSpec &spec);
 /// the reduction and both scans, one spec per class (its segmentSize the
 /// class's smallest size). What the kernel library holds (`tcuc library`).
 std::vector<KernelSpec> segmentClassKernels();
+/// The kernels of segments from offsets the kernel library holds beside
+/// them: for the same type pairs, the reduction and both scans, with i32
+/// and i64 offsets (one kernel each serves any offsets).
+std::vector<KernelSpec> offsetsKernels();
 
 /// The segment sizes one kernel of `variant` (a `#tcu.variant` name) takes
 /// at launch, [min, max]: false for the variants that need a constant size.
