@@ -79,6 +79,23 @@ template <typename Call> cudaError_t withTemp(Call call, cudaStream_t stream) {
   return call(tempStorage, bytes);
 }
 
+/// DeviceScan::{Inclusive,Exclusive}SumByKey of `in` over `keys`.
+template <typename KeyIt, typename InIt, typename OutT>
+cudaError_t scanKeys(KeyIt keys, InIt in, OutT *out, int64_t n,
+                     cudaStream_t stream, bool inclusive) {
+  return withTemp(
+      [&](void *t, size_t &b) {
+        return inclusive
+                   ? cub::DeviceScan::InclusiveSumByKey(t, b, keys, in, out, n,
+                                                        cuda::std::equal_to<>{},
+                                                        stream)
+                   : cub::DeviceScan::ExclusiveSumByKey(t, b, keys, in, out, n,
+                                                        cuda::std::equal_to<>{},
+                                                        stream);
+      },
+      stream);
+}
+
 /// Inclusive segmented scan of `in` (already converted by an iterator) into
 /// `out`; the whole array (seg >= n) uses the unkeyed DeviceScan.
 template <typename InIt, typename OutT>
@@ -94,16 +111,7 @@ cudaError_t scanByKey(InIt in, OutT *out, int64_t n, int64_t seg,
         stream);
   auto keys = thrust::make_transform_iterator(
       thrust::counting_iterator<int64_t>(0), SegmentKey{seg});
-  return withTemp(
-      [&](void *t, size_t &b) {
-        return inclusive ? cub::DeviceScan::InclusiveSumByKey(
-                               t, b, keys, in, out, n,
-                               cuda::std::equal_to<>{}, stream)
-                         : cub::DeviceScan::ExclusiveSumByKey(
-                               t, b, keys, in, out, n,
-                               cuda::std::equal_to<>{}, stream);
-      },
-      stream);
+  return scanKeys(keys, in, out, n, stream, inclusive);
 }
 
 // The read ceiling: every thread reads 16-byte vectors, grid-stride, eight
@@ -152,17 +160,10 @@ int residentBlocks(const void *kernel, int threads) {
   return sms * (perSM > 0 ? perSM : 1);
 }
 
-/// DeviceSegmentedReduce::Sum over segments of `seg` (the last may be
-/// shorter), f32 out.
-template <typename OutT = float, typename InIt>
-int segmentedReduce(InIt values, void *out, int64_t n, int64_t seg,
-                    void *stream) {
-  cudaStream_t s = static_cast<cudaStream_t>(stream);
-  int64_t segments = (n + seg - 1) / seg;
-  auto begins = thrust::make_transform_iterator(
-      thrust::counting_iterator<int64_t>(0), SegmentBegin{seg});
-  auto ends = thrust::make_transform_iterator(
-      thrust::counting_iterator<int64_t>(0), SegmentEnd{seg, n});
+/// DeviceSegmentedReduce::Sum of `segments` segments [begins[i], ends[i]).
+template <typename OutT, typename InIt, typename BeginIt, typename EndIt>
+int segmentedSum(InIt values, void *out, int64_t segments, BeginIt begins,
+                 EndIt ends, cudaStream_t s) {
   return withTemp(
       [&](void *t, size_t &b) {
         return cub::DeviceSegmentedReduce::Sum(
@@ -171,14 +172,28 @@ int segmentedReduce(InIt values, void *out, int64_t n, int64_t seg,
       s);
 }
 
+/// DeviceSegmentedReduce::Sum over segments of `seg` (the last may be
+/// shorter), f32 out.
+template <typename OutT = float, typename InIt>
+int segmentedReduce(InIt values, void *out, int64_t n, int64_t seg,
+                    void *stream) {
+  int64_t segments = (n + seg - 1) / seg;
+  auto begins = thrust::make_transform_iterator(
+      thrust::counting_iterator<int64_t>(0), SegmentBegin{seg});
+  auto ends = thrust::make_transform_iterator(
+      thrust::counting_iterator<int64_t>(0), SegmentEnd{seg, n});
+  return segmentedSum<OutT>(values, out, segments, begins, ends,
+                            static_cast<cudaStream_t>(stream));
+}
+
 /// DeviceReduce::Sum of the whole array, f32 out.
 template <typename OutT = float, typename InIt>
 int reduceAll(InIt values, void *out, int64_t n, void *stream) {
   cudaStream_t s = static_cast<cudaStream_t>(stream);
   return withTemp(
       [&](void *t, size_t &b) {
-        return cub::DeviceReduce::Sum(t, b, values, static_cast<OutT *>(out),
-                                      n, s);
+        return cub::DeviceReduce::Sum(t, b, values, static_cast<OutT *>(out), n,
+                                      s);
       },
       s);
 }
@@ -269,8 +284,8 @@ int cubb_reduce_f32_f32(const void *in, void *out, int64_t n, void *stream) {
 
 int cubb_scan_f32_f32(const void *in, void *out, int64_t n, int64_t seg,
                       void *stream) {
-  return scanByKey(static_cast<const float *>(in), static_cast<float *>(out),
-                   n, seg, static_cast<cudaStream_t>(stream));
+  return scanByKey(static_cast<const float *>(in), static_cast<float *>(out), n,
+                   seg, static_cast<cudaStream_t>(stream));
 }
 
 // i8 sums in i32, as tcuc's i8 -> i32 reduce.
@@ -302,34 +317,20 @@ int cubb_exscan_f16_f32(const void *in, void *out, int64_t n, int64_t seg,
 int cubb_segmented_reduce_offsets_f16_f32(const void *in, void *out,
                                           const void *offsets, int64_t k,
                                           void *stream) {
-  cudaStream_t s = static_cast<cudaStream_t>(stream);
-  auto values = thrust::make_transform_iterator(static_cast<const __half *>(in),
-                                                HalfToFloat{});
   const int *off = static_cast<const int *>(offsets);
-  return withTemp(
-      [&](void *t, size_t &b) {
-        return cub::DeviceSegmentedReduce::Sum(
-            t, b, values, static_cast<float *>(out), k, off, off + 1, s);
-      },
-      s);
+  return segmentedSum<float>(
+      thrust::make_transform_iterator(static_cast<const __half *>(in),
+                                      HalfToFloat{}),
+      out, k, off, off + 1, static_cast<cudaStream_t>(stream));
 }
 
 int cubb_scan_by_keys_f16_f32(const void *in, void *out, const void *keys,
                               int64_t n, int inclusive, void *stream) {
-  cudaStream_t s = static_cast<cudaStream_t>(stream);
-  auto values = thrust::make_transform_iterator(static_cast<const __half *>(in),
-                                                HalfToFloat{});
-  const int *key = static_cast<const int *>(keys);
-  float *o = static_cast<float *>(out);
-  return withTemp(
-      [&](void *t, size_t &b) {
-        return inclusive
-                   ? cub::DeviceScan::InclusiveSumByKey(
-                         t, b, key, values, o, n, cuda::std::equal_to<>{}, s)
-                   : cub::DeviceScan::ExclusiveSumByKey(
-                         t, b, key, values, o, n, cuda::std::equal_to<>{}, s);
-      },
-      s);
+  return scanKeys(static_cast<const int *>(keys),
+                  thrust::make_transform_iterator(
+                      static_cast<const __half *>(in), HalfToFloat{}),
+                  static_cast<float *>(out), n,
+                  static_cast<cudaStream_t>(stream), inclusive != 0);
 }
 
 int cubb_read(const void *in, int64_t bytes, void *sink, void *stream) {

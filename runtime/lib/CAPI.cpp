@@ -71,15 +71,23 @@ static Status parseOffsetType(const char *name, int &bits) {
   return Status::success();
 }
 
+/// The type names of an offsets call.
+static Status parseOffsetsCall(const char *offset_type, const char *in_type,
+                               const char *out_type, int &bits, DType &i,
+                               DType &o) {
+  if (Status s = parseOffsetType(offset_type, bits); !s)
+    return s;
+  return parseTypes(in_type, out_type, i, o);
+}
+
 extern "C" int tcuc_reduce_offsets(const void *in, void *out,
                                    const void *offsets, int64_t num_segments,
                                    const char *offset_type, const char *in_type,
                                    const char *out_type, void *stream) {
   DType i, o;
   int bits = 0;
-  if (Status s = parseOffsetType(offset_type, bits); !s)
-    return finish(s);
-  if (Status s = parseTypes(in_type, out_type, i, o); !s)
+  if (Status s = parseOffsetsCall(offset_type, in_type, out_type, bits, i, o);
+      !s)
     return finish(s);
   return finish(Runtime::global().reduceOffsets(in, out, offsets, num_segments,
                                                 bits, i, o, stream));
@@ -91,9 +99,8 @@ extern "C" int tcuc_scan_offsets(const void *in, void *out, const void *offsets,
                                  int inclusive, void *stream) {
   DType i, o;
   int bits = 0;
-  if (Status s = parseOffsetType(offset_type, bits); !s)
-    return finish(s);
-  if (Status s = parseTypes(in_type, out_type, i, o); !s)
+  if (Status s = parseOffsetsCall(offset_type, in_type, out_type, bits, i, o);
+      !s)
     return finish(s);
   return finish(Runtime::global().scanOffsets(
       in, out, offsets, num_segments, bits, i, o, inclusive != 0, stream));

@@ -167,6 +167,10 @@ Status Runtime::launchWithSegment(const Kernel &kernel, const void *in,
                                   void *out, int64_t n, int64_t segment,
                                   void *stream) {
   const KernelSpec &spec = kernel.spec();
+  // An offsets kernel's third parameter is its offsets buffer.
+  if (spec.offsetBits)
+    return Status::error("launch: kernel '" + spec.key() +
+                         "' takes offsets (launchOffsets)");
   if (!spec.runtimeSegment && segment != spec.segmentSize)
     return Status::error(
         "launch: kernel '" + spec.key() + "' is compiled for segment size " +
@@ -356,6 +360,9 @@ Status Runtime::getKernelFor(const KernelSpec &spec, const Kernel *&kernel) {
 
 Status Runtime::run(const KernelSpec &spec, const void *in, void *out,
                     int64_t n, void *stream) {
+  if (spec.offsetBits)
+    return Status::error("spec '" + spec.key() +
+                         "' takes offsets: reduceOffsets / scanOffsets");
   if (Status s = checkArguments(spec, spec.segmentSize, in, out, n); !s)
     return s;
   if (n == 0)

@@ -1,5 +1,4 @@
-//===- LaunchOffsets.cpp - launches of segments from offsets
-//----------------===//
+//===- LaunchOffsets.cpp - launches of segments from offsets --------------===//
 //
 // The offsets API (reduceOffsets, scanOffsets, launchOffsets): one kernel of
 // an (op, types, offset width, scan mode) for any CSR offsets. The kernels
@@ -34,6 +33,19 @@ Status checkOffsetsArguments(const KernelSpec &spec, const void *in,
 }
 } // namespace
 
+Runtime::LaunchArgs Runtime::LaunchArgs::forOffsets(const KernelSpec &spec,
+                                                    const void *in, void *out,
+                                                    const void *offsets,
+                                                    int64_t numSegments) {
+  // n is the last offset, on the device: the buffers are described as long
+  // as any may be, and the kernels clamp every offset to that.
+  LaunchArgs args{in, out, kMaxElements,
+                  spec.isScan ? kMaxElements : numSegments, 0};
+  args.offsets = offsets;
+  args.numOffsets = numSegments + 1;
+  return args;
+}
+
 Status Runtime::launchOffsets(const Kernel &kernel, const void *in, void *out,
                               const void *offsets, int64_t numSegments,
                               void *stream) {
@@ -45,13 +57,9 @@ Status Runtime::launchOffsets(const Kernel &kernel, const void *in, void *out,
     return s;
   if (numSegments == 0)
     return Status::success();
-  // n is the last offset, on the device: the buffers are described as long
-  // as any may be, and the kernels clamp every offset to that.
-  LaunchArgs args{in, out, kMaxElements,
-                  spec.isScan ? kMaxElements : numSegments, 0};
-  args.offsets = offsets;
-  args.numOffsets = numSegments + 1;
-  return enqueueLaunch(kernel, args, stream);
+  return enqueueLaunch(
+      kernel, LaunchArgs::forOffsets(spec, in, out, offsets, numSegments),
+      stream);
 }
 
 Status Runtime::runOffsets(const KernelSpec &spec, const void *in, void *out,
@@ -60,20 +68,19 @@ Status Runtime::runOffsets(const KernelSpec &spec, const void *in, void *out,
   if (Status s = checkOffsetsArguments(spec, in, out, offsets, numSegments); !s)
     return s;
   if (validate) {
+    // n is the last offset: what is checked is the rest of the rules.
     size_t count = size_t(numSegments) + 1, width = spec.offsetBits / 8;
     std::vector<uint8_t> host(count * width);
     if (Status s = synchronize(stream); !s)
       return s;
     if (Status s = copyToHost(host.data(), offsets, host.size()); !s)
       return s.withContext("validating the offsets");
-    std::string e =
-        spec.offsetBits == 32
-            ? offsetsError(
-                  reinterpret_cast<const int32_t *>(host.data()), count,
-                  reinterpret_cast<const int32_t *>(host.data())[count - 1])
-            : offsetsError(
-                  reinterpret_cast<const int64_t *>(host.data()), count,
-                  reinterpret_cast<const int64_t *>(host.data())[count - 1]);
+    auto error = [&](auto *off) {
+      return offsetsError(off, count, off[count - 1]);
+    };
+    std::string e = spec.offsetBits == 32
+                        ? error(reinterpret_cast<const int32_t *>(host.data()))
+                        : error(reinterpret_cast<const int64_t *>(host.data()));
     if (!e.empty())
       return Status::error(e);
   }
@@ -82,7 +89,11 @@ Status Runtime::runOffsets(const KernelSpec &spec, const void *in, void *out,
   const Kernel *kernel = nullptr;
   if (Status s = getKernelFor(spec, kernel); !s)
     return s;
-  return launchOffsets(*kernel, in, out, offsets, numSegments, stream);
+  // (Arguments checked above; getKernelFor checked the file against the
+  // spec, offsets included.)
+  return enqueueLaunch(
+      *kernel, LaunchArgs::forOffsets(spec, in, out, offsets, numSegments),
+      stream);
 }
 
 Status Runtime::reduceOffsets(const void *in, void *out, const void *offsets,

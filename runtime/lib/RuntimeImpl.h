@@ -101,6 +101,11 @@ struct Runtime::LaunchArgs {
   /// An offsets kernel's offsets (device) and their count, k+1.
   const void *offsets = nullptr;
   int64_t numOffsets = 0;
+  /// An offsets kernel's launch over numSegments > 0 segments
+  /// (LaunchOffsets.cpp).
+  static LaunchArgs forOffsets(const KernelSpec &spec, const void *in,
+                               void *out, const void *offsets,
+                               int64_t numSegments);
 };
 
 } // namespace tcuc

@@ -192,9 +192,11 @@ std::string tcuc::runtimeSegmentError(std::string_view variant, bool isScan,
 
 template <typename T>
 static std::string offsetsErrorOf(const T *offsets, size_t count, int64_t n) {
-  if (count == 0 || !offsets)
+  if (count == 0)
     return "offsets must hold k+1 >= 1 entries (the first 0, the last n), "
            "got none";
+  if (!offsets)
+    return "offsets pointer is null";
   if (offsets[0] != 0)
     return "offsets[0] must be 0, got " + std::to_string(offsets[0]);
   for (size_t i = 1; i < count; ++i) {

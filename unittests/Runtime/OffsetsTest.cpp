@@ -1,5 +1,4 @@
-//===- OffsetsTest.cpp - the runtime's offsets API
-//-------------------------===//
+//===- OffsetsTest.cpp - the runtime's offsets API ------------------------===//
 //
 // reduceOffsets / scanOffsets (the C forms: CAPITest.cpp): argument checks on
 // any machine, and on a GPU every distribution of segment lengths of issue 46
@@ -69,6 +68,13 @@ TEST(Offsets, BadArgumentsAreErrors) {
   s = rt.reduceOffsets(in, out, reinterpret_cast<char *>(offsets) + 4, 1, 64,
                        DType::F16, DType::F32);
   EXPECT_TRUE(contains(s.message(), "offsets pointer is not aligned to i64"));
+  // An offsets spec through the one-size entry point: refused, not
+  // launched with a segment size where its offsets belong.
+  KernelSpec spec = KernelSpec::reduce(1, DType::F16, DType::F32);
+  spec.offsetBits = 64;
+  s = rt.run(spec, in, out, 4);
+  EXPECT_TRUE(contains(s.message(), "takes offsets: reduceOffsets"))
+      << s.message();
 }
 
 TEST(Gpu, OffsetsEveryDistribution) {

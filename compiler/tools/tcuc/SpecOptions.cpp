@@ -79,35 +79,20 @@ bool tcuc::driver::parseSpecOptions(KernelSpec &spec, std::string &error) {
 
 bool tcuc::driver::parseSpecOptions(KernelSpec &spec, bool offsets,
                                     std::string &error) {
-  if (offsets || !offsetType.empty()) {
-    if (segment.getNumOccurrences()) {
-      error = "--segment and offsets (--offsets, --offset-type) exclude each "
-              "other: offsets give every segment its own length";
-      return false;
-    }
-    if (!offsetType.empty() && offsetType != "i32" && offsetType != "i64") {
-      error =
-          "unknown --offset-type '" + offsetType + "' (expected i32 or i64)";
-      return false;
-    }
-    int64_t tiles = 0, warps = 0;
-    if (!decimalFlag(tilesPerWarp, tiles, error) ||
-        !decimalFlag(warpsPerBlock, warps, error))
-      return false;
-    // The size is unused; 1 passes makeSpec's check.
-    if (!makeSpec(opName, 1, dtype, outDtype, exclusive, variant, tiles, warps,
-                  spec, error))
-      return false;
-    spec.offsetBits = offsetType == "i32" ? 32 : 64;
-    if (!variant.empty() && variant != "seg256n") {
-      error = "--variant " + variant +
-              " does not take offsets (seg256n does, the default)";
-      return false;
-    }
-    return true;
+  bool csr = offsets || !offsetType.empty();
+  if (csr && segment.getNumOccurrences()) {
+    error = "--segment and offsets (--offsets, --offset-type) exclude each "
+            "other: offsets give every segment its own length";
+    return false;
   }
-  int64_t segmentSize = 0, tiles = 0, warps = 0;
-  if (!decimalFlag(segment, segmentSize, error) ||
+  if (!offsetType.empty() && offsetType != "i32" && offsetType != "i64") {
+    error = "unknown --offset-type '" + offsetType + "' (expected i32 or i64)";
+    return false;
+  }
+  // With offsets the size is unused (1 passes makeSpec's check); which
+  // variants take offsets is the op verifier's rule.
+  int64_t segmentSize = 1, tiles = 0, warps = 0;
+  if ((!csr && !decimalFlag(segment, segmentSize, error)) ||
       !decimalFlag(tilesPerWarp, tiles, error) ||
       !decimalFlag(warpsPerBlock, warps, error))
     return false;
@@ -118,5 +103,7 @@ bool tcuc::driver::parseSpecOptions(KernelSpec &spec, bool offsets,
     error = "unknown --variant '" + variant + "'";
     return false;
   }
+  if (csr)
+    spec.offsetBits = offsetType == "i32" ? 32 : 64;
   return true;
 }

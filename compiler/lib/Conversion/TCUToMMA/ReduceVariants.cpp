@@ -172,14 +172,14 @@ static void reducePacked(TileBuilder &tb, const Collective &c) {
 }
 
 /// Work-efficient Reduction256N: V += P·A_i over the segment's tiles, then a
-/// single R = V·PT (as row_sums).
+/// single R = V·PT (as row_sums). Segments of one size or from offsets.
 static void reduceSeg256N(TileBuilder &tb, const Collective &c) {
   auto loop = tb.parallel(c.numSegments, [&](Value seg) {
-    TileRange walk = segmentWalk(tb, c, segmentBase(tb, c, seg));
-    Value v = reduceTileRuns(tb, c.input, walk.base, tb.idx(0),
-                             segmentTileRuns(tb, c, walk), tb.idx(1), walk.end,
-                             c.tilesPerWarp, walk.from);
-    storeTotal(tb, v, c.output, seg);
+    SegmentTiles s = segmentTiles(tb, c, seg);
+    Value v =
+        reduceTileRuns(tb, s.item.input, s.walk.base, tb.idx(0), s.runs,
+                       tb.idx(1), s.walk.end, c.tilesPerWarp, s.walk.from);
+    storeTotal(tb, v, s.item.output, seg);
   });
   // Tile runs: docs/rationale.md#reduce-tile-runs.
   markTileRuns(tb, loop);

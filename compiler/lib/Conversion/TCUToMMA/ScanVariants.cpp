@@ -77,11 +77,12 @@ static void scanPacked(TileBuilder &tb, const Collective &c) {
 }
 
 /// Scan256N: the segment's tiles in order, R = A·U + (L·A)·Ones + S.
+/// Segments of one size or from offsets.
 static void scanSeg256N(TileBuilder &tb, const Collective &c) {
   tb.parallel(c.numSegments, [&](Value seg) {
-    TileRange walk = segmentWalk(tb, c, segmentBase(tb, c, seg));
-    scanTileRuns(tb, c, walk.base, segmentTileRuns(tb, c, walk), walk.end,
-                 zeroCarry(tb, c), walk.from);
+    SegmentTiles s = segmentTiles(tb, c, seg);
+    scanTileRuns(tb, s.item, s.walk.base, s.runs, s.walk.end,
+                 zeroCarry(tb, s.item), s.walk.from);
   });
 }
 

@@ -71,12 +71,10 @@ struct LowerSegmentedReduce : OpRewritePattern<SegmentedReduceOp> {
   LogicalResult matchAndRewrite(SegmentedReduceOp op,
                                 PatternRewriter &rewriter) const override {
     TileBuilder tb(rewriter, op.getLoc());
-    Collective c =
-        describe(tb, op, /*inclusive=*/false); // unused by reductions
-    if (c.offsets)
-      reduceOffsetsSeg256N(tb, c); // the only variant that takes offsets
-    else
-      emitReduce(tb, c, op.getVariantOrDefault());
+    // (Offsets: the verifier allows seg256n only, which reads them.)
+    emitReduce(tb,
+               describe(tb, op, /*inclusive=*/false), // unused by reductions
+               op.getVariantOrDefault());
     rewriter.eraseOp(op);
     return success();
   }
@@ -87,11 +85,7 @@ struct LowerSegmentedScan : OpRewritePattern<SegmentedScanOp> {
   LogicalResult matchAndRewrite(SegmentedScanOp op,
                                 PatternRewriter &rewriter) const override {
     TileBuilder tb(rewriter, op.getLoc());
-    Collective c = describe(tb, op, op.getInclusive());
-    if (c.offsets)
-      scanOffsetsSeg256N(tb, c); // the only variant that takes offsets
-    else
-      emitScan(tb, c, op.getVariantOrDefault());
+    emitScan(tb, describe(tb, op, op.getInclusive()), op.getVariantOrDefault());
     rewriter.eraseOp(op);
     return success();
   }

@@ -134,6 +134,14 @@ TileRange mlir::tcu::detail::segmentWalk(TileBuilder &tb, const Collective &c,
   return {origin, end, segBase};
 }
 
+SegmentTiles mlir::tcu::detail::segmentTiles(TileBuilder &tb,
+                                             const Collective &c, Value seg) {
+  if (c.offsets)
+    return offsetsSegmentTiles(tb, c, seg);
+  TileRange walk = segmentWalk(tb, c, segmentBase(tb, c, seg));
+  return {c, walk, segmentTileRuns(tb, c, walk)};
+}
+
 int64_t mlir::tcu::detail::walkSpan(const Collective &c) {
   return c.segmentSize + (walkHasLowerBound(c) ? T * T - 1 : 0);
 }

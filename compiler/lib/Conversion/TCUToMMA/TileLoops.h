@@ -69,6 +69,21 @@ TileRange segmentWalk(TileBuilder &tb, const Collective &c, Value segBase);
 /// costs more than the vector accesses gain (rationale.md#aligned-walks).
 constexpr int64_t kAlignedWalkMinReduceSegment = 2048;
 constexpr int64_t kAlignedWalkMinScanSegment = 4096;
+/// One segment's tiles as seg256n walks them: the collective as the work
+/// item sees it, the tiles' range and their count (clipped).
+struct SegmentTiles {
+  Collective item;
+  TileRange walk;
+  Value runs;
+};
+/// Segment `seg` of `c`: of its size (segmentWalk, segmentTileRuns), or from
+/// c.offsets (offsetsSegmentTiles).
+SegmentTiles segmentTiles(TileBuilder &tb, const Collective &c, Value seg);
+/// Segment `seg` from c.offsets (OffsetsWalk.cpp): its bounds read and
+/// clamped, its tiles from off[seg] rounded down to 256 with `from`, and
+/// the input (a scan's output too) viewed as long as the last offset says.
+SegmentTiles offsetsSegmentTiles(TileBuilder &tb, const Collective &c,
+                                 Value seg);
 /// Whether segmentWalk starts below the segment: a constant segment size of
 /// at least kAlignedWalkMin{Reduce,Scan}Segment that leaves segment bases
 /// off the 16-byte vector grid of the input (not a multiple of 8 f16 or

@@ -45,10 +45,6 @@ constexpr int64_t kStreamItemElements = 4096;
 
 void emitReduce(TileBuilder &tb, const Collective &c, Variant variant);
 void emitScan(TileBuilder &tb, const Collective &c, Variant variant);
-/// Segments from offsets (c.offsets), each walked by one parallel
-/// iteration as seg256n walks a segment (OffsetsVariants.cpp).
-void reduceOffsetsSeg256N(TileBuilder &tb, const Collective &c);
-void scanOffsetsSeg256N(TileBuilder &tb, const Collective &c);
 
 // Steps shared by the reductions and the scans' reduce-then-scan variants
 // (defined in ReduceVariants.cpp).

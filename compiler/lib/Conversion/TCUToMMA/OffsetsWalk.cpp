@@ -1,21 +1,19 @@
-//===- OffsetsVariants.cpp - segments from an offsets buffer --------------===//
+//===- OffsetsWalk.cpp - a segment's tiles from an offsets buffer ---------===//
 //
 // Segments of any lengths, given as k+1 CSR offsets: segment s is
-// input[off[s] .. off[s+1]). The first form gives each segment one
-// parallel iteration (a warp on the GPU) that walks its tiles as seg256n
-// does, from the tile at off[s] rounded down to a multiple of 256 with
-// the elements below off[s] masked (so whole tiles move as vectors
-// wherever segments begin): docs/algorithms.md#offsets. The input ends at
-// its last offset (clamped to the buffer), so a launch needs no n.
+// input[off[s] .. off[s+1]). seg256n gives each segment one parallel
+// iteration (a warp on the GPU) that walks its tiles from the tile at
+// off[s] rounded down to a multiple of 256, the elements below off[s]
+// masked (so whole tiles move as vectors wherever segments begin):
+// docs/algorithms.md#offsets. The input ends at its last offset (clamped
+// to the buffer), so a launch needs no n.
 //
 //===----------------------------------------------------------------------===//
 
-#include "ScanTiles.h"
-#include "Variants.h"
+#include "TileLoops.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::tcu;
@@ -83,29 +81,12 @@ static TileRange offsetsWalk(TileBuilder &tb, const Collective &c, Value seg) {
   return {origin, end, begin};
 }
 
-static Value walkRuns(TileBuilder &tb, const TileRange &walk) {
-  return clippedRuns(tb, std::nullopt, T * T, walk.base, walk.end);
-}
-
-void reduceOffsetsSeg256N(TileBuilder &tb, const Collective &c) {
-  auto loop = tb.parallel(c.numSegments, [&](Value seg) {
-    Collective item = withInputEnd(tb, c, inputEnd(tb, c));
-    TileRange walk = offsetsWalk(tb, item, seg);
-    Value v =
-        reduceTileRuns(tb, item.input, walk.base, tb.idx(0), walkRuns(tb, walk),
-                       tb.idx(1), walk.end, item.tilesPerWarp, walk.from);
-    storeTotal(tb, v, item.output, seg);
-  });
-  markTileRuns(tb, loop);
-}
-
-void scanOffsetsSeg256N(TileBuilder &tb, const Collective &c) {
-  tb.parallel(c.numSegments, [&](Value seg) {
-    Collective item = withInputEnd(tb, c, inputEnd(tb, c));
-    TileRange walk = offsetsWalk(tb, item, seg);
-    scanTileRuns(tb, item, walk.base, walkRuns(tb, walk), walk.end,
-                 zeroCarry(tb, item), walk.from);
-  });
+SegmentTiles offsetsSegmentTiles(TileBuilder &tb, const Collective &c,
+                                 Value seg) {
+  Collective item = withInputEnd(tb, c, inputEnd(tb, c));
+  TileRange walk = offsetsWalk(tb, item, seg);
+  return {item, walk,
+          clippedRuns(tb, std::nullopt, T * T, walk.base, walk.end)};
 }
 
 } // namespace mlir::tcu::detail
