@@ -27,10 +27,14 @@ CompileFn &compilerSlot() {
 /// The `tcuc compile` command that makes `spec` for `arch` into `dir`.
 std::string compileCommand(const KernelSpec &spec, const std::string &arch,
                            const std::string &dir) {
-  std::string cmd =
-      std::string("tcuc compile --op ") + (spec.isScan ? "scan" : "reduce") +
-      " --segment " + std::to_string(spec.segmentSize) + " --dtype " +
-      dtypeName(spec.input) + " --out-dtype " + dtypeName(spec.output);
+  // An offsets kernel has no segment size: its offsets' width instead.
+  std::string segments =
+      spec.offsetBits ? " --offset-type i" + std::to_string(spec.offsetBits)
+                      : " --segment " + std::to_string(spec.segmentSize);
+  std::string cmd = std::string("tcuc compile --op ") +
+                    (spec.isScan ? "scan" : "reduce") + segments + " --dtype " +
+                    dtypeName(spec.input) + " --out-dtype " +
+                    dtypeName(spec.output);
   if (spec.isScan && !spec.inclusive)
     cmd += " --exclusive";
   if (!spec.variant.empty())

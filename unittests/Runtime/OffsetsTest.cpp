@@ -77,6 +77,26 @@ TEST(Offsets, BadArgumentsAreErrors) {
       << s.message();
 }
 
+// Without a compiler, a missing offsets kernel names the command that
+// makes it: its offsets' width, not a segment size.
+TEST(Offsets, MissingKernelNamesItsCompileCommand) {
+  if (defaultCompiler())
+    GTEST_SKIP() << "this binary registers a compiler";
+  RuntimeOptions o;
+  o.diskCache = false;
+  o.kernelLibrary = false;
+  Runtime rt(o);
+  KernelSpec spec = KernelSpec::scan(1, DType::I8, DType::I32, false);
+  spec.offsetBits = 64;
+  std::string text;
+  Status s = rt.getKernelFile(spec, "sm_90", text);
+  ASSERT_FALSE(s.ok());
+  EXPECT_TRUE(contains(s.message(), "tcuc compile --op scan --offset-type i64 "
+                                    "--dtype i8 --out-dtype i32 --exclusive"))
+      << s.message();
+  EXPECT_FALSE(contains(s.message(), "--segment")) << s.message();
+}
+
 TEST(Gpu, OffsetsEveryDistribution) {
   Runtime rt; // the default options: $TCUC_CACHE_DIR, the registered compiler
   std::string arch;

@@ -46,7 +46,7 @@ constexpr Variant kPreference[] = {
     Variant::Seg16N,          Variant::Seg16NStrided, Variant::Seg256N,
     Variant::Seg16NCoalesced, Variant::Block,         Variant::Grid,
     Variant::Lookback,        Variant::Lagged,        Variant::Stream,
-    Variant::MatMulScan};
+    Variant::MatMulScan,      Variant::Balanced};
 
 int preferenceOf(StringRef variant) {
   std::optional<Variant> v = symbolizeVariant(variant);

@@ -44,8 +44,10 @@ cl::opt<std::string> variant(
              "grid, lookback, lagged (scan, single pass), stream (scan, "
              "segment >= 16, f16/bf16/i8: tiles of consecutive "
              "elements wherever segments begin), matmulscan (scan: "
-             "up-sweep / down-sweep of tile products); default: the cost "
-             "model's choice for the segment size"),
+             "up-sweep / down-sweep of tile products), balanced (--offsets "
+             "only, the default there: equal runs of tiles a warp, "
+             "whatever the segment lengths; seg256n: a warp a segment); "
+             "default: the cost model's choice for the segment size"),
     cl::init(""), cl::sub(runCommand), cl::sub(compileCommand),
     cl::cat(tcucCategory));
 cl::opt<std::string> tilesPerWarp(

@@ -342,3 +342,30 @@ LogicalResult mlir::tcu::BlockPrefixOp::verify() {
   return verifyWarpValues(*this, getWarps(), getBuffer().getType(),
                           getValue().getType());
 }
+
+LogicalResult OffsetHeadsOp::verify() {
+  if (!getRows().getType().getElementType().isSignlessInteger(32))
+    return emitOpError() << "rows must be an i32 tile, got "
+                         << getRows().getType();
+  return success();
+}
+
+LogicalResult StoreSegmentEndsOp::verify() {
+  ElementOrder order = getOrder();
+  if (order != ElementOrder::Fixed && order != ElementOrder::Quads)
+    return emitOpError() << "order must be fixed or quads, got "
+                         << stringifyElementOrder(order);
+  VectorType tile = getTile().getType();
+  Type t = tile.getElementType();
+  if (!t.isF32() && !t.isSignlessInteger(32))
+    return emitOpError() << "tile must hold f32 or i32 (an accumulator), got "
+                         << t;
+  auto dest = cast<MemRefType>(getDest().getType());
+  Type m = dest.getElementType();
+  if (dest.getRank() != 1 || !dest.isLastDimUnitStride())
+    return emitOpError("dest must be a 1-D memref with unit stride");
+  if (m != t && !(t.isF32() && isa<FloatType>(m)))
+    return emitOpError() << "cannot store " << t << " values into " << m
+                         << " (only f32 converts, to a float type)";
+  return success();
+}

@@ -105,6 +105,8 @@ bool mlir::tcu::isVariantApplicable(Variant variant, bool isScan,
     if (segmentSize < kTileSize || segmentSize > kMaxStreamSegment)
       return fail("variant 'stream' needs 16 <= segment_size <= 2^24");
     return true;
+  case Variant::Balanced:
+    return fail("variant 'balanced' takes segments from offsets only");
   case Variant::Packed:
     if (segmentSize % kTileSize != 0 || segmentSize > kTileSize * kTileSize)
       return fail("variant 'packed' needs a segment_size that is a multiple "
@@ -269,7 +271,8 @@ static LogicalResult verifyTypesAndSegment(Operation *op, Type in, Type out,
       return op->emitOpError()
              << "a runtime segment size needs both the index operand and "
                 "segment_size = ShapedType::kDynamic (INT64_MIN)";
-    if (variant && !getRuntimeSegmentRange(*variant, isScan))
+    if (variant && *variant != Variant::Balanced &&
+        !getRuntimeSegmentRange(*variant, isScan))
       return op->emitOpError()
              << "variant '" << stringifyVariant(*variant)
              << "' needs a constant segment_size (a runtime size takes "
@@ -415,6 +418,16 @@ static LogicalResult verifySegmentedCollective(
   return success();
 }
 
+/// `balanced` walks segments from offsets; a segment size has none.
+static LogicalResult verifyBalancedHasOffsets(Operation *op,
+                                              std::optional<Variant> variant,
+                                              bool hasOffsets) {
+  if (variant == Variant::Balanced && !hasOffsets)
+    return op->emitOpError()
+           << "variant 'balanced' takes segments from offsets only";
+  return success();
+}
+
 /// The offsets operand of a collective (CSR: k+1 offsets): a 1-D i32 or
 /// i64 tensor, or buffer (contiguous, in the default memory space), alone
 /// (no segment size), with the variants that take it; a reduction's static
@@ -441,9 +454,10 @@ static LogicalResult verifyOffsets(Operation *op, Value offsets,
   if (type.hasStaticShape() && type.getDimSize(0) < 1)
     return op->emitOpError()
            << "offsets must hold k+1 >= 1 entries (the first 0, the last n)";
-  if (variant && *variant != Variant::Seg256N)
-    return op->emitOpError() << "variant '" << stringifyVariant(*variant)
-                             << "' does not take offsets (seg256n does)";
+  if (variant && *variant != Variant::Balanced && *variant != Variant::Seg256N)
+    return op->emitOpError()
+           << "variant '" << stringifyVariant(*variant)
+           << "' does not take offsets (balanced and seg256n do)";
   if (!isScan && type.hasStaticShape() && outputType.hasStaticShape() &&
       outputType.getDimSize(0) != type.getDimSize(0) - 1)
     return op->emitOpError()
@@ -454,6 +468,8 @@ static LogicalResult verifyOffsets(Operation *op, Value offsets,
 }
 
 LogicalResult SegmentedReduceOp::verify() {
+  if (failed(verifyBalancedHasOffsets(*this, getVariant(), hasOffsets())))
+    return failure();
   if (hasOffsets() &&
       failed(verifyOffsets(*this, getOffsets(), hasRuntimeSegmentSize(),
                            getSegmentSize(), getVariant(), getOutputType(),
@@ -466,6 +482,8 @@ LogicalResult SegmentedReduceOp::verify() {
 }
 
 LogicalResult SegmentedScanOp::verify() {
+  if (failed(verifyBalancedHasOffsets(*this, getVariant(), hasOffsets())))
+    return failure();
   if (hasOffsets() &&
       failed(verifyOffsets(*this, getOffsets(), hasRuntimeSegmentSize(),
                            getSegmentSize(), getVariant(), getOutputType(),
@@ -478,6 +496,8 @@ LogicalResult SegmentedScanOp::verify() {
 }
 
 LogicalResult ReduceOp::verify() {
+  if (failed(verifyBalancedHasOffsets(*this, getVariant(), hasOffsets())))
+    return failure();
   if (hasOffsets() &&
       failed(verifyOffsets(*this, getOffsets(), hasRuntimeSegmentSize(),
                            getSegmentSize(), getVariant(), getInitType(),
@@ -490,6 +510,8 @@ LogicalResult ReduceOp::verify() {
 }
 
 LogicalResult ScanOp::verify() {
+  if (failed(verifyBalancedHasOffsets(*this, getVariant(), hasOffsets())))
+    return failure();
   if (hasOffsets() &&
       failed(verifyOffsets(*this, getOffsets(), hasRuntimeSegmentSize(),
                            getSegmentSize(), getVariant(), getInitType(),

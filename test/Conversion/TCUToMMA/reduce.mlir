@@ -251,7 +251,7 @@ func.func @seg256n_below_walks(%in: memref<?xf16>, %out: memref<?xf32>) {
   return
 }
 
-// Segments from offsets: one parallel iteration a segment. The input ends
+// Segments from offsets, seg256n: one parallel iteration a segment. The input ends
 // at its last offset (clamped to the buffer; a caller without n passes the
 // buffer as long as it may be), and the input is viewed as that long so
 // whole-tile loads test the real end. Each segment's bounds are read from
@@ -287,6 +287,43 @@ func.func @seg256n_below_walks(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: tcu.store_row %{{.*}}[0], %arg2[%[[S]]]
 // CHECK: } {tcu.tile_runs}
 func.func @offsets(%in: memref<?xf16>, %off: memref<?xi64>, %out: memref<?xf32>) {
+  tcu.segmented_reduce <add> %in into %out offsets %off {variant = #tcu.variant<seg256n>} : memref<?xf16>, memref<?xi64> -> memref<?xf32>
+  return
+}
+
+// Segments from offsets, balanced (the default there): a ticketed chain of
+// 8192 runs, a one-warp block each; a run finds the segment open at its
+// start by binary search, sums its lead, walks its body tile by tile
+// (tcu.offset_heads, the tile's classes: one masked product per head
+// class, L_seg for the rows above), stores the sums of the segments ending
+// in each tile (tcu.store_segment_ends), then the empty ones at its end,
+// and looks back along the chain of the segment open at its start,
+// publishing the start of the next (`publish`).
+// CHECK-LABEL: func @offsets_balanced
+// CHECK: %[[ALLOC:.*]] = memref.alloc() : memref<8208xi64>
+// CHECK: %[[STATE:.*]] = memref.cast %[[ALLOC]]
+// CHECK: scf.parallel (%{{.*}}) = (%c0) to (%c8192)
+// CHECK: %[[Q:.*]] = tcu.ticket %[[STATE]][%c0]
+// CHECK: scf.while
+// CHECK: scf.if
+// CHECK: tcu.load_tile <rows> {{.*}} order <tile>
+// CHECK: scf.for
+// CHECK: tcu.offset_heads %arg1[%{{.*}}, %{{.*}}] base %{{.*}} : memref<?xi64> -> vector<16x16xi32>
+// CHECK: tcu.load_tile <rows> {{.*}} from %{{.*}} order <quads>
+// CHECK: scf.if
+// CHECK: tcu.row_sums
+// CHECK: } else {
+// CHECK: tcu.positions <cols> order <quads>
+// CHECK: tcu.matrix <UQuads>
+// CHECK: tcu.matrix <L>
+// CHECK: scf.for
+// CHECK: tcu.mma
+// CHECK: arith.select
+// CHECK: tcu.store_segment_ends %{{.*}}, %arg1[%{{.*}}, %{{.*}}] base %{{.*}} end %{{.*}}, %arg2 order <quads>
+// CHECK: tcu.store_segment_ends
+// CHECK: tcu.block_lookback {{.*}} %[[STATE]][%{{.*}}] first %{{.*}} publish %{{.*}}
+// CHECK: tcu.store_row %{{.*}}[0], %arg2
+func.func @offsets_balanced(%in: memref<?xf16>, %off: memref<?xi64>, %out: memref<?xf32>) {
   tcu.segmented_reduce <add> %in into %out offsets %off : memref<?xf16>, memref<?xi64> -> memref<?xf32>
   return
 }

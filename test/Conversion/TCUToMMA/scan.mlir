@@ -727,7 +727,7 @@ func.func @seg256n_scan_below_walks(%in: memref<?xf16>, %out: memref<?xf32>) {
   return
 }
 
-// A scan over offsets: each segment's tiles as seg256n scans them, from its
+// A scan over offsets with seg256n: each segment's tiles as seg256n scans them, from its
 // begin (i32 offsets, sign-extended and clamped) with the carry starting at
 // 0; input and output viewed as long as the last offset says.
 // CHECK-LABEL: func @offsets_scan
@@ -740,6 +740,23 @@ func.func @seg256n_scan_below_walks(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK: tcu.load_tile <rows> %[[IN]][%{{.*}}] stride %c16 line %c16 limit %{{.*}} from %{{.*}}
 // CHECK: tcu.store_tile %{{.*}}, %[[OUT]]
 func.func @offsets_scan(%in: memref<?xf16>, %off: memref<?xi32>, %out: memref<?xf32>) {
-  tcu.segmented_scan <add> inclusive %in into %out offsets %off : memref<?xf16>, memref<?xi32> -> memref<?xf32>
+  tcu.segmented_scan <add> inclusive %in into %out offsets %off {variant = #tcu.variant<seg256n>} : memref<?xf16>, memref<?xi32> -> memref<?xf32>
+  return
+}
+
+// A scan over offsets, balanced: the body's tiles are stored as they are
+// scanned (from h: nothing of the lead), the lead once the chain gave its
+// prefix, as Scan256N tiles from it (exclusive: U strict).
+// CHECK-LABEL: func @offsets_balanced_scan
+// CHECK: tcu.ticket
+// CHECK: scf.for
+// CHECK: tcu.offset_heads %arg1
+// CHECK: tcu.matrix <UstrictQuads>
+// CHECK: tcu.store_tile {{.*}} from %{{.*}} order <quads>
+// CHECK: tcu.block_lookback {{.*}} publish
+// CHECK: scf.for
+// CHECK: tcu.store_tile
+func.func @offsets_balanced_scan(%in: memref<?xf16>, %off: memref<?xi32>, %out: memref<?xf32>) {
+  tcu.segmented_scan <add> exclusive %in into %out offsets %off : memref<?xf16>, memref<?xi32> -> memref<?xf32>
   return
 }

@@ -396,7 +396,7 @@ func.func @offsets_empty(%in: memref<?xf16>, %off: memref<0xi64>, %out: memref<?
 // -----
 
 func.func @offsets_variant(%in: memref<?xf16>, %off: memref<?xi64>, %out: memref<?xf32>) {
-  // expected-error @+1 {{'tcu.segmented_reduce' op variant 'seg16' does not take offsets (seg256n does)}}
+  // expected-error @+1 {{'tcu.segmented_reduce' op variant 'seg16' does not take offsets (balanced and seg256n do)}}
   tcu.segmented_reduce <add> %in into %out offsets %off {variant = #tcu.variant<seg16>} : memref<?xf16>, memref<?xi64> -> memref<?xf32>
   return
 }
@@ -422,5 +422,45 @@ func.func @offsets_warps(%in: memref<?xf16>, %off: memref<?xi32>, %out: memref<?
 func.func @offsets_scan_length(%in: memref<100xf16>, %off: memref<3xi32>, %out: memref<99xf32>) {
   // expected-error @+1 {{'tcu.segmented_scan' op output has 99 elements but the input has 100 (a scan writes one result per element)}}
   tcu.segmented_scan <add> inclusive %in into %out offsets %off : memref<100xf16>, memref<3xi32> -> memref<99xf32>
+  return
+}
+
+// -----
+
+func.func @balanced_without_offsets(%in: memref<?xf16>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_reduce' op variant 'balanced' takes segments from offsets only}}
+  tcu.segmented_reduce <add> %in into %out segment_size 100 {variant = #tcu.variant<balanced>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @balanced_runtime_size(%in: memref<?xf16>, %out: memref<?xf16>, %s: index) {
+  // expected-error @+1 {{'tcu.segmented_scan' op variant 'balanced' takes segments from offsets only}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size %s {variant = #tcu.variant<balanced>} : memref<?xf16> -> memref<?xf16>
+  return
+}
+
+// -----
+
+func.func @segment_ends_type(%r: vector<16x16xf16>, %off: memref<?xi64>, %i: index, %out: memref<?xf16>) -> index {
+  // expected-error @+1 {{'tcu.store_segment_ends' op tile must hold f32 or i32 (an accumulator), got 'f16'}}
+  %n = tcu.store_segment_ends %r, %off[%i, %i] base %i end %i, %out : vector<16x16xf16>, memref<?xi64> -> memref<?xf16>
+  return %n : index
+}
+
+// -----
+
+func.func @segment_ends_dest(%r: vector<16x16xi32>, %off: memref<?xi64>, %i: index, %out: memref<?xf32>) -> index {
+  // expected-error @+1 {{'tcu.store_segment_ends' op cannot store 'i32' values into 'f32' (only f32 converts, to a float type)}}
+  %n = tcu.store_segment_ends %r, %off[%i, %i] base %i end %i, %out : vector<16x16xi32>, memref<?xi64> -> memref<?xf32>
+  return %n : index
+}
+
+// -----
+
+func.func @offset_heads_type(%off: memref<?xi64>, %i: index) {
+  // expected-error @+1 {{'tcu.offset_heads' op rows must be an i32 tile, got 'vector<16x16xf32>'}}
+  %r, %n, %m = tcu.offset_heads %off[%i, %i] base %i : memref<?xi64> -> vector<16x16xf32>
   return
 }

@@ -111,6 +111,25 @@ func.func @lookback(%v: i32, %m: memref<5xi32>, %s: memref<?xi64>, %o: index, %w
   return %p, %c : i32, i32
 }
 
+// A look-back that publishes into another chain (balanced: a run whose
+// segment ends inside it starts the next chain).
+// CHECK-LABEL: func @lookback_publish
+// CHECK: tcu.block_lookback %{{.*}}, %{{.*}}[%{{.*}}], %{{.*}} of 1, %{{.*}}[%{{.*}}] first %{{.*}} publish %{{.*}} : memref<2xf32>, memref<?xi64>, f32
+func.func @lookback_publish(%v: f32, %m: memref<2xf32>, %s: memref<?xi64>, %o: index, %q: index, %f: index) -> (f32, f32) {
+  %p, %c = tcu.block_lookback %v, %m[%o], %o of 1, %s[%q] first %f publish %q : memref<2xf32>, memref<?xi64>, f32
+  return %p, %c : f32, f32
+}
+
+// A tile's segment heads from offsets, and the sums at segment ends.
+// CHECK-LABEL: func @offsets_ops
+// CHECK: %{{.*}}, %{{.*}}, %{{.*}} = tcu.offset_heads %{{.*}}[%{{.*}}, %{{.*}}] base %{{.*}} : memref<?xi32> -> vector<16x16xi32>
+// CHECK: tcu.store_segment_ends %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] base %{{.*}} end %{{.*}}, %{{.*}} order <quads> : vector<16x16xf32>, memref<?xi32> -> memref<?xf16>
+func.func @offsets_ops(%off: memref<?xi32>, %lo: index, %hi: index, %base: index, %r: vector<16x16xf32>, %out: memref<?xf16>) -> (vector<16x16xi32>, index, index, index) {
+  %rows, %next, %most = tcu.offset_heads %off[%lo, %hi] base %base : memref<?xi32> -> vector<16x16xi32>
+  %w = tcu.store_segment_ends %r, %off[%lo, %hi] base %base end %next, %out order <quads> : vector<16x16xf32>, memref<?xi32> -> memref<?xf16>
+  return %rows, %next, %most, %w : vector<16x16xi32>, index, index, index
+}
+
 // The lagged scan's block step: publish one chunk, complete an older one's
 // look-back word, look back for a third.
 // CHECK-LABEL: func @lagged

@@ -24,13 +24,19 @@ using namespace mlir::tcu::gpu_lowering;
 namespace {
 
 /// The look-back of one warp for item `item` with aggregate `aggregate`:
-/// publishes the item's word, then reads its prefix. (Waiting for the
-/// prefix first would chain every item to the one before: word p - 1 is
-/// in every prefix; docs/rationale.md.)
+/// publishes the item's word in the chain from `publish`, then reads its
+/// prefix in the chain from `first`. (Waiting for the prefix first would
+/// chain every item to the one before: word p - 1 is in every prefix;
+/// docs/rationale.md.)
 static Value lookBack(OpBuilder &b, Location loc, Value state, Value item,
-                      Value first, Value aggregate) {
+                      Value first, Value publish, Value aggregate) {
   FenwickItem fenwick(b, loc, state, item, first, aggregate.getType());
-  fenwick.publish(aggregate);
+  if (publish) {
+    FenwickItem(b, loc, state, item, publish, aggregate.getType())
+        .publish(aggregate);
+  } else {
+    fenwick.publish(aggregate);
+  }
   return fenwick.prefix();
 }
 
@@ -55,7 +61,7 @@ struct LowerBlockLookback : OpConversionPattern<BlockLookbackOp> {
     Value chunkPrefix =
         shareFromFirstWarp(rewriter, loc, warp, buffer, slot, [&] {
           return lookBack(rewriter, loc, adaptor.getState(), adaptor.getItem(),
-                          adaptor.getFirst(), total);
+                          adaptor.getFirst(), adaptor.getPublish(), total);
         });
     rewriter.replaceOp(op, {prefix, chunkPrefix});
     return success();

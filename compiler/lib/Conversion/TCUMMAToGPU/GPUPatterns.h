@@ -94,6 +94,10 @@ void populateBlockLookbackPatterns(const TypeConverter &types,
 void populateLaggedLookbackPatterns(const TypeConverter &types,
                                     RewritePatternSet &patterns);
 
+/// tcu.offset_heads and tcu.store_segment_ends (OffsetsOps.cpp).
+void populateOffsetsPatterns(const TypeConverter &types,
+                             RewritePatternSet &patterns);
+
 /// The bytes `count` elements of `buffer` take (an i64).
 Value byteCount(OpBuilder &b, Location loc, Value buffer, Value count);
 /// The generic address (an i64) of element `index` of a 1-D buffer.

@@ -168,12 +168,17 @@ static std::optional<int64_t> blockOpWarps(Operation *op) {
 
 LogicalResult Outliner::addScratch(memref::AllocOp alloc) {
   MemRefType type = alloc.getType();
-  if (type.getRank() != 1 || alloc.getDynamicSizes().size() != 1)
-    return alloc.emitOpError("top-level scratch must be a rank-1 dynamic "
+  if (type.getRank() != 1 ||
+      (alloc.getDynamicSizes().size() != 1 && !type.hasStaticShape()))
+    return alloc.emitOpError("top-level scratch must be a rank-1 "
                              "buffer to run on the GPU");
+  // A constant size (canonicalization makes such buffers static) is its
+  // own expression.
   std::string size;
-  if (failed(SizeExpression(func.getArgument(0), segmentArg())
-                 .write(alloc.getDynamicSizes()[0], size)))
+  if (type.hasStaticShape())
+    size = std::to_string(type.getDimSize(0)) + " ";
+  else if (failed(SizeExpression(func.getArgument(0), segmentArg())
+                      .write(alloc.getDynamicSizes()[0], size)))
     return alloc.emitOpError("scratch size is not an expression of the input "
                              "length the runtime can evaluate");
   size.pop_back();

@@ -68,11 +68,11 @@ struct ConvertTCUMMAToGPUPass
       return isTile(t) ? fragmentType(t.getElementType()) : t;
     });
     ConversionTarget target(*ctx);
-    target.addIllegalOp<MatrixOp, MMAOp, SplitOp, LoadTileOp, StoreTileOp,
-                        StoreRowOp, RowSumsOp, BlockPrefixOp, TicketOp,
-                        PrefetchOp, BlockLookbackOp, BlockLaggedLookbackOp,
-                        LaggedPrefixOp, PositionsOp, SegmentedReduceOp,
-                        SegmentedScanOp>();
+    target.addIllegalOp<
+        MatrixOp, MMAOp, SplitOp, LoadTileOp, StoreTileOp, StoreRowOp,
+        RowSumsOp, BlockPrefixOp, TicketOp, PrefetchOp, BlockLookbackOp,
+        BlockLaggedLookbackOp, LaggedPrefixOp, PositionsOp, OffsetHeadsOp,
+        StoreSegmentEndsOp, SegmentedReduceOp, SegmentedScanOp>();
     target.markUnknownOpDynamicallyLegal(
         [&](Operation *op) { return types.isLegal(op); });
     RewritePatternSet patterns(ctx);
@@ -105,6 +105,7 @@ void populatePatterns(TypeConverter &types, RewritePatternSet &patterns,
   populateTicketPrefetchPatterns(types, patterns);
   populateBlockLookbackPatterns(types, patterns);
   populateLaggedLookbackPatterns(types, patterns);
+  populateOffsetsPatterns(types, patterns);
 }
 
 } // namespace

@@ -31,6 +31,9 @@ void lowerSplitChains(Operation *root);
 /// tcu.split (its parts).
 void populateProductPatterns(RewritePatternSet &patterns);
 
+/// tcu.offset_heads and tcu.store_segment_ends (OffsetsOps.cpp).
+void populateOffsetsPatterns(RewritePatternSet &patterns);
+
 } // namespace mlir::tcu::loops
 
 #endif // TCUC_CONVERSION_TCUMMATOLOOPS_PRODUCTS_H

@@ -390,10 +390,18 @@ struct LowerBlockLookback : OpRewritePattern<BlockLookbackOp> {
     Value chunkPrefix =
         memref::LoadOp::create(rewriter, loc, buffer, ValueRange{slot});
     inWarp(rewriter, loc, warp, warps - 1, [&] {
-      chain.publish(op.getItem(),
-                    buildAccumulatorAdd(
-                        rewriter, loc, chunkPrefix,
-                        sumInOrder(rewriter, loc, buffer, offset, warps)));
+      Value aggregate = sumInOrder(rewriter, loc, buffer, offset, warps);
+      Value inclusive =
+          buildAccumulatorAdd(rewriter, loc, chunkPrefix, aggregate);
+      // `publish` = item: a new chain starts here, its word is the
+      // aggregate alone (else `publish` = first, the chain looked along).
+      if (Value publish = op.getPublish())
+        inclusive = arith::SelectOp::create(
+            rewriter, loc,
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                  publish, op.getItem()),
+            aggregate, inclusive);
+      chain.publish(op.getItem(), inclusive);
     });
     rewriter.replaceOp(op, {prefix, chunkPrefix});
     return success();
@@ -510,7 +518,8 @@ struct ConvertTCUMMAToLoopsPass
       if (isa<MatrixOp, MMAOp, SplitOp, LoadTileOp, StoreTileOp, StoreRowOp,
               RowSumsOp, PositionsOp, BlockPrefixOp, TicketOp, PrefetchOp,
               BlockLookbackOp, BlockLaggedLookbackOp, LaggedPrefixOp,
-              SegmentedReduceOp, SegmentedScanOp>(op)) {
+              OffsetHeadsOp, StoreSegmentEndsOp, SegmentedReduceOp,
+              SegmentedScanOp>(op)) {
         op->emitError("not lowered by convert-tcu-mma-to-loops (run "
                       "convert-tcu-to-mma first)");
         return WalkResult::interrupt();
@@ -526,6 +535,7 @@ struct ConvertTCUMMAToLoopsPass
 
 void mlir::tcu::populateTCUMMAToLoopsPatterns(RewritePatternSet &patterns) {
   loops::populateProductPatterns(patterns);
+  loops::populateOffsetsPatterns(patterns);
   patterns.add<LowerLoadTile, LowerStoreTile, LowerStoreRow, LowerRowSums,
                LowerBlockPrefix, LowerTicket, DropPrefetch, LowerBlockLookback,
                LowerBlockLaggedLookback, LowerLaggedPrefix, LowerPositions>(

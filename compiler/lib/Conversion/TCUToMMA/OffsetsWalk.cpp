@@ -24,8 +24,8 @@ static constexpr int64_t T = kTileSize;
 
 /// off[i] as an index, clamped into [lo, end]: offsets the kernel does not
 /// check can make it compute nonsense, never read or write out of bounds.
-static Value clampedOffset(TileBuilder &tb, const Collective &c, Value i,
-                           Value lo, Value end) {
+Value clampedOffset(TileBuilder &tb, const Collective &c, Value i, Value lo,
+                    Value end) {
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
   Value raw = memref::LoadOp::create(b, loc, c.offsets, ValueRange{i});
@@ -81,9 +81,13 @@ static TileRange offsetsWalk(TileBuilder &tb, const Collective &c, Value seg) {
   return {origin, end, begin};
 }
 
+Collective offsetsItem(TileBuilder &tb, const Collective &c) {
+  return withInputEnd(tb, c, inputEnd(tb, c));
+}
+
 SegmentTiles offsetsSegmentTiles(TileBuilder &tb, const Collective &c,
                                  Value seg) {
-  Collective item = withInputEnd(tb, c, inputEnd(tb, c));
+  Collective item = offsetsItem(tb, c);
   TileRange walk = offsetsWalk(tb, item, seg);
   return {item, walk,
           clippedRuns(tb, std::nullopt, T * T, walk.base, walk.end)};

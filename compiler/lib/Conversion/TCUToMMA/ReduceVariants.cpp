@@ -347,6 +347,8 @@ void mlir::tcu::detail::emitReduce(TileBuilder &tb, const Collective &c,
     return reduceGrid(tb, c);
   case Variant::Packed:
     return reducePacked(tb, c);
+  case Variant::Balanced:
+    return reduceBalanced(tb, c);
   case Variant::Seg16N:
   case Variant::Lookback:
   case Variant::Lagged:

@@ -154,7 +154,8 @@ Value scanChunkInBlock(TileBuilder &tb, const Collective &c, Value totals,
       if (link) {
         auto op = BlockLookbackOp::create(b, loc, acc, acc, runTotal, totals,
                                           offset, w, b.getI64IntegerAttr(warps),
-                                          link->state, link->item, link->first);
+                                          link->state, link->item, link->first,
+                                          /*publish=*/Value());
         return addAcc(tb, op.getChunkPrefix(), op.getPrefix());
       }
       Value prefix = BlockPrefixOp::create(

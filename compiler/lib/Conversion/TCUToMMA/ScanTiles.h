@@ -44,6 +44,16 @@ Value zeroScalar(TileBuilder &tb, Type acc);
 /// tiles too). `block` cuts L into diagonal blocks (the packed variant).
 std::pair<Value, Value> scanTile(TileBuilder &tb, const Collective &c, Value a,
                                  Value carry, int64_t block = kTileSize);
+/// The scan of the loaded tile `a` (in c.scanOrder) whose segment heads
+/// may lie anywhere (SegmentedTile.cpp): `rows` is tcu.offset_heads's
+/// tile of each row's head mask and `most` (index) the most heads in a
+/// row; `carry` continues the segment open at the tile's start. Returns R
+/// and the carry of the segment open at its end (as scanTile's). A tile
+/// without heads is a plain scanTile; with `endsOnly` (a reduction, which
+/// reads R only at segments' last elements) just the carry plus its sum.
+std::pair<Value, Value> segmentedScanTile(TileBuilder &tb, const Collective &c,
+                                          Value a, Value rows, Value most,
+                                          Value carry, bool endsOnly);
 /// scanTile, with R stored row-major at `base` (nothing at or past `end`,
 /// nor below `from` where given); returns the next carry.
 Value scanLoadedTile(TileBuilder &tb, const Collective &c, Value a, Value base,

@@ -228,6 +228,8 @@ void mlir::tcu::detail::emitScan(TileBuilder &tb, const Collective &c,
     return scanStream(tb, c);
   case Variant::MatMulScan:
     return scanMatMul(tb, c);
+  case Variant::Balanced:
+    return scanBalanced(tb, c);
 
   case Variant::Seg16NStrided:
   case Variant::Seg16NCoalesced:

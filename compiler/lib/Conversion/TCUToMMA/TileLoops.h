@@ -84,6 +84,14 @@ SegmentTiles segmentTiles(TileBuilder &tb, const Collective &c, Value seg);
 /// the input (a scan's output too) viewed as long as the last offset says.
 SegmentTiles offsetsSegmentTiles(TileBuilder &tb, const Collective &c,
                                  Value seg);
+/// The collective as a work item over c.offsets sees it: n is the last
+/// offset (clamped to the buffer), the input (a scan's output too) viewed
+/// as that long.
+Collective offsetsItem(TileBuilder &tb, const Collective &c);
+/// off[i] as an index, clamped into [lo, end]: offsets the kernel does not
+/// check can make it compute nonsense, never read or write out of bounds.
+Value clampedOffset(TileBuilder &tb, const Collective &c, Value i, Value lo,
+                    Value end);
 /// Whether segmentWalk starts below the segment: a constant segment size of
 /// at least kAlignedWalkMin{Reduce,Scan}Segment that leaves segment bases
 /// off the 16-byte vector grid of the input (not a multiple of 8 f16 or

@@ -43,7 +43,13 @@ constexpr int64_t kMaxGridChunks = 65536;
 /// segments (docs/rationale.md#stream-items).
 constexpr int64_t kStreamItemElements = 4096;
 
+/// Runs of the balanced variant: the input is cut into this many equal
+/// runs of whole tiles, a one-warp block each (docs/rationale.md#balanced).
+constexpr int64_t kBalancedItems = 8192;
 void emitReduce(TileBuilder &tb, const Collective &c, Variant variant);
+/// Segments from offsets, load-balanced (BalancedOffsets.cpp).
+void reduceBalanced(TileBuilder &tb, const Collective &c);
+void scanBalanced(TileBuilder &tb, const Collective &c);
 void emitScan(TileBuilder &tb, const Collective &c, Variant variant);
 
 // Steps shared by the reductions and the scans' reduce-then-scan variants

@@ -98,7 +98,8 @@ def TCU_Variant : I32EnumAttr<"Variant", "algorithm variant of a collective", [
       I32EnumAttrCase<"Lookback", 9, "lookback">,
       I32EnumAttrCase<"Lagged", 10, "lagged">,
       I32EnumAttrCase<"Stream", 11, "stream">,
-      I32EnumAttrCase<"MatMulScan", 12, "matmulscan">
+      I32EnumAttrCase<"MatMulScan", 12, "matmulscan">,
+      I32EnumAttrCase<"Balanced", 13, "balanced">
     ]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::tcu";
@@ -121,7 +122,11 @@ def TCU_VariantAttr : EnumAttr<TCU_Dialect, TCU_Variant, "variant"> {
     every tile is 256 consecutive elements wherever segments begin, and
     the boundaries are masks on the tile products) and `matmulscan`
     (scans: Zouzias and McColl's up-sweep / down-sweep of batched
-    products, a tree of arity 256 over the segment's tiles).
+    products, a tree of arity 256 over the segment's tiles) and `balanced`
+    (segments from offsets only, the default there: every warp takes an
+    equal run of the input's tiles whatever the segments' lengths, the
+    boundaries inside it are masks on the tile products, and warps pass
+    the sums of segments that cross them along a look-back chain).
   }];
   let assemblyFormat = "`<` $value `>`";
 }

@@ -408,6 +408,13 @@ def TCU_BlockLookbackOp : TCU_Op<"block_lookback", [AllTypesMatch<["value", "pre
     P_item = chunk_prefix + A_item in `state[item]`. The two backends
     associate the f32 sums differently.
 
+    With `publish %p` the item's word belongs to the chain that starts at
+    item `p` instead, which must be `item` itself or `first`: an item whose
+    segment ends inside it (segments from offsets, where chains start
+    wherever a segment does) looks back along its first segment's chain
+    and publishes the start of the next. Its word is then its aggregate
+    alone (`p` = `item`), or as without `publish` (`p` = `first`).
+
     Requirements: `state` is 0 at the items before the kernel runs,
     and items are claimed through `tcu.ticket` in increasing order (so
     every item waited on is held by a running block).
@@ -415,6 +422,9 @@ def TCU_BlockLookbackOp : TCU_Op<"block_lookback", [AllTypesMatch<["value", "pre
     ```mlir
     %before, %chunk = tcu.block_lookback %total, %totals[%c0], %w of 4,
         %state[%item] first %first : memref<5xf32>, memref<?xi64>, f32
+    %b, %c = tcu.block_lookback %total, %totals[%c0], %c0 of 1,
+        %state[%item] first %first publish %item
+        : memref<2xf32>, memref<?xi64>, f32
     ```
   }];
   let arguments = (ins AnyTypeOf<[F32, I32]>:$value,
@@ -423,12 +433,12 @@ def TCU_BlockLookbackOp : TCU_Op<"block_lookback", [AllTypesMatch<["value", "pre
                    Index:$offset, Index:$warp, I64Attr:$warps,
                    Arg<MemRefRankOf<[I64], [1]>, "the chain's words",
                        [MemRead, MemWrite]>:$state,
-                   Index:$item, Index:$first);
+                   Index:$item, Index:$first, Optional<Index>:$publish);
   let results = (outs AnyTypeOf<[F32, I32]>:$prefix,
                  AnyTypeOf<[F32, I32]>:$chunk_prefix);
   let assemblyFormat = [{
     $value `,` $buffer `[` $offset `]` `,` $warp `of` $warps `,`
-    $state `[` $item `]` `first` $first attr-dict `:` type($buffer) `,` type($state) `,` type($value)
+    $state `[` $item `]` `first` $first (`publish` $publish^)? attr-dict `:` type($buffer) `,` type($state) `,` type($value)
   }];
   let hasVerifier = 1;
 }
@@ -561,6 +571,83 @@ def TCU_LaggedPrefixOp : TCU_Op<"lagged_prefix"> {
     $state `[` $item `]` `first` $first `if` $looks_back attr-dict `:`
     type($state)
   }];
+}
+
+def TCU_OffsetHeadsOp : TCU_Op<"offset_heads"> {
+  let summary = "which elements of a tile begin a segment, from CSR offsets";
+  let description = [{
+    For the tile of the 256 consecutive elements from `base` (rows of 16),
+    reads the offsets `off[lo], off[lo + 1], ...` up to the first one at
+    or past `base + 256` (or up to `hi`): `next` is the index of that one
+    (`hi` if none), so a walk over consecutive tiles passes it on as the
+    next tile's `lo`. Every offset read with `0 <= off[s] - base < 256`
+    marks the element it names as a segment head (several equal offsets,
+    empty segments, mark it once). Element (r, c) of `rows` is the mask of
+    row r's heads, bit j for the row's j-th element (the same in every
+    column), so `(rows >> position) & 1` tells whether an element is a
+    head whatever order its row is in; `most` is the most heads any row
+    has (0: the tile holds no head).
+
+    The offsets are i32 or i64, read as signed values; unsorted ones give
+    nonsense marks but the op reads only `off[lo .. hi)`. On the GPU the
+    lanes read 32 offsets at a time and the warp ORs their bits together
+    (`redux.sync`); on the CPU a loop reads them one by one.
+
+    ```mlir
+    %rows, %next, %most = tcu.offset_heads %off[%lo, %hi] base %base
+        : memref<?xi64> -> vector<16x16xi32>
+    ```
+  }];
+  let arguments = (ins Arg<MemRefRankOf<[I32, I64], [1]>, "the offsets",
+                           [MemRead]>:$offsets,
+                   Index:$lo, Index:$hi, Index:$base);
+  let results = (outs TCU_Tile:$rows, Index:$next, Index:$most);
+  let assemblyFormat = [{
+    $offsets `[` $lo `,` $hi `]` `base` $base attr-dict `:` type($offsets)
+    `->` type($rows)
+  }];
+  let hasVerifier = 1;
+}
+
+def TCU_StoreSegmentEndsOp : TCU_Op<"store_segment_ends"> {
+  let summary = "stores the value at each segment's last element, from CSR offsets";
+  let description = [{
+    `tile` holds a value for each of the 256 consecutive elements from
+    `base` (rows of 16, in `order`: `fixed` or `quads`, as a tile loaded
+    so), typically a segmented scan. For s = lo, lo + 1, ... while
+    `s < hi` and `off[s + 1] < end`, writes `dest[s]`: the tile's value at
+    element `off[s + 1] - 1` where segment s is not empty and that element
+    lies in the tile, else 0 (an empty segment's sum). Returns the first s
+    it did not write, the next tile's `lo`. So a walk over consecutive
+    tiles with `end` one past each tile's last element writes every
+    segment's reduction once, in order, and a segment that ends in a later
+    tile waits for it. Values convert to `dest`'s element type as
+    `tcu.store_tile` converts them.
+
+    `hi` must not exceed the offsets' length minus 1 nor `dest`'s length.
+    On the GPU the lanes take 32 segments at a time and fetch their values
+    from the lanes that hold them (shuffles); on the CPU a loop writes them
+    one by one.
+
+    ```mlir
+    %next = tcu.store_segment_ends %R, %off[%lo, %hi] base %base end %end,
+        %out : vector<16x16xf32>, memref<?xi64> -> memref<?xf32>
+    ```
+  }];
+  let arguments = (ins TCU_Tile:$tile,
+                   Arg<MemRefRankOf<[I32, I64], [1]>, "the offsets",
+                       [MemRead]>:$offsets,
+                   Index:$lo, Index:$hi, Index:$base, Index:$end,
+                   Arg<AnyMemRef, "the buffer written", [MemWrite]>:$dest,
+                   DefaultValuedAttr<TCU_ElementOrderAttr,
+                                     "::mlir::tcu::ElementOrder::Fixed">:$order);
+  let results = (outs Index:$next);
+  let assemblyFormat = [{
+    $tile `,` $offsets `[` $lo `,` $hi `]` `base` $base `end` $end `,` $dest
+    (`order` $order^)? attr-dict `:` type($tile) `,` type($offsets) `->`
+    type($dest)
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // TCUC_DIALECT_TCU_TCUMMAOPS_TD

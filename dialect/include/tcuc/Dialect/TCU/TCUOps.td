@@ -35,12 +35,14 @@ class TCU_SegmentedCollectiveOp<string mnemonic, list<Trait> traits = []>
     /// offsets, k segments) rather than from one size.
     bool hasOffsets() { return getOffsets() != nullptr; }
     /// The variant named by the `variant` attribute, or the default for
-    /// this segment size (seg256n, which takes any, for a runtime size or
-    /// offsets).
+    /// this segment size (seg256n, which takes any, for a runtime size;
+    /// balanced for offsets).
     ::mlir::tcu::Variant getVariantOrDefault() {
       if (auto v = getVariant())
         return *v;
-      if (hasRuntimeSegmentSize() || hasOffsets())
+      if (hasOffsets())
+        return ::mlir::tcu::Variant::Balanced;
+      if (hasRuntimeSegmentSize())
         return ::mlir::tcu::Variant::Seg256N;
       return ::mlir::tcu::getDefaultVariant(getSegmentSize());
     }

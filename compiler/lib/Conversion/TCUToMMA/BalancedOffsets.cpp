@@ -1,0 +1,311 @@
+//===- BalancedOffsets.cpp - segments from offsets, load-balanced ---------===//
+//
+// The `balanced` variant (docs/algorithms.md#balanced): the input is cut
+// into kBalancedItems equal runs of whole tiles, a one-warp block each,
+// whatever the segments' lengths, so a tiny segment costs no warp of its
+// own and a huge one is spread over every warp it covers. A warp walks its
+// run's tiles once; the segment heads inside a tile (tcu.offset_heads)
+// become masks on the tile products (SegmentedTile.cpp), and what crosses
+// runs, the sum of the segment open at a run's end, passes along a
+// look-back chain that starts wherever a segment does (tcu.block_lookback
+// with `publish`).
+//
+// A run [b0, b1) is read in two parts: the lead [b0, h), the part of the
+// segment open at b0 (h its end, or b0 where a segment starts there), and
+// the body [h, b1), whose segments all start in the run. The body is
+// scanned from a zero carry and its segments' sums (a reduction) or values
+// (a scan) stored at once; the lead needs the chain's prefix, so its sum
+// is published first (where the run holds no head) and a scan walks it
+// again once the prefix is known.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ChainedScans.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::tcu;
+
+namespace mlir::tcu::detail {
+
+static constexpr int64_t T = kTileSize;
+
+/// The number of offsets in off[0 .. count) at or below x (sorted offsets:
+/// a binary search, warp-uniform).
+static Value offsetsAtOrBelow(TileBuilder &tb, Value offsets, Value count,
+                              Value x) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  Type index = b.getIndexType();
+  auto loop = scf::WhileOp::create(
+      b, loc, TypeRange{index, index}, ValueRange{tb.idx(0), count},
+      [&](OpBuilder &ob, Location l, ValueRange a) {
+        Value more = arith::CmpIOp::create(ob, l, arith::CmpIPredicate::sgt,
+                                           a[1], tb.idx(0));
+        scf::ConditionOp::create(ob, l, more, a);
+      },
+      [&](OpBuilder &ob, Location l, ValueRange a) {
+        Value half = arith::DivUIOp::create(ob, l, a[1], tb.idx(2));
+        Value mid = arith::AddIOp::create(ob, l, a[0], half);
+        Value v = arith::IndexCastOp::create(
+            ob, l, index,
+            memref::LoadOp::create(ob, l, offsets, ValueRange{mid}));
+        Value atOrBelow =
+            arith::CmpIOp::create(ob, l, arith::CmpIPredicate::sle, v, x);
+        Value rest = arith::SubIOp::create(ob, l, a[1], half);
+        Value lo = arith::SelectOp::create(
+            ob, l, atOrBelow, arith::AddIOp::create(ob, l, mid, tb.idx(1)),
+            a[0]);
+        Value len = arith::SelectOp::create(
+            ob, l, atOrBelow, arith::SubIOp::create(ob, l, rest, tb.idx(1)),
+            half);
+        scf::YieldOp::create(ob, l, ValueRange{lo, len});
+      });
+  return loop.getResult(0);
+}
+
+/// One run's bounds and its place among the segments.
+struct Run {
+  Value item;       // the run's ticket
+  Value length;     // elements per run (a multiple of 256)
+  Value b0, b1;     // its elements
+  Value seg;        // sA, the segment holding b0 (or the last one)
+  Value h;          // the lead's end: the first head at or after b0, or b1
+  Value open;       // sA began before b0 (the lead needs the chain's prefix)
+  Value chainStart; // the run holding sA's head
+};
+
+/// The run with ticket q of `it` (n its input length, k >= 1 segments).
+static Run runOf(TileBuilder &tb, const Collective &it, Value q) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  using P = arith::CmpIPredicate;
+  Run r;
+  r.item = q;
+  Value tiles = tb.ceilDiv(it.n, T * T);
+  // (At least one tile: an empty input still has runs to divide by.)
+  r.length = tb.mul(arith::MaxSIOp::create(
+                        b, loc, tb.ceilDiv(tiles, kBalancedItems), tb.idx(1)),
+                    T * T);
+  r.b0 = tb.min(tb.mul(q, r.length), it.n);
+  r.b1 = tb.min(tb.add(r.b0, r.length), it.n);
+  Value k = it.numSegments;
+  Value last = arith::SubIOp::create(b, loc, k, tb.idx(1));
+  Value below = offsetsAtOrBelow(tb, it.offsets, tb.add(k, tb.idx(1)), r.b0);
+  // The last offset at or below b0 opens sA (clamped to a segment).
+  r.seg = tb.min(
+      arith::MaxSIOp::create(
+          b, loc, arith::SubIOp::create(b, loc, below, tb.idx(1)), tb.idx(0)),
+      last);
+  Value start = clampedOffset(tb, it, r.seg, tb.idx(0), r.b0);
+  Value next = clampedOffset(tb, it, tb.add(r.seg, tb.idx(1)), r.b0, r.b1);
+  r.open = arith::CmpIOp::create(b, loc, P::slt, start, r.b0);
+  r.h = arith::SelectOp::create(b, loc, r.open, next, r.b0);
+  r.chainStart = arith::DivUIOp::create(b, loc, start, r.length);
+  return r;
+}
+
+/// The sum of elements [b0, h) (the lead), a scalar of the accumulator
+/// type.
+static Value leadSum(TileBuilder &tb, const Collective &it, const Run &r) {
+  Value tiles = tb.ceilDiv(
+      arith::SubIOp::create(tb.builder(), tb.location(), r.h, r.b0), T * T);
+  Value v = reduceTileRuns(tb, it.input, r.b0, tb.idx(0), tiles, tb.idx(1), r.h,
+                           it.tilesPerWarp);
+  return tb.element(tb.rowSums(v), 0, 0);
+}
+
+/// Walks the body [h, b1) from a zero carry, tiles_per_warp tiles at a
+/// time: the group's tiles are loaded first (that many in flight), then
+/// each tile's heads read and the tile scanned in order. `visit(R, base,
+/// limit, extras)` gets each tile's segmented scan and returns the next
+/// `extras` (loop-carried from `extras0`). Returns the carry at b1 (the sum
+/// of the segment open there, from its head or from h) and the extras.
+static SmallVector<Value> walkBody(
+    TileBuilder &tb, const Collective &it, const Run &r, ValueRange extras0,
+    function_ref<SmallVector<Value>(Value, Value, Value, ValueRange)> visit) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  int64_t group = it.tilesPerWarp;
+  Value first =
+      tb.mul(arith::DivUIOp::create(b, loc, r.h, tb.idx(T * T)), T * T);
+  Value count = tb.ceilDiv(
+      arith::SubIOp::create(b, loc, arith::MaxSIOp::create(b, loc, r.b1, first),
+                            first),
+      T * T);
+  Value hi = tb.add(it.numSegments, tb.idx(1));
+  SmallVector<Value> init{zeroCarry(tb, it), r.seg};
+  llvm::append_range(init, extras0);
+  ValueRange out = tb.forLoop(
+      tb.idx(0), tb.ceilDiv(count, group), tb.idx(1), init,
+      [&](Value g, ValueRange carried) -> SmallVector<Value> {
+        // A tile past the body (the last group's overrun) starts at or
+        // past b1: its loads and stores select nothing, and it leaves the
+        // carry as it was.
+        SmallVector<Value> bases;
+        for (int64_t i = 0; i < group; ++i) {
+          bases.push_back(tb.add(
+              first, tb.mul(tb.add(tb.mul(g, group), tb.idx(i)), T * T)));
+        }
+        Value carry = carried[0], lo = carried[1];
+        SmallVector<Value> extras(carried.drop_front(2));
+        for (Value base : bases) {
+          auto heads = OffsetHeadsOp::create(
+              b, loc, tb.tileType(b.getI32Type()), b.getIndexType(),
+              b.getIndexType(), it.offsets, lo, hi, base);
+          Value a = loadScanTile(tb, it, base, r.b1, /*from=*/r.h);
+          auto [rTile, next] =
+              segmentedScanTile(tb, it, a, heads.getRows(), heads.getMost(),
+                                carry, /*endsOnly=*/!it.isScan);
+          Value inBody = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::slt, base, r.b1);
+          carry = arith::SelectOp::create(b, loc, inBody, next, carry);
+          lo = heads.getNext();
+          extras = visit(rTile, base, tb.min(tb.add(base, tb.idx(T * T)), r.b1),
+                         extras);
+        }
+        SmallVector<Value> result{carry, lo};
+        llvm::append_range(result, extras);
+        return result;
+      });
+  SmallVector<Value> results{out[0]};
+  llvm::append_range(results, out.drop_front(2));
+  return results;
+}
+
+/// The chain step: publishes the run's aggregate (the sum of the segment
+/// open at b1: from its head where the run holds one, else the lead's
+/// sum) and returns the sum of the earlier runs' part of sA.
+static Value lookBack(TileBuilder &tb, const Collective &it, const Run &r,
+                      Value state, Value totals, Value tail, Value lead) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  Type acc = TileBuilder::accumulatorFor(inputElementType(it.input));
+  Value hasHead =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r.h, r.b1);
+  Value aggregate = arith::SelectOp::create(b, loc, hasHead, tail, lead);
+  // Words are 1-based (word 0 is the ticket counter).
+  Value word = tb.add(r.item, tb.idx(1));
+  Value first = tb.add(r.chainStart, tb.idx(1));
+  Value publish = arith::SelectOp::create(b, loc, hasHead, word, first);
+  auto op = BlockLookbackOp::create(
+      b, loc, acc, acc, aggregate, totals, tb.idx(0), tb.idx(0),
+      b.getI64IntegerAttr(1), state, word, first, publish);
+  return op.getChunkPrefix();
+}
+
+/// The chain's state and a run's exchange buffer (tcu.block_lookback's,
+/// per item: allocated at the item's top level, where the GPU lowering
+/// gives it workgroup memory).
+struct Chain {
+  Value state, totals;
+};
+
+/// The runs: a ticket each (tcu.ticket: a run waits only on runs drawn
+/// before it), `body` for those with elements (or the first, which writes
+/// the empty segments of an empty input), none for k = 0.
+static void forEachRun(
+    TileBuilder &tb, const Collective &c,
+    function_ref<void(const Collective &, const Run &, const Chain &)> body) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  using P = arith::CmpIPredicate;
+  Value state = zeroedChainState(tb, tb.idx(kBalancedItems + 1));
+  Type acc = TileBuilder::accumulatorFor(inputElementType(c.input));
+  tb.parallel(tb.idx(kBalancedItems), [&](Value) {
+    Value totals = memref::AllocOp::create(b, loc, MemRefType::get({2}, acc));
+    Value q = TicketOp::create(b, loc, b.getIndexType(), state, tb.idx(0));
+    Collective it = offsetsItem(tb, c);
+    Run r = runOf(tb, it, q);
+    Value active = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, P::sgt, it.numSegments, tb.idx(0)),
+        arith::OrIOp::create(
+            b, loc, arith::CmpIOp::create(b, loc, P::slt, r.b0, it.n),
+            arith::CmpIOp::create(b, loc, P::eq, q, tb.idx(0))));
+    auto ifOp = scf::IfOp::create(b, loc, active);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      body(it, r, Chain{state, totals});
+    }
+    memref::DeallocOp::create(b, loc, totals);
+  });
+  memref::DeallocOp::create(b, loc, state);
+}
+
+void reduceBalanced(TileBuilder &tb, const Collective &collective) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  Collective c = collective;
+  Type elt = inputElementType(c.input);
+  if (elt.isF16() || elt.isBF16())
+    c.scanOrder = ElementOrder::Quads;
+  c.inclusive = true;
+  forEachRun(tb, c, [&](const Collective &it, const Run &r, const Chain &ch) {
+    Value lead = leadSum(tb, it, r);
+    // Segments after sA (all of them in the first run) end in the body.
+    Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          r.item, tb.idx(0));
+    Value written = arith::SelectOp::create(
+        b, loc, isFirst, tb.idx(0),
+        arith::SelectOp::create(b, loc, r.open, tb.add(r.seg, tb.idx(1)),
+                                r.seg));
+    Value k = it.numSegments;
+    SmallVector<Value> walked = walkBody(
+        tb, it, r, {written},
+        [&](Value rTile, Value base, Value limit,
+            ValueRange w) -> SmallVector<Value> {
+          return {StoreSegmentEndsOp::create(
+              b, loc, b.getIndexType(), rTile, it.offsets, w[0], k, base,
+              tb.add(limit, tb.idx(1)), it.output, it.scanOrder)};
+        });
+    Value tail = walked[0];
+    // The empty segments at b1 (a body of no tiles leaves them): their
+    // sums are 0, whatever the tile.
+    StoreSegmentEndsOp::create(
+        b, loc, b.getIndexType(), tb.zeroAcc(inputElementType(it.input)),
+        it.offsets, walked[1], k, r.b1, tb.add(r.b1, tb.idx(1)), it.output);
+    Value prefix =
+        lookBack(tb, it, r, ch.state, ch.totals, tb.element(tail, 0, 0), lead);
+    // sA, if it ends in this run, has the chain's prefix plus the lead.
+    Value end = clampedOffset(tb, it, tb.add(r.seg, tb.idx(1)), r.b0, it.n);
+    Value ends = arith::AndIOp::create(
+        b, loc, r.open,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, end, r.b1));
+    Value sum = tb.broadcast(addAcc(tb, prefix, lead), prefix.getType());
+    tb.storeRow(
+        sum, 0, it.output, r.seg,
+        arith::SelectOp::create(b, loc, ends, tb.add(r.seg, tb.idx(1)), r.seg));
+  });
+}
+
+void scanBalanced(TileBuilder &tb, const Collective &collective) {
+  Collective c = collective;
+  Type elt = inputElementType(c.input);
+  if (elt.isF16() || elt.isBF16())
+    c.scanOrder = ElementOrder::Quads;
+  forEachRun(tb, c, [&](const Collective &it, const Run &r, const Chain &ch) {
+    Value lead = leadSum(tb, it, r);
+    Value tail = walkBody(tb, it, r, {},
+                          [&](Value rTile, Value base, Value limit,
+                              ValueRange) -> SmallVector<Value> {
+                            storeScanTile(tb, it, rTile, base, limit,
+                                          /*from=*/r.h);
+                            return {};
+                          })[0];
+    Value prefix =
+        lookBack(tb, it, r, ch.state, ch.totals, tb.element(tail, 0, 0), lead);
+    // The lead again, now from the chain's prefix (0 where sA starts at
+    // b0: the lead is empty then).
+    Value tiles = tb.ceilDiv(
+        arith::SubIOp::create(tb.builder(), tb.location(), r.h, r.b0), T * T);
+    scanTileRuns(tb, it, r.b0, tiles, r.h,
+                 tb.broadcast(prefix, prefix.getType()));
+  });
+}
+
+} // namespace mlir::tcu::detail
