@@ -118,9 +118,9 @@ static Value leadSum(TileBuilder &tb, const Collective &it, const Run &r) {
   return tb.element(tb.rowSums(v), 0, 0);
 }
 
-/// Walks the body [h, b1) from a zero carry, tiles_per_warp tiles at a
-/// time: the group's tiles are loaded first (that many in flight), then
-/// each tile's heads read and the tile scanned in order. `visit(R, base,
+/// Walks the body [h, b1) from a zero carry, tiles_per_warp tiles an
+/// iteration, each tile's heads read before its load is issued (measured
+/// faster than the other order: docs/rationale.md#balanced). `visit(R, base,
 /// limit, extras)` gets each tile's segmented scan and returns the next
 /// `extras` (loop-carried from `extras0`). Returns the carry at b1 (the sum
 /// of the segment open there, from its head or from h) and the extras.
