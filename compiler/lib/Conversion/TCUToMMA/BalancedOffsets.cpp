@@ -240,10 +240,7 @@ static void forEachRun(
 void reduceBalanced(TileBuilder &tb, const Collective &collective) {
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
-  Collective c = collective;
-  Type elt = inputElementType(c.input);
-  if (elt.isF16() || elt.isBF16())
-    c.scanOrder = ElementOrder::Quads;
+  Collective c = withQuadsFor16Bit(collective);
   c.inclusive = true;
   forEachRun(tb, c, [&](const Collective &it, const Run &r, const Chain &ch) {
     Value lead = leadSum(tb, it, r);
@@ -284,10 +281,7 @@ void reduceBalanced(TileBuilder &tb, const Collective &collective) {
 }
 
 void scanBalanced(TileBuilder &tb, const Collective &collective) {
-  Collective c = collective;
-  Type elt = inputElementType(c.input);
-  if (elt.isF16() || elt.isBF16())
-    c.scanOrder = ElementOrder::Quads;
+  Collective c = withQuadsFor16Bit(collective);
   forEachRun(tb, c, [&](const Collective &it, const Run &r, const Chain &ch) {
     Value lead = leadSum(tb, it, r);
     Value tail = walkBody(tb, it, r, {},

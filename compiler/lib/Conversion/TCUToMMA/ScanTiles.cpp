@@ -43,6 +43,14 @@ void storeScanTile(TileBuilder &tb, const Collective &c, Value r, Value base,
   tb.storeTile(r, c.output, base, tb.idx(T), tb.idx(T), end, c.scanOrder, from);
 }
 
+Collective withQuadsFor16Bit(const Collective &c) {
+  Collective out = c;
+  Type elt = inputElementType(c.input);
+  if (elt.isF16() || elt.isBF16())
+    out.scanOrder = ElementOrder::Quads;
+  return out;
+}
+
 Value addAcc(TileBuilder &tb, Value x, Value y) {
   return buildAccumulatorAdd(tb.builder(), tb.location(), x, y);
 }

@@ -29,6 +29,10 @@ Value loadScanTile(TileBuilder &tb, const Collective &c, Value base, Value end,
 /// Stores a tile scanned from loadScanTile's tile back in the same order.
 void storeScanTile(TileBuilder &tb, const Collective &c, Value r, Value base,
                    Value end, Value from = nullptr);
+/// `c` with its scan tiles in the quads order where the input is 16-bit (a
+/// lane then moves four consecutive elements of a row, whole 32-byte
+/// sectors: docs/rationale.md#stream-quads); other inputs as they are.
+Collective withQuadsFor16Bit(const Collective &c);
 /// x + y for accumulator scalars or tiles (f32 or i32 elements).
 Value addAcc(TileBuilder &tb, Value x, Value y);
 /// An all-zero carry tile for c's input.

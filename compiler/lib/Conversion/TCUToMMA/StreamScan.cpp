@@ -184,10 +184,7 @@ void scanStream(TileBuilder &tb, const Collective &collective) {
   // 16-bit tiles move in the quads order: a lane loads and stores four
   // consecutive elements of a row (whole 32-byte sectors), where the fixed
   // order moves pairs (docs/rationale.md#stream-quads).
-  Collective c = collective;
-  Type elt = inputElementType(c.input);
-  if (elt.isF16() || elt.isBF16())
-    c.scanOrder = ElementOrder::Quads;
+  Collective c = withQuadsFor16Bit(collective);
   // Segments per item (k) and the item's span (folded to constants for a
   // constant size); the size as i32 (at most kMaxStreamSegment).
   Value k = arith::MaxSIOp::create(
