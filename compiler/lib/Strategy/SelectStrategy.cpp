@@ -20,6 +20,9 @@ using namespace mlir::tcu;
 
 namespace {
 
+/// Tiles in flight in a balanced walk's stretches without heads.
+constexpr int64_t kBalancedTilesInFlight = 2;
+
 /// Gives a single-pass scan without a schedule the one its variant, types,
 /// tiles and warps call for (ChainSchedule.h).
 void scheduleChain(SegmentedScanOp op) {
@@ -44,8 +47,11 @@ void choose(OpT op, bool isScan, const std::string &chip,
   // Offsets likewise: one kernel for any segment lengths.
   if (op.hasRuntimeSegmentSize() || op.hasOffsets()) {
     op.setVariant(op.getVariantOrDefault());
+    // The balanced walk keeps that many tiles in flight where it streams a
+    // stretch without heads (docs/rationale.md#balanced).
     if (!op.getTilesPerWarp() && chooseTiles)
-      op.setTilesPerWarp(1);
+      op.setTilesPerWarp(
+          *op.getVariant() == Variant::Balanced ? kBalancedTilesInFlight : 1);
     if (explain)
       op.emitRemark() << "variant " << stringifyVariant(*op.getVariant())
                       << ", " << op.getTilesPerWarpOrDefault()

@@ -118,61 +118,110 @@ static Value leadSum(TileBuilder &tb, const Collective &it, const Run &r) {
   return tb.element(tb.rowSums(v), 0, 0);
 }
 
-/// Walks the body [h, b1) from a zero carry, tiles_per_warp tiles an
-/// iteration, each tile's heads read before its load is issued (measured
-/// faster than the other order: docs/rationale.md#balanced). `visit(R, base,
-/// limit, extras)` gets each tile's segmented scan and returns the next
-/// `extras` (loop-carried from `extras0`). Returns the carry at b1 (the sum
-/// of the segment open there, from its head or from h) and the extras.
+/// The next head at or after `base`: off[lo] (the first offset not yet
+/// passed) clamped into [base, b1 + 1], b1 + 1 when none is left (no head
+/// before b1, and no segment ends at b1).
+static Value nextHead(TileBuilder &tb, const Collective &it, const Run &r,
+                      Value lo, Value base) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  Value k = it.numSegments;
+  Value beyond = tb.add(r.b1, tb.idx(1));
+  return arith::SelectOp::create(
+      b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, lo, k),
+      clampedOffset(tb, it, tb.min(lo, k), base, beyond), beyond);
+}
+
+/// The tiles from `base` (< b1) before the next head `head`, or every one
+/// left where no head lies before b1: a stretch of one segment. A
+/// reduction's stretch also stops before the tile of the last element of a
+/// segment that ends in the run, where that segment's sum is written.
+static Value headlessTiles(TileBuilder &tb, const Collective &it, const Run &r,
+                           Value head, Value base) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  using P = arith::CmpIPredicate;
+  Value rest = tb.ceilDiv(arith::SubIOp::create(b, loc, r.b1, base), T * T);
+  Value lead = arith::SubIOp::create(b, loc, head, base);
+  Value before =
+      it.isScan ? lead : arith::SubIOp::create(b, loc, lead, tb.idx(1));
+  Value reaches =
+      arith::CmpIOp::create(b, loc, it.isScan ? P::sge : P::sgt, head, r.b1);
+  return arith::SelectOp::create(
+      b, loc, reaches, rest,
+      arith::DivUIOp::create(b, loc, before, tb.idx(T * T)));
+}
+
+/// Walks the body [h, b1) from a zero carry. Where the next head lies past
+/// the current tile, the tiles before it are one segment's stretch:
+/// `bulk(base, tiles, carry)` reads them (tiles_per_warp in flight) and
+/// returns the carry after them, so long segments stream as the lead
+/// does. Otherwise the tile is read alone, its heads read
+/// before its load is issued (measured faster than the other order:
+/// docs/rationale.md#balanced); `visit(R, base, limit, extras)` gets its
+/// segmented scan and returns the next `extras` (loop-carried from
+/// `extras0`). Returns the carry at b1 (the sum of the segment open there,
+/// from its head or from h) and the extras.
 static SmallVector<Value> walkBody(
     TileBuilder &tb, const Collective &it, const Run &r, ValueRange extras0,
+    function_ref<Value(Value base, Value tiles, Value carry)> bulk,
     function_ref<SmallVector<Value>(Value, Value, Value, ValueRange)> visit) {
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
-  int64_t group = it.tilesPerWarp;
+  using P = arith::CmpIPredicate;
+  Type index = b.getIndexType();
   Value first =
       tb.mul(arith::DivUIOp::create(b, loc, r.h, tb.idx(T * T)), T * T);
-  Value count = tb.ceilDiv(
-      arith::SubIOp::create(b, loc, arith::MaxSIOp::create(b, loc, r.b1, first),
-                            first),
-      T * T);
   Value hi = tb.add(it.numSegments, tb.idx(1));
-  SmallVector<Value> init{zeroCarry(tb, it), r.seg};
+  SmallVector<Value> init{first, zeroCarry(tb, it), r.seg};
   llvm::append_range(init, extras0);
-  ValueRange out = tb.forLoop(
-      tb.idx(0), tb.ceilDiv(count, group), tb.idx(1), init,
-      [&](Value g, ValueRange carried) -> SmallVector<Value> {
-        // A tile past the body (the last group's overrun) starts at or
-        // past b1: its loads and stores select nothing, and it leaves the
-        // carry as it was.
-        SmallVector<Value> bases;
-        for (int64_t i = 0; i < group; ++i) {
-          bases.push_back(tb.add(
-              first, tb.mul(tb.add(tb.mul(g, group), tb.idx(i)), T * T)));
-        }
-        Value carry = carried[0], lo = carried[1];
-        SmallVector<Value> extras(carried.drop_front(2));
-        for (Value base : bases) {
-          auto heads = OffsetHeadsOp::create(
-              b, loc, tb.tileType(b.getI32Type()), b.getIndexType(),
-              b.getIndexType(), it.offsets, lo, hi, base);
-          Value a = loadScanTile(tb, it, base, r.b1, /*from=*/r.h);
-          auto [rTile, next] =
-              segmentedScanTile(tb, it, a, heads.getRows(), heads.getMost(),
+  SmallVector<Type> types;
+  for (Value v : init)
+    types.push_back(v.getType());
+  auto loop = scf::WhileOp::create(
+      b, loc, types, init,
+      [&](OpBuilder &ob, Location l, ValueRange a) {
+        Value more = arith::CmpIOp::create(ob, l, P::slt, a[0], r.b1);
+        scf::ConditionOp::create(ob, l, more, a);
+      },
+      [&](OpBuilder &ob, Location l, ValueRange a) {
+        Value base = a[0], carry = a[1], lo = a[2];
+        ValueRange extras = a.drop_front(3);
+        // At least one tile without a head (a reduction's: nor the last
+        // element of a segment) lies ahead when the next head is past it.
+        Value head = nextHead(tb, it, r, lo, base);
+        Value headless = arith::CmpIOp::create(
+            ob, l, P::sge, head,
+            tb.add(base, tb.idx(it.isScan ? T * T : T * T + 1)));
+        auto ifOp = scf::IfOp::create(ob, l, TypeRange(types), headless,
+                                      /*withElseRegion=*/true);
+        {
+          OpBuilder::InsertionGuard guard(ob);
+          ob.setInsertionPointToStart(ifOp.thenBlock());
+          Value stretch = headlessTiles(tb, it, r, head, base);
+          SmallVector<Value> next{tb.add(base, tb.mul(stretch, T * T)),
+                                  bulk(base, stretch, carry), lo};
+          llvm::append_range(next, extras);
+          scf::YieldOp::create(ob, l, next);
+          ob.setInsertionPointToStart(ifOp.elseBlock());
+          auto heads =
+              OffsetHeadsOp::create(ob, l, tb.tileType(ob.getI32Type()), index,
+                                    index, it.offsets, lo, hi, base);
+          Value tile = loadScanTile(tb, it, base, r.b1, /*from=*/r.h);
+          auto [rTile, carried] =
+              segmentedScanTile(tb, it, tile, heads.getRows(), heads.getMost(),
                                 carry, /*endsOnly=*/!it.isScan);
-          Value inBody = arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::slt, base, r.b1);
-          carry = arith::SelectOp::create(b, loc, inBody, next, carry);
-          lo = heads.getNext();
-          extras = visit(rTile, base, tb.min(tb.add(base, tb.idx(T * T)), r.b1),
-                         extras);
+          SmallVector<Value> other{tb.add(base, tb.idx(T * T)), carried,
+                                   heads.getNext()};
+          llvm::append_range(
+              other, visit(rTile, base,
+                           tb.min(tb.add(base, tb.idx(T * T)), r.b1), extras));
+          scf::YieldOp::create(ob, l, other);
         }
-        SmallVector<Value> result{carry, lo};
-        llvm::append_range(result, extras);
-        return result;
+        scf::YieldOp::create(ob, l, ifOp.getResults());
       });
-  SmallVector<Value> results{out[0]};
-  llvm::append_range(results, out.drop_front(2));
+  SmallVector<Value> results{loop.getResult(1)};
+  llvm::append_range(results, loop.getResults().drop_front(3));
   return results;
 }
 
@@ -254,6 +303,11 @@ void reduceBalanced(TileBuilder &tb, const Collective &collective) {
     Value k = it.numSegments;
     SmallVector<Value> walked = walkBody(
         tb, it, r, {written},
+        [&](Value base, Value tiles, Value carry) {
+          Value v = reduceTileRuns(tb, it.input, base, tb.idx(0), tiles,
+                                   tb.idx(1), r.b1, it.tilesPerWarp);
+          return addAcc(tb, carry, tb.rowSums(v));
+        },
         [&](Value rTile, Value base, Value limit,
             ValueRange w) -> SmallVector<Value> {
           return {StoreSegmentEndsOp::create(
@@ -284,13 +338,17 @@ void scanBalanced(TileBuilder &tb, const Collective &collective) {
   Collective c = withQuadsFor16Bit(collective);
   forEachRun(tb, c, [&](const Collective &it, const Run &r, const Chain &ch) {
     Value lead = leadSum(tb, it, r);
-    Value tail = walkBody(tb, it, r, {},
-                          [&](Value rTile, Value base, Value limit,
-                              ValueRange) -> SmallVector<Value> {
-                            storeScanTile(tb, it, rTile, base, limit,
-                                          /*from=*/r.h);
-                            return {};
-                          })[0];
+    Value tail = walkBody(
+        tb, it, r, {},
+        [&](Value base, Value tiles, Value carry) {
+          return scanTileRuns(tb, it, base, tiles, r.b1, carry, r.h);
+        },
+        [&](Value rTile, Value base, Value limit,
+            ValueRange) -> SmallVector<Value> {
+          storeScanTile(tb, it, rTile, base, limit,
+                        /*from=*/r.h);
+          return {};
+        })[0];
     Value prefix =
         lookBack(tb, it, r, ch.state, ch.totals, tb.element(tail, 0, 0), lead);
     // The lead again, now from the chain's prefix (0 where sA starts at

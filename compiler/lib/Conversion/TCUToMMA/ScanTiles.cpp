@@ -81,9 +81,9 @@ void scanTiles(TileBuilder &tb, const Collective &c, Value base, int64_t count,
                carry, from);
 }
 
-void scanTileRuns(TileBuilder &tb, const Collective &c, Value base, Value runs,
-                  Value end, Value carry, Value from) {
-  forTileGroups(
+Value scanTileRuns(TileBuilder &tb, const Collective &c, Value base, Value runs,
+                   Value end, Value carry, Value from) {
+  return forTileGroups(
       tb, tb.idx(0), runs, tb.idx(1), c.tilesPerWarp, end, {carry},
       [&](ArrayRef<Value> tiles, ArrayRef<Value> limits,
           ValueRange carried) -> SmallVector<Value> {
@@ -96,7 +96,7 @@ void scanTileRuns(TileBuilder &tb, const Collective &c, Value base, Value runs,
         for (size_t i = 0; i < loaded.size(); ++i)
           s = scanLoadedTile(tb, c, loaded[i], bases[i], limits[i], s, from);
         return {s};
-      });
+      })[0];
 }
 
 Collective partialsScan(TileBuilder &tb, const Collective &c, Value totals,

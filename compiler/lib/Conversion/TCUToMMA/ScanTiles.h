@@ -68,9 +68,10 @@ Value scanLoadedTile(TileBuilder &tb, const Collective &c, Value a, Value base,
 /// tiles before it scans the first of them.
 void scanTiles(TileBuilder &tb, const Collective &c, Value base, int64_t count,
                Value end, Value carry, Value from = nullptr);
-/// The same over `runs` tiles, already clipped (segmentTileRuns).
-void scanTileRuns(TileBuilder &tb, const Collective &c, Value base, Value runs,
-                  Value end, Value carry, Value from = nullptr);
+/// The same over `runs` tiles, already clipped (segmentTileRuns); returns
+/// the carry after the last.
+Value scanTileRuns(TileBuilder &tb, const Collective &c, Value base, Value runs,
+                   Value end, Value carry, Value from = nullptr);
 
 /// A chunk's place in a look-back chain (tcu.block_lookback's operands):
 /// the state words, the chunk's word and the chain's first word.
