@@ -333,6 +333,40 @@ int cubb_scan_by_keys_f16_f32(const void *in, void *out, const void *keys,
                   static_cast<cudaStream_t>(stream), inclusive != 0);
 }
 
+int cubb_segmented_reduce_offsets_f32_f32(const void *in, void *out,
+                                          const void *offsets, int64_t k,
+                                          void *stream) {
+  const int *off = static_cast<const int *>(offsets);
+  return segmentedSum<float>(static_cast<const float *>(in), out, k, off,
+                             off + 1, static_cast<cudaStream_t>(stream));
+}
+
+int cubb_scan_by_keys_f32_f32(const void *in, void *out, const void *keys,
+                              int64_t n, int inclusive, void *stream) {
+  return scanKeys(static_cast<const int *>(keys),
+                  static_cast<const float *>(in), static_cast<float *>(out), n,
+                  static_cast<cudaStream_t>(stream), inclusive != 0);
+}
+
+int cubb_segmented_reduce_offsets_i8_i32(const void *in, void *out,
+                                         const void *offsets, int64_t k,
+                                         void *stream) {
+  const int *off = static_cast<const int *>(offsets);
+  return segmentedSum<int32_t>(
+      thrust::make_transform_iterator(static_cast<const int8_t *>(in),
+                                      CharToInt{}),
+      out, k, off, off + 1, static_cast<cudaStream_t>(stream));
+}
+
+int cubb_scan_by_keys_i8_i32(const void *in, void *out, const void *keys,
+                             int64_t n, int inclusive, void *stream) {
+  return scanKeys(static_cast<const int *>(keys),
+                  thrust::make_transform_iterator(
+                      static_cast<const int8_t *>(in), CharToInt{}),
+                  static_cast<int32_t *>(out), n,
+                  static_cast<cudaStream_t>(stream), inclusive != 0);
+}
+
 int cubb_read(const void *in, int64_t bytes, void *sink, void *stream) {
   static int grid = residentBlocks((const void *)readKernel, 256);
   readKernel<<<grid, 256, 0, static_cast<cudaStream_t>(stream)>>>(
