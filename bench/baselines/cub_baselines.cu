@@ -198,6 +198,34 @@ int reduceAll(InIt values, void *out, int64_t n, void *stream) {
       s);
 }
 
+/// f16 inputs read as f32, i8 inputs as i32 (the types tcuc accumulates in).
+auto halves(const void *in) {
+  return thrust::make_transform_iterator(static_cast<const __half *>(in),
+                                         HalfToFloat{});
+}
+auto chars(const void *in) {
+  return thrust::make_transform_iterator(static_cast<const int8_t *>(in),
+                                         CharToInt{});
+}
+
+/// DeviceSegmentedReduce::Sum over k+1 int32 CSR offsets.
+template <typename OutT, typename InIt>
+int offsetsSum(InIt values, void *out, const void *offsets, int64_t k,
+               void *stream) {
+  const int *off = static_cast<const int *>(offsets);
+  return segmentedSum<OutT>(values, out, k, off, off + 1,
+                            static_cast<cudaStream_t>(stream));
+}
+
+/// The scan by key over int32 segment ids `keys`.
+template <typename OutT, typename InIt>
+int keysScan(InIt values, void *out, const void *keys, int64_t n, int inclusive,
+             void *stream) {
+  return scanKeys(static_cast<const int *>(keys), values,
+                  static_cast<OutT *>(out), n,
+                  static_cast<cudaStream_t>(stream), inclusive != 0);
+}
+
 } // namespace
 
 extern "C" {
@@ -317,54 +345,36 @@ int cubb_exscan_f16_f32(const void *in, void *out, int64_t n, int64_t seg,
 int cubb_segmented_reduce_offsets_f16_f32(const void *in, void *out,
                                           const void *offsets, int64_t k,
                                           void *stream) {
-  const int *off = static_cast<const int *>(offsets);
-  return segmentedSum<float>(
-      thrust::make_transform_iterator(static_cast<const __half *>(in),
-                                      HalfToFloat{}),
-      out, k, off, off + 1, static_cast<cudaStream_t>(stream));
+  return offsetsSum<float>(halves(in), out, offsets, k, stream);
 }
 
 int cubb_scan_by_keys_f16_f32(const void *in, void *out, const void *keys,
                               int64_t n, int inclusive, void *stream) {
-  return scanKeys(static_cast<const int *>(keys),
-                  thrust::make_transform_iterator(
-                      static_cast<const __half *>(in), HalfToFloat{}),
-                  static_cast<float *>(out), n,
-                  static_cast<cudaStream_t>(stream), inclusive != 0);
+  return keysScan<float>(halves(in), out, keys, n, inclusive, stream);
 }
 
 int cubb_segmented_reduce_offsets_f32_f32(const void *in, void *out,
                                           const void *offsets, int64_t k,
                                           void *stream) {
-  const int *off = static_cast<const int *>(offsets);
-  return segmentedSum<float>(static_cast<const float *>(in), out, k, off,
-                             off + 1, static_cast<cudaStream_t>(stream));
+  return offsetsSum<float>(static_cast<const float *>(in), out, offsets, k,
+                           stream);
 }
 
 int cubb_scan_by_keys_f32_f32(const void *in, void *out, const void *keys,
                               int64_t n, int inclusive, void *stream) {
-  return scanKeys(static_cast<const int *>(keys),
-                  static_cast<const float *>(in), static_cast<float *>(out), n,
-                  static_cast<cudaStream_t>(stream), inclusive != 0);
+  return keysScan<float>(static_cast<const float *>(in), out, keys, n,
+                         inclusive, stream);
 }
 
 int cubb_segmented_reduce_offsets_i8_i32(const void *in, void *out,
                                          const void *offsets, int64_t k,
                                          void *stream) {
-  const int *off = static_cast<const int *>(offsets);
-  return segmentedSum<int32_t>(
-      thrust::make_transform_iterator(static_cast<const int8_t *>(in),
-                                      CharToInt{}),
-      out, k, off, off + 1, static_cast<cudaStream_t>(stream));
+  return offsetsSum<int32_t>(chars(in), out, offsets, k, stream);
 }
 
 int cubb_scan_by_keys_i8_i32(const void *in, void *out, const void *keys,
                              int64_t n, int inclusive, void *stream) {
-  return scanKeys(static_cast<const int *>(keys),
-                  thrust::make_transform_iterator(
-                      static_cast<const int8_t *>(in), CharToInt{}),
-                  static_cast<int32_t *>(out), n,
-                  static_cast<cudaStream_t>(stream), inclusive != 0);
+  return keysScan<int32_t>(chars(in), out, keys, n, inclusive, stream);
 }
 
 int cubb_read(const void *in, int64_t bytes, void *sink, void *stream) {
