@@ -108,57 +108,14 @@ static Run runOf(TileBuilder &tb, const Collective &it, Value q) {
   return r;
 }
 
-/// `tiles` tiles of one segment's part from `base` (none at or past
-/// `end`), read window by window of kBalancedWindowTiles: each window asks
-/// L2 for the next (tcu.prefetch) before `step(window base, its tiles,
-/// carry)` reads it, so a stretch keeps a window's DRAM reads in flight
-/// beyond the registers' tiles. Returns the carry after the last.
-static Value streamWindows(TileBuilder &tb, const Collective &it, Value base,
-                           Value tiles, Value end, Value carry,
-                           function_ref<Value(Value, Value, Value)> step) {
-  OpBuilder &b = tb.builder();
-  Location loc = tb.location();
-  constexpr int64_t W = kBalancedWindowTiles;
-  // Elements [at, min(at + W tiles, end)), none where at >= end.
-  auto prefetch = [&](Value at) {
-    Value from = tb.min(at, end);
-    Value to = tb.min(tb.add(from, tb.idx(W * T * T)), end);
-    PrefetchOp::create(b, loc, it.input, from,
-                       arith::SubIOp::create(b, loc, to, from));
-  };
-  prefetch(base);
-  return tb.forLoop(
-      tb.idx(0), tb.ceilDiv(tiles, W), tb.idx(1), {carry},
-      [&](Value w, ValueRange carried) -> SmallVector<Value> {
-        Value first = tb.mul(w, W);
-        Value at = tb.add(base, tb.mul(first, T * T));
-        prefetch(tb.add(at, tb.idx(W * T * T)));
-        Value count = tb.min(
-            arith::SubIOp::create(b, loc, tiles, first).getResult(),
-            tb.idx(W));
-        return {step(at, count, carried[0])};
-      })[0];
-}
-
-/// The carry plus the sum of a window's tiles (a reduction's step).
-static Value sumStep(TileBuilder &tb, const Collective &it, Value at,
-                     Value count, Value end, Value carry) {
-  Value v = reduceTileRuns(tb, it.input, at, tb.idx(0), count, tb.idx(1), end,
-                           it.tilesPerWarp);
-  return addAcc(tb, carry, tb.rowSums(v));
-}
-
 /// The sum of elements [b0, h) (the lead), a scalar of the accumulator
 /// type.
 static Value leadSum(TileBuilder &tb, const Collective &it, const Run &r) {
   Value tiles = tb.ceilDiv(
       arith::SubIOp::create(tb.builder(), tb.location(), r.h, r.b0), T * T);
-  Value sum = streamWindows(
-      tb, it, r.b0, tiles, r.h, zeroCarry(tb, it),
-      [&](Value at, Value count, Value carry) {
-        return sumStep(tb, it, at, count, r.h, carry);
-      });
-  return tb.element(sum, 0, 0);
+  Value v = reduceTileRuns(tb, it.input, r.b0, tb.idx(0), tiles, tb.idx(1), r.h,
+                           it.tilesPerWarp);
+  return tb.element(tb.rowSums(v), 0, 0);
 }
 
 /// The next head at or after `base`: off[lo] (the first offset not yet
@@ -347,10 +304,9 @@ void reduceBalanced(TileBuilder &tb, const Collective &collective) {
     SmallVector<Value> walked = walkBody(
         tb, it, r, {written},
         [&](Value base, Value tiles, Value carry) {
-          return streamWindows(tb, it, base, tiles, r.b1, carry,
-                               [&](Value at, Value count, Value c) {
-                                 return sumStep(tb, it, at, count, r.b1, c);
-                               });
+          Value v = reduceTileRuns(tb, it.input, base, tb.idx(0), tiles,
+                                   tb.idx(1), r.b1, it.tilesPerWarp);
+          return addAcc(tb, carry, tb.rowSums(v));
         },
         [&](Value rTile, Value base, Value limit,
             ValueRange w) -> SmallVector<Value> {
@@ -385,11 +341,7 @@ void scanBalanced(TileBuilder &tb, const Collective &collective) {
     Value tail = walkBody(
         tb, it, r, {},
         [&](Value base, Value tiles, Value carry) {
-          return streamWindows(
-              tb, it, base, tiles, r.b1, carry,
-              [&](Value at, Value count, Value c) {
-                return scanTileRuns(tb, it, at, count, r.b1, c, r.h);
-              });
+          return scanTileRuns(tb, it, base, tiles, r.b1, carry, r.h);
         },
         [&](Value rTile, Value base, Value limit,
             ValueRange) -> SmallVector<Value> {
@@ -403,11 +355,8 @@ void scanBalanced(TileBuilder &tb, const Collective &collective) {
     // b0: the lead is empty then).
     Value tiles = tb.ceilDiv(
         arith::SubIOp::create(tb.builder(), tb.location(), r.h, r.b0), T * T);
-    streamWindows(tb, it, r.b0, tiles, r.h,
-                  tb.broadcast(prefix, prefix.getType()),
-                  [&](Value at, Value count, Value c) {
-                    return scanTileRuns(tb, it, at, count, r.h, c);
-                  });
+    scanTileRuns(tb, it, r.b0, tiles, r.h,
+                 tb.broadcast(prefix, prefix.getType()));
   });
 }
 
