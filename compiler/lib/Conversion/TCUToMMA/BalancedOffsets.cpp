@@ -108,62 +108,14 @@ static Run runOf(TileBuilder &tb, const Collective &it, Value q) {
   return r;
 }
 
-/// The carry plus the sum of `tiles` tiles of one segment's part from
-/// `base` (none at or past `end`). A stretch of two windows
-/// (kBalancedWindowTiles) or more is read window by window, each asking L2
-/// for the next (tcu.prefetch) before its tiles are loaded, so a long
-/// segment keeps a window's DRAM reads in flight beyond the registers'
-/// tiles; a shorter one is read directly (docs/rationale.md#balanced).
-static Value sumStretch(TileBuilder &tb, const Collective &it, Value base,
-                        Value tiles, Value end, Value carry) {
-  OpBuilder &b = tb.builder();
-  Location loc = tb.location();
-  constexpr int64_t W = kBalancedWindowTiles;
-  auto sum = [&](Value at, Value count, Value c) {
-    Value v = reduceTileRuns(tb, it.input, at, tb.idx(0), count, tb.idx(1), end,
-                             it.tilesPerWarp);
-    return addAcc(tb, c, tb.rowSums(v));
-  };
-  // Elements [at, min(at + W tiles, end)), none where at >= end.
-  auto prefetch = [&](Value at) {
-    Value from = tb.min(at, end);
-    Value to = tb.min(tb.add(from, tb.idx(W * T * T)), end);
-    PrefetchOp::create(b, loc, it.input, from,
-                       arith::SubIOp::create(b, loc, to, from));
-  };
-  Value longStretch = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                            tiles, tb.idx(2 * W));
-  auto ifOp = scf::IfOp::create(b, loc, TypeRange{carry.getType()}, longStretch,
-                                /*withElseRegion=*/true);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    prefetch(base);
-    Value windowed = tb.forLoop(
-        tb.idx(0), tb.ceilDiv(tiles, W), tb.idx(1), {carry},
-        [&](Value w, ValueRange carried) -> SmallVector<Value> {
-          Value first = tb.mul(w, W);
-          Value at = tb.add(base, tb.mul(first, T * T));
-          prefetch(tb.add(at, tb.idx(W * T * T)));
-          Value count =
-              tb.min(arith::SubIOp::create(b, loc, tiles, first).getResult(),
-                     tb.idx(W));
-          return {sum(at, count, carried[0])};
-        })[0];
-    scf::YieldOp::create(b, loc, windowed);
-    b.setInsertionPointToStart(ifOp.elseBlock());
-    scf::YieldOp::create(b, loc, sum(base, tiles, carry));
-  }
-  return ifOp.getResult(0);
-}
-
 /// The sum of elements [b0, h) (the lead), a scalar of the accumulator
 /// type.
 static Value leadSum(TileBuilder &tb, const Collective &it, const Run &r) {
   Value tiles = tb.ceilDiv(
       arith::SubIOp::create(tb.builder(), tb.location(), r.h, r.b0), T * T);
-  Value sum = sumStretch(tb, it, r.b0, tiles, r.h, zeroCarry(tb, it));
-  return tb.element(sum, 0, 0);
+  Value v = reduceTileRuns(tb, it.input, r.b0, tb.idx(0), tiles, tb.idx(1), r.h,
+                           it.tilesPerWarp);
+  return tb.element(tb.rowSums(v), 0, 0);
 }
 
 /// The next head at or after `base`: off[lo] (the first offset not yet
@@ -352,7 +304,9 @@ void reduceBalanced(TileBuilder &tb, const Collective &collective) {
     SmallVector<Value> walked = walkBody(
         tb, it, r, {written},
         [&](Value base, Value tiles, Value carry) {
-          return sumStretch(tb, it, base, tiles, r.b1, carry);
+          Value v = reduceTileRuns(tb, it.input, base, tb.idx(0), tiles,
+                                   tb.idx(1), r.b1, it.tilesPerWarp);
+          return addAcc(tb, carry, tb.rowSums(v));
         },
         [&](Value rTile, Value base, Value limit,
             ValueRange w) -> SmallVector<Value> {

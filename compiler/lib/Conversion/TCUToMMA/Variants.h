@@ -46,9 +46,6 @@ constexpr int64_t kStreamItemElements = 4096;
 /// Runs of the balanced variant: the input is cut into this many equal
 /// runs of whole tiles, a one-warp block each (docs/rationale.md#balanced).
 constexpr int64_t kBalancedItems = 8192;
-/// Tiles of a balanced reduction's long stretch read per window, the next
-/// window asked of L2 meanwhile (docs/rationale.md#balanced).
-constexpr int64_t kBalancedWindowTiles = 8;
 void emitReduce(TileBuilder &tb, const Collective &c, Variant variant);
 /// Segments from offsets, load-balanced (BalancedOffsets.cpp).
 void reduceBalanced(TileBuilder &tb, const Collective &c);
