@@ -307,8 +307,15 @@ func.func @offsets(%in: memref<?xf16>, %off: memref<?xi64>, %out: memref<?xf32>)
 // CHECK: scf.while
 // CHECK: scf.if
 // CHECK: tcu.load_tile <rows> {{.*}} order <tile>
+// The body's walk: the next head (off[lo]) decides between a stretch
+// without heads, streamed as whole tiles, and one tile with heads.
+// CHECK: scf.while
+// CHECK: memref.load %arg1
+// CHECK: scf.if {{.*}} -> (index, vector<16x16xf32>, index, index)
 // CHECK: scf.for
-// CHECK: tcu.offset_heads %arg1[%{{.*}}, %{{.*}}] base %{{.*}} : memref<?xi64> -> vector<16x16xi32>
+// CHECK: tcu.load_tile <rows> {{.*}} order <tile>
+// CHECK: } else {
+// CHECK-NEXT: tcu.offset_heads %arg1[%{{.*}}, %{{.*}}] base %{{.*}} : memref<?xi64> -> vector<16x16xi32>
 // CHECK: tcu.load_tile <rows> {{.*}} from %{{.*}} order <quads>
 // CHECK: scf.if
 // CHECK: tcu.row_sums

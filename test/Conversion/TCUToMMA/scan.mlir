@@ -750,7 +750,15 @@ func.func @offsets_scan(%in: memref<?xf16>, %off: memref<?xi32>, %out: memref<?x
 // CHECK-LABEL: func @offsets_balanced_scan
 // CHECK: tcu.ticket
 // CHECK: scf.for
-// CHECK: tcu.offset_heads %arg1
+// The body's walk: a stretch without heads scanned from the carry and
+// stored tile by tile, or one tile with heads.
+// CHECK: scf.while
+// CHECK: scf.if {{.*}} -> (index, vector<16x16xf32>, index)
+// CHECK: scf.for
+// CHECK: tcu.matrix <UstrictQuads>
+// CHECK: tcu.store_tile {{.*}} from %{{.*}} order <quads>
+// CHECK: } else {
+// CHECK-NEXT: tcu.offset_heads %arg1
 // CHECK: tcu.matrix <UstrictQuads>
 // CHECK: tcu.store_tile {{.*}} from %{{.*}} order <quads>
 // CHECK: tcu.block_lookback {{.*}} publish
