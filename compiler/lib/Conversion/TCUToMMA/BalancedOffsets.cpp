@@ -108,14 +108,20 @@ static Run runOf(TileBuilder &tb, const Collective &it, Value q) {
   return r;
 }
 
+/// The sum of `tiles` tiles from `base` (nothing at or past `end`),
+/// tiles_per_warp in flight, in every element of an accumulator tile.
+static Value tilesSum(TileBuilder &tb, const Collective &it, Value base,
+                      Value tiles, Value end) {
+  return tb.rowSums(reduceTileRuns(tb, it.input, base, tb.idx(0), tiles,
+                                   tb.idx(1), end, it.tilesPerWarp));
+}
+
 /// The sum of elements [b0, h) (the lead), a scalar of the accumulator
 /// type.
 static Value leadSum(TileBuilder &tb, const Collective &it, const Run &r) {
   Value tiles = tb.ceilDiv(
       arith::SubIOp::create(tb.builder(), tb.location(), r.h, r.b0), T * T);
-  Value v = reduceTileRuns(tb, it.input, r.b0, tb.idx(0), tiles, tb.idx(1), r.h,
-                           it.tilesPerWarp);
-  return tb.element(tb.rowSums(v), 0, 0);
+  return tb.element(tilesSum(tb, it, r.b0, tiles, r.h), 0, 0);
 }
 
 /// The next head at or after `base`: off[lo] (the first offset not yet
@@ -304,9 +310,7 @@ void reduceBalanced(TileBuilder &tb, const Collective &collective) {
     SmallVector<Value> walked = walkBody(
         tb, it, r, {written},
         [&](Value base, Value tiles, Value carry) {
-          Value v = reduceTileRuns(tb, it.input, base, tb.idx(0), tiles,
-                                   tb.idx(1), r.b1, it.tilesPerWarp);
-          return addAcc(tb, carry, tb.rowSums(v));
+          return addAcc(tb, carry, tilesSum(tb, it, base, tiles, r.b1));
         },
         [&](Value rTile, Value base, Value limit,
             ValueRange w) -> SmallVector<Value> {
