@@ -112,11 +112,8 @@ static Run runOf(TileBuilder &tb, const Collective &it, Value q) {
 /// tiles_per_warp in flight, in every element of an accumulator tile.
 static Value tilesSum(TileBuilder &tb, const Collective &it, Value base,
                       Value tiles, Value end) {
-  unsigned bytes = inputElementType(it.input).getIntOrFloatBitWidth() / 8;
-  Value ahead = tb.idx(kBalancedPrefetchBytes / bytes);
   return tb.rowSums(reduceTileRuns(tb, it.input, base, tb.idx(0), tiles,
-                                   tb.idx(1), end, it.tilesPerWarp,
-                                   /*from=*/nullptr, ahead));
+                                   tb.idx(1), end, it.tilesPerWarp));
 }
 
 /// The sum of elements [b0, h) (the lead), a scalar of the accumulator

@@ -41,7 +41,7 @@ Value mlir::tcu::detail::reduceTiles(TileBuilder &tb, Value src, Value base,
 Value mlir::tcu::detail::reduceTileRuns(TileBuilder &tb, Value src, Value base,
                                         Value first, Value runs, Value step,
                                         Value end, int64_t inFlight,
-                                        Value from, Value ahead) {
+                                        Value from) {
   Type elt = cast<MemRefType>(src.getType()).getElementType();
   return forTileGroups(
       tb, first, runs, step, inFlight, end, {tb.zeroAcc(elt)},
@@ -56,14 +56,6 @@ Value mlir::tcu::detail::reduceTileRuns(TileBuilder &tb, Value src, Value base,
         // (docs/rationale.md#reduce-constant-offsets).
         bool consecutive = isConstantIntValue(step, 1);
         Value first = tb.add(base, tb.mul(tiles.front(), T * T));
-        if (ahead) {
-          OpBuilder &b = tb.builder();
-          Value at = tb.min(tb.add(first, ahead), end);
-          Value to = tb.min(tb.add(at, tb.idx(int64_t(tiles.size()) * T * T)),
-                            end);
-          PrefetchOp::create(b, tb.location(), src, at,
-                             arith::SubIOp::create(b, tb.location(), to, at));
-        }
         for (auto [i, t, limit] : llvm::enumerate(tiles, limits)) {
           Value at = i == 0        ? first
                      : consecutive ? tb.add(first, tb.idx(int64_t(i) * T * T))

@@ -46,9 +46,6 @@ constexpr int64_t kStreamItemElements = 4096;
 /// Runs of the balanced variant: the input is cut into this many equal
 /// runs of whole tiles, a one-warp block each (docs/rationale.md#balanced).
 constexpr int64_t kBalancedItems = 8192;
-/// Bytes ahead of a balanced reduction's stretch that each group of tiles
-/// asks L2 for (docs/rationale.md#balanced).
-constexpr int64_t kBalancedPrefetchBytes = 4096;
 void emitReduce(TileBuilder &tb, const Collective &c, Variant variant);
 /// Segments from offsets, load-balanced (BalancedOffsets.cpp).
 void reduceBalanced(TileBuilder &tb, const Collective &c);
@@ -65,12 +62,10 @@ void emitScan(TileBuilder &tb, const Collective &c, Variant variant);
 Value reduceTiles(TileBuilder &tb, Value src, Value base, Value first,
                   int64_t count, Value step, Value end, int64_t inFlight,
                   Value from = nullptr);
-/// The same over `runs` tiles, already clipped (segmentTileRuns). With
-/// `ahead` (elements), each group of consecutive tiles first asks L2 for
-/// the group `ahead` elements on (tcu.prefetch, nothing at or past `end`).
+/// The same over `runs` tiles, already clipped (segmentTileRuns).
 Value reduceTileRuns(TileBuilder &tb, Value src, Value base, Value first,
                      Value runs, Value step, Value end, int64_t inFlight,
-                     Value from = nullptr, Value ahead = nullptr);
+                     Value from = nullptr);
 /// dest[index] (+)= (V·PT)[0][0], the sum of row 0 of V (tcu.row_sums);
 /// with `bound`, nothing if index >= bound (a group's overrun).
 void storeTotal(TileBuilder &tb, Value v, Value dest, Value index,
