@@ -58,16 +58,39 @@ if(TCUC_ENABLE_COMPILER)
   endforeach()
 endif()
 
-install(TARGETS ${_tcuc_targets}
-  EXPORT TCUCTargets
+# Two export sets: the runtime's (TCUCRuntimeTargets), which needs neither
+# LLVM nor MLIR, and the compiler's (TCUCTargets), which TCUCConfig.cmake
+# loads only when the compiler is asked for (COMPONENTS Runtime: not).
+set(_tcuc_runtime_targets)
+set(_tcuc_compiler_targets)
+foreach(_pair IN LISTS _tcuc_runtime_exports)
+  string(REGEX REPLACE "=.*" "" _target "${_pair}")
+  list(APPEND _tcuc_runtime_targets ${_target})
+endforeach()
+list(REMOVE_ITEM _tcuc_targets ${_tcuc_runtime_targets})
+set(_tcuc_compiler_targets ${_tcuc_targets})
+install(TARGETS ${_tcuc_runtime_targets}
+  EXPORT TCUCRuntimeTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
 )
-install(EXPORT TCUCTargets
+install(EXPORT TCUCRuntimeTargets
   NAMESPACE TCUC::
   DESTINATION ${TCUC_INSTALL_CMAKEDIR}
 )
+if(_tcuc_compiler_targets)
+  install(TARGETS ${_tcuc_compiler_targets}
+    EXPORT TCUCTargets
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+  )
+  install(EXPORT TCUCTargets
+    NAMESPACE TCUC::
+    DESTINATION ${TCUC_INSTALL_CMAKEDIR}
+  )
+endif()
 install(TARGETS tcuc RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 # Headers: the runtime's always; the dialect's and the compiler's (with the

@@ -3,6 +3,7 @@
 #include "RuntimeImpl.h"
 
 #include <cstdint>
+#include <cstdlib>
 
 using namespace tcuc;
 using namespace tcuc::cuda;
@@ -55,12 +56,48 @@ Status Runtime::deviceArch(std::string &arch) {
   std::string model;
   if (d->cuDeviceGetName(name, sizeof(name) - 1, d->device) == 0)
     model = gpuModelOf(name);
+  // The kernels a chip runs (sm_80 PTX, JIT-compiled by the driver, for
+  // sm_86/87/89; sm_90 PTX from Hopper on): docs/gpus.md.
+  std::string chip = "sm_" + std::to_string(major * 10 + minor), why;
+  std::string own = kernelArchFor(chip, &why);
+  std::string label =
+      (name[0] ? "GPU '" + std::string(name) + "' (" : "GPU (") + chip + ")";
+  if (own.empty())
+    return Status::error(label + ": " + why);
+  std::string asked = impl->options.kernelArch;
+  const char *variable = "RuntimeOptions::kernelArch";
+  if (asked.empty())
+    if (const char *v = std::getenv("TCUC_KERNEL_ARCH"); v && *v) {
+      asked = v;
+      variable = "TCUC_KERNEL_ARCH";
+    }
+  std::string kernelArch = own;
+  if (!asked.empty()) {
+    kernelArch = kernelArchFor(asked, &why);
+    if (kernelArch.empty())
+      return Status::error(std::string(variable) + ": " + why);
+    if (kernelArch > own)
+      return Status::error(std::string(variable) + "=" + asked + " asks for " +
+                           kernelArch + " kernels, newer than " + label +
+                           " runs (" + own + ")");
+  }
   std::lock_guard<std::mutex> lock(impl->mu);
   if (impl->arch.empty()) { // another thread may have been first
-    impl->tunedGpu = hasTunedRows(model) ? model : "";
-    impl->arch = "sm_" + std::to_string(major * 10 + minor);
+    // A model's tuned rows are for its own architecture's kernels.
+    impl->tunedGpu = hasTunedRows(model) && kernelArch == own ? model : "";
+    impl->arch = kernelArch;
+    impl->chip = chip;
   }
   arch = impl->arch;
+  return Status::success();
+}
+
+Status Runtime::deviceChip(std::string &chip) {
+  std::string arch;
+  if (Status s = deviceArch(arch); !s)
+    return s;
+  std::lock_guard<std::mutex> lock(impl->mu);
+  chip = impl->chip;
   return Status::success();
 }
 

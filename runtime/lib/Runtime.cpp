@@ -250,7 +250,8 @@ Status Runtime::Impl::makeKernelFile(const KernelSpec &spec,
         ", and this tcuc build has no compiler. Make it on a machine with "
         "the tcuc compiler: `" +
         compileCommand(spec, arch, cacheDir) +
-        "`, then copy that directory here (or point TCUC_CACHE_DIR at it)" +
+        "`, then copy that directory here (or point TCUC_CACHE_DIR at it); "
+        "or link TCUC::JIT (the compiler), which compiles it on first use" +
         (ignored.empty() ? std::string()
                          : " (the cached file was ignored: " + ignored + ")"));
   }

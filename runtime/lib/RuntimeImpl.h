@@ -35,7 +35,10 @@ struct Runtime::Impl {
   RuntimeStats stats;
   bool diskWrites = true;
   std::string diskWarning;
-  std::string arch; // device 0's, once known
+  /// The kernel architecture device 0 runs (kernelArchFor its own, or the
+  /// one RuntimeOptions::kernelArch / TCUC_KERNEL_ARCH ask for), once known.
+  std::string arch;
+  std::string chip; // device 0's own ("sm_86"), set with `arch`
   /// Device 0's GPU model (tcuc::gpuModelOf its name) where the built-in
   /// table has rows for it (hasTunedRows), else empty. Written once, before
   /// `arch` (under `mu`): whoever has read a non-empty `arch` reads it

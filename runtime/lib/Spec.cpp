@@ -104,6 +104,43 @@ bool tcuc::splitTarget(std::string_view target, std::string &arch,
   return true;
 }
 
+std::string tcuc::kernelArchFor(std::string_view chip, std::string *why) {
+  std::string arch, gpu;
+  unsigned version = 0;
+  auto fail = [&](const std::string &reason) {
+    if (why)
+      *why = reason;
+    return std::string();
+  };
+  if (!splitTarget(chip, arch, gpu) || !gpu.empty())
+    return fail("'" + std::string(chip) +
+                "' is not a GPU architecture (expected sm_<digits>, e.g. "
+                "sm_80, sm_86, sm_90, sm_120)");
+  for (char c : arch.substr(3))
+    if (std::isdigit(static_cast<unsigned char>(c)))
+      version = version * 10 + unsigned(c - '0');
+  // The kernels' mma.sync m16n8k16 (f16, bf16, i8 operands) is sm_80's.
+  if (version < 80)
+    return fail(arch + " is older than tcuc supports: its kernels need "
+                       "mma.sync m16n8k16, sm_80 (Ampere) or newer");
+  return version >= 90 ? "sm_90" : "sm_80";
+}
+
+std::string tcuc::kernelTargetFor(std::string_view target, std::string *why) {
+  std::string arch, gpu;
+  if (!splitTarget(target, arch, gpu)) {
+    if (why)
+      *why = "'" + std::string(target) +
+             "' is not a GPU target (expected sm_<digits>, optionally "
+             ":MODEL, e.g. sm_86 or sm_90:h200)";
+    return "";
+  }
+  std::string kernelArch = kernelArchFor(arch, why);
+  if (kernelArch.empty() || gpu.empty())
+    return kernelArch;
+  return kernelArch + ":" + gpu;
+}
+
 std::string tcuc::gpuModelOf(std::string_view deviceName) {
   std::string word;
   auto isModel = [](const std::string &w) {

@@ -8,6 +8,7 @@
 #include "tcuc/KernelFile.h"
 #include "tcuc/Pipelines/KernelSource.h"
 #include "tcuc/Pipelines/Pipelines.h"
+#include "tcuc/Runtime.h"
 #include "tcuc/Strategy/CostModel.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -19,6 +20,16 @@
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
+
+// Linking the compiler is all an application does to compile on first use:
+// this registers it with the runtime before main. TCUC::JIT's link option
+// `-u tcuc_jit_registered` keeps this object in a static link where nothing
+// else of it is referenced (compiler/lib/GPU/CMakeLists.txt).
+extern "C" {
+extern int tcuc_jit_registered;
+int tcuc_jit_registered =
+    (tcuc::setDefaultCompiler(tcuc::compileKernelFile), 1);
+}
 
 bool tcuc::isSupportedArch(const std::string &target) {
   std::string arch, gpu;
@@ -74,9 +85,15 @@ LogicalResult readPlan(gpu::GPUModuleOp module, tcuc::KernelFile &file,
 tcuc::Status tcuc::compileKernelFile(const KernelSpec &spec,
                                      const std::string &arch,
                                      std::string &kernelFile) {
-  if (!isSupportedArch(arch))
-    return Status::error("unsupported GPU architecture '" + arch +
-                         "' (expected sm_80 or sm_90, optionally :MODEL)");
+  if (!isSupportedArch(arch)) {
+    // A chip's own name: say which kernels it runs (tcuc::kernelTargetFor).
+    std::string why, target = kernelTargetFor(arch, &why);
+    return Status::error(
+        "unsupported GPU architecture '" + arch +
+        "' (kernels are compiled for sm_80 or sm_90, optionally :MODEL; " +
+        (target.empty() ? why : arch + " runs the " + target + " kernels") +
+        ")");
+  }
   MLIRContext ctx;
   DialectRegistry registry;
   tcu::registerTCUCKernelDialects(registry);

@@ -3,6 +3,7 @@
 #include "tcuc/Pipelines/Pipelines.h"
 
 #include "tcuc/Conversion/Passes.h"
+#include "tcuc/Spec.h"
 #include "tcuc/Strategy/CostModel.h"
 #include "tcuc/Strategy/Passes.h"
 #include "tcuc/Transforms/Passes.h"
@@ -111,6 +112,14 @@ void mlir::tcu::buildGPUKernelsToPTXPipeline(OpPassManager &pm,
   gpu::GPUToNVVMPipelineOptions nvvm;
   nvvm.cubinChip = options.chip;
   nvvm.cubinFeatures = options.features;
+  // The default PTX ISA (8.0) predates Blackwell: from sm_100 on, unless
+  // asked for another, the chip's own minimum (LLVM's default for it).
+  StringRef chip = options.chip;
+  unsigned version = 0;
+  if (!options.features.hasValue() && chip.consume_front("sm_") &&
+      !chip.take_while(llvm::isDigit).getAsInteger(10, version) &&
+      version >= 100)
+    nvvm.cubinFeatures = "";
   nvvm.cubinFormat = "isa";
   nvvm.optLevel = 3;
   gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
@@ -123,11 +132,26 @@ void mlir::tcu::buildTCUToPTXPipeline(OpPassManager &pm,
 }
 
 void mlir::tcu::registerTCUCPipelines() {
-  PassPipelineRegistration<TCUToPTXOptions>(
+  // Registered by hand so that a chip the kernels cannot run on is an
+  // error of the pipeline, not an abort in LLVM's instruction selection.
+  registerPassPipeline(
       "tcu-to-ptx",
       "Lower tcu collectives through the mma form to GPU kernels and PTX "
       "(a gpu.binary per function holding the PTX text)",
-      buildTCUToPTXPipeline);
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        TCUToPTXOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        std::string why;
+        if (tcuc::kernelArchFor(options.chip, &why).empty())
+          return errorHandler("tcu-to-ptx: chip=" + options.chip + ": " + why);
+        buildTCUToPTXPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> handler) {
+        handler(TCUToPTXOptions());
+      });
   PassPipelineRegistration<>(
       "tcu-to-cpu",
       "Lower tcu collectives through the mma form to LLVM for the CPU",

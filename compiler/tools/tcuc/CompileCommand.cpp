@@ -32,9 +32,12 @@ cl::SubCommand tcuc::driver::compileCommand(
 namespace {
 cl::opt<std::string>
     arch("arch",
-         cl::desc("GPU architecture: sm_80 or sm_90, optionally with the GPU "
-                  "model whose own tuned rows the cost model reads first "
-                  "(sm_90:h200; the runtime names it where it has rows)"),
+         cl::desc("GPU architecture, sm_80 or newer (sm_80..sm_89 run "
+                  "sm_80 kernels, sm_90 and later sm_90 kernels: the file "
+                  "and the cache key name that one; --cubin assembles for "
+                  "the chip given), optionally with the GPU model whose own "
+                  "tuned rows the cost model reads first (sm_90:h200; the "
+                  "runtime names it where it has rows)"),
          cl::value_desc("sm_XX[:MODEL]"), cl::init("sm_90"),
          cl::sub(compileCommand), cl::cat(tcucCategory));
 cl::opt<std::string> outputPath("o", cl::desc("Output file ('-' = stdout)"),
@@ -83,18 +86,29 @@ int tcuc::driver::runCompile() {
                   "or leave --cubin off "
                   "for PTX that the driver JIT-compiles");
   }
+  // The kernels the chip runs (docs/gpus.md): what is compiled and cached.
+  std::string why, target = kernelTargetFor(arch, &why);
+  if (target.empty())
+    return fail("--arch: " + why);
+  std::string chip, model;
+  splitTarget(arch, chip, model);
+  if (chip != target.substr(0, target.find(':')))
+    errs() << "tcuc compile: note: " << chip << " runs the "
+           << target.substr(0, target.find(':'))
+           << " kernels (PTX the driver JIT-compiles for it)"
+           << (cubin ? "; the cubin is assembled for " + chip : "") << "\n";
   std::string file;
-  if (Status s = compileKernelFile(spec, arch, file); !s)
+  if (Status s = compileKernelFile(spec, target, file); !s)
     return fail(s.message());
   if (!cacheDir.empty())
-    if (Status s = storeKernelFile(spec, arch, file, cacheDir); !s)
+    if (Status s = storeKernelFile(spec, target, file, cacheDir); !s)
       return fail(s.message());
   if (cubin) {
     std::string binary;
     if (Status s = driver::assemble(ptxas, arch, file, binary); !s)
       return fail(s.message());
     if (Status s = cache::store(
-            cache::binaryPath(kernelCachePath(spec, arch, cacheDir)), binary);
+            cache::binaryPath(kernelCachePath(spec, target, cacheDir)), binary);
         !s)
       return fail(s.message());
   }

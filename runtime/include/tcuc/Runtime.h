@@ -40,9 +40,11 @@ struct Driver;
 using CompileFn = std::function<Status(
     const KernelSpec &spec, const std::string &arch, std::string &kernelFile)>;
 
-/// The compiler runtimes use when their options name none. Builds with the
-/// compiler register it at start-up; a runtime-only build has none, and then
-/// only cached kernels can run.
+/// The compiler runtimes use when their options name none. Linking the
+/// compiler (CMake TCUC::JIT, in-tree TCUCGPU) registers
+/// tcuc::compileKernelFile at start-up, so kernels compile on first use; an
+/// application that links only TCUC::Runtime has none, and then only
+/// cached or library kernels run. Setting nullptr turns it off.
 void setDefaultCompiler(CompileFn compiler);
 CompileFn defaultCompiler();
 
@@ -62,6 +64,12 @@ struct RuntimeOptions {
   CompileFn compiler;
   /// The CUDA driver library; empty: $TCUC_CUDA_DRIVER, else libcuda.so.1.
   std::string driverPath;
+  /// The kernels to run, "sm_80" or "sm_90" (or any chip, as
+  /// tcuc::kernelArchFor maps it); empty: $TCUC_KERNEL_ARCH, else the
+  /// device's own (kernelArchFor of its compute capability). An older one
+  /// than the device's is how a newer GPU is tested on the path an Ampere
+  /// or Ada GPU takes; a newer one is an error.
+  std::string kernelArch;
 };
 
 /// Counters, for tests and diagnostics.
@@ -109,8 +117,14 @@ public:
   /// never destroyed (the driver may be gone during static destruction).
   static Runtime &global();
 
-  /// "sm_90" for device 0, from its compute capability.
+  /// The kernel architecture device 0 runs: "sm_90" from compute
+  /// capability 9.0 on, "sm_80" for 8.x (tcuc::kernelArchFor), or the one
+  /// RuntimeOptions::kernelArch asks for. An error for a GPU older than
+  /// sm_80 (no mma.sync m16n8k16), naming it.
   Status deviceArch(std::string &arch);
+  /// Device 0's own architecture, from its compute capability ("sm_86"):
+  /// what a cubin must be built for to load there (same major version).
+  Status deviceChip(std::string &chip);
 
   /// The kernel file for `spec` on `arch`, from memory, the kernel library,
   /// disk, or the compiler (then stored on disk). Needs no GPU.

@@ -171,6 +171,16 @@ std::string runtimeSegmentError(std::string_view variant, bool isScan,
 /// GPU model whose own tuned rows chose the strategy ("sm_90:h200"; a model
 /// is lower-case letters and digits). Splits it; false for anything else.
 bool splitTarget(std::string_view target, std::string &arch, std::string &gpu);
+/// The kernel architecture a GPU of architecture `chip` ("sm_86", "sm_90a",
+/// "sm_120") runs: "sm_90" from sm_90 on (its kernels use sm_90 features;
+/// the driver JIT-compiles their PTX for later chips), "sm_80" for sm_80 to
+/// sm_89. Empty for older chips (no mma.sync m16n8k16) and for names that
+/// are not sm_<digits>[letter], with the reason in `why`.
+std::string kernelArchFor(std::string_view chip, std::string *why = nullptr);
+/// kernelArchFor of a target's architecture, its model kept ("sm_89:l40" ->
+/// "sm_80:l40"); empty, with `why`, where kernelArchFor is.
+std::string kernelTargetFor(std::string_view target,
+                            std::string *why = nullptr);
 /// The GPU model in a device name, lower-case: the first word of a letter
 /// and digits ("NVIDIA H200" -> "h200", "NVIDIA A100-SXM4-80GB" -> "a100");
 /// empty when there is none.

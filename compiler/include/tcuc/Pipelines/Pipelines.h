@@ -22,7 +22,8 @@ void buildTCUToCPUPipeline(OpPassManager &pm, bool selectStrategy = true);
 /// Options of the tcu-to-ptx pipeline.
 struct TCUToPTXOptions : PassPipelineOptions<TCUToPTXOptions> {
   Option<std::string> chip{*this, "chip",
-                           llvm::cl::desc("GPU architecture: sm_80 or sm_90"),
+                           llvm::cl::desc("GPU architecture: sm_80 or newer "
+                                          "(sm_86, sm_90, sm_120, ...)"),
                            llvm::cl::init("sm_90")};
   Option<std::string> gpu{
       *this, "gpu",
@@ -31,7 +32,8 @@ struct TCUToPTXOptions : PassPipelineOptions<TCUToPTXOptions> {
       llvm::cl::init("")};
   Option<std::string> features{
       *this, "features",
-      llvm::cl::desc("PTX ISA feature (sm_90 needs +ptx78 or newer)"),
+      llvm::cl::desc("PTX ISA feature (sm_90 needs +ptx78 or newer; from "
+                     "sm_100 on, unset, the chip's minimum)"),
       llvm::cl::init("+ptx80")};
   Option<int64_t> blockSize{*this, "block-size",
                             llvm::cl::desc("Threads per block"),
