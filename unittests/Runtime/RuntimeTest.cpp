@@ -1636,6 +1636,10 @@ std::string segmentSumEntry(const std::string &name, int64_t seg, int src,
 std::string twoPassReduceFile(const KernelSpec &spec, const std::string &arch,
                               const std::string &ptxBody = "") {
   std::string S = std::to_string(spec.segmentSize);
+  // PTX names the architecture alone: "sm_90:h200" (a GPU model with tuned
+  // rows, the H200) targets sm_90.
+  std::string chip, model;
+  splitTarget(arch, chip, model);
   return std::string(kKernelFileMagic) + "\n// tcuc.spec: " + spec.key() +
          "\n// tcuc.arch: " + arch + "\n// tcuc.version: " + version() +
          "\n// tcuc.build: " + buildId() +
@@ -1643,7 +1647,7 @@ std::string twoPassReduceFile(const KernelSpec &spec, const std::string &arch,
          " remu 0 ne add\n// tcuc.scratch: i8 0 1 sub" +
          "\n// tcuc.kernel: tcuc_k0\n// tcuc.kernel: tcuc_k1\n"
          ".version 7.8\n.target " +
-         arch + "\n.address_size 64\n\n" +
+         chip + "\n.address_size 64\n\n" +
          (ptxBody.empty()
               ? segmentSumEntry("tcuc_k0", spec.segmentSize, 0, 2, 4) +
                     segmentSumEntry("tcuc_k1", 1, 2, 1, 4)
