@@ -12,8 +12,15 @@
 
 #include "tcuc/CPU/CPUExecutor.h"
 #include "tcuc/GPU/KernelCompiler.h"
+#include "tcuc/InitAll.h"
+#include "tcuc/Pipelines/KernelSource.h"
 #include "tcuc/Runtime.h"
 
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -21,6 +28,8 @@
 using namespace llvm;
 using namespace tcuc;
 using tcuc::driver::givenPathError;
+using tcuc::driver::kExitRuntime;
+using tcuc::driver::kExitUsage;
 using tcuc::driver::runCommand;
 using tcuc::driver::tcucCategory;
 
@@ -28,100 +37,151 @@ cl::SubCommand tcuc::driver::runCommand(
     "run", "Compile a segmented reduce/scan, run it and optionally check it");
 
 namespace {
-cl::opt<std::string> numElements("n",
-                                 cl::desc("Number of input elements (>= 1)"),
-                                 cl::value_desc("N"), cl::init("1048576"),
-                                 cl::sub(runCommand), cl::cat(tcucCategory));
+cl::opt<std::string>
+    numElements("n",
+                cl::desc("Number of input elements (>= 1; default: "
+                         "1048576, or from the --input "
+                         "file's size)"),
+                cl::value_desc("N"), cl::init("1048576"), cl::sub(runCommand),
+                cl::cat(tcucCategory));
 cl::opt<std::string>
     device("device",
-           cl::desc("gpu, cpu, or auto (default: gpu when a CUDA GPU is "
-                    "usable, else cpu)"),
+           cl::desc("gpu, cpu, or auto (default: auto: gpu when a CUDA GPU "
+                    "is usable, else cpu, saying why on stderr)"),
            cl::init("auto"), cl::sub(runCommand), cl::cat(tcucCategory));
-cl::opt<std::string> seed("seed", cl::desc("Seed of the random input"),
+cl::opt<std::string> seed("seed",
+                          cl::desc("Seed of the random input (default: 1)"),
                           cl::value_desc("X"), cl::init("1"),
                           cl::sub(runCommand), cl::cat(tcucCategory));
 cl::opt<std::string> inputFile("input",
-                               cl::desc("Raw little-endian input of n elements "
-                                        "(instead of random data)"),
+                               cl::desc("Raw little-endian input (instead of "
+                                        "random data; default: none); its "
+                                        "size gives --n when --n is left out"),
                                cl::init(""), cl::sub(runCommand),
                                cl::cat(tcucCategory));
 cl::opt<std::string> outputFile("output",
                                 cl::desc("Write the raw output here ('-': "
                                          "standard output; the report then "
-                                         "goes to standard error)"),
+                                         "goes to standard error; default: "
+                                         "none)"),
                                 cl::init(""), cl::sub(runCommand),
                                 cl::cat(tcucCategory));
 cl::opt<bool> check("check",
                     cl::desc("Compare with a float64 reference; exit 1 on "
-                             "mismatch"),
+                             "mismatch (default: off)"),
                     cl::sub(runCommand), cl::cat(tcucCategory));
-cl::opt<bool> json("json", cl::desc("Print one JSON object"),
+cl::opt<bool> json("json",
+                   cl::desc("Print one JSON object, errors included "
+                            "(default: off)"),
                    cl::sub(runCommand), cl::cat(tcucCategory));
 cl::opt<std::string> offsetsFile(
     "offsets",
     cl::desc("Segments of any lengths from this file of k+1 CSR offsets "
              "(raw little-endian int64: the first 0, nondecreasing, the "
              "last n; empty segments allowed) instead of --segment; --n "
-             "then comes from the last offset"),
+             "then comes from the last offset (default: none)"),
     cl::value_desc("FILE"), cl::init(""), cl::sub(runCommand),
     cl::cat(tcucCategory));
 
-int fail(const Twine &message) {
-  errs() << "tcuc run: " << message << "\n";
-  return 2;
+/// Whether the spec verifies (the op verifier's rules on types and
+/// variants), so that a rejected spec is a usage error (exit 2) before any
+/// device is touched, and a later compile failure a runtime one (exit 3).
+bool verifySpec(const KernelSpec &spec, std::string &error) {
+  mlir::DialectRegistry registry;
+  mlir::tcu::registerTCUCKernelDialects(registry);
+  mlir::MLIRContext context(registry);
+  raw_string_ostream errors(error);
+  mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
+    errors << d.str() << "\n";
+    return mlir::success();
+  });
+  return bool(mlir::parseSourceString<mlir::ModuleOp>(
+      buildKernelSource(spec), mlir::ParserConfig(&context)));
 }
 } // namespace
 
 int tcuc::driver::runRun() {
   driver::RunRequest request;
+  // Known first: every failure below is then reported in --json too.
+  request.json = json;
+  request.outputFile = outputFile;
+  auto fail = [&](int code, const Twine &message) {
+    return driver::reportFailure(request, code, message.str());
+  };
   std::string error;
   bool csr = offsetsFile.getNumOccurrences() > 0;
   if (!parseSpecOptions(request.spec, csr, error))
-    return fail(error);
+    return fail(kExitUsage, error);
   if (request.spec.offsetBits && !csr)
-    return fail("--offset-type needs --offsets FILE (the segments to run)");
+    return fail(kExitUsage,
+                "--offset-type needs --offsets FILE (the segments to run)");
   if (!driver::decimalFlag(numElements, request.n, error) ||
       !driver::decimalFlag(seed, request.seed, error))
-    return fail(error);
+    return fail(kExitUsage, error);
   if (csr) {
     if (std::string e = givenPathError(offsetsFile); !e.empty())
-      return fail(e);
+      return fail(kExitUsage, e);
     if (!driver::readOffsetsFile(offsetsFile, request.spec.offsetBits,
                                  request.offsets, error))
-      return fail(error);
+      return fail(kExitUsage, error);
     int64_t last = request.offsets.back();
     if (numElements.getNumOccurrences() && request.n != last)
-      return fail("--n " + Twine(request.n) + " is not the last offset, " +
-                  Twine(last) + " (leave --n out: the offsets give it)");
+      return fail(kExitUsage, "--n " + Twine(request.n) +
+                                  " is not the last offset, " + Twine(last) +
+                                  " (leave --n out: the offsets give it)");
     request.n = last;
   } else if (request.n < 1) {
-    return fail("--n must be >= 1, got " + Twine(request.n));
+    return fail(kExitUsage, "--n must be >= 1, got " + Twine(request.n));
   }
   for (const cl::opt<std::string> *path : {&inputFile, &outputFile})
     if (std::string e = givenPathError(*path); !e.empty())
-      return fail(e);
+      return fail(kExitUsage, e);
   request.inputFile = inputFile;
-  request.outputFile = outputFile;
   request.check = check;
-  request.json = json;
+  // --n from the file when not given (the offsets give it with --offsets).
+  if (!driver::inferInputCount(
+          request, csr || numElements.getNumOccurrences() > 0, error))
+    return fail(kExitUsage, error);
   // Sizes beyond the host's memory: checkHostMemory, before compiling.
   if (!driver::checkHostMemory(request, error) ||
       !driver::checkFiles(request, error))
-    return fail(error);
+    return fail(kExitUsage, error);
 
   if (device != "cpu" && device != "gpu" && device != "auto")
-    return fail("unknown --device '" + device +
-                "' (expected gpu, cpu or auto)");
+    return fail(kExitUsage, "unknown --device '" + device +
+                                "' (expected gpu, cpu or auto)");
+  // A spec the verifier rejects costs no device probe, data or compile.
+  if (!verifySpec(request.spec, error))
+    return fail(kExitUsage, "the spec does not verify:\n" + error);
   request.device = device;
-  if (device == "auto")
-    request.device = driver::gpuUsable() ? "gpu" : "cpu";
+  std::string why;
+  if (device == "auto") {
+    request.autoDevice = true;
+    if (driver::gpuUsable(why)) {
+      request.device = "gpu";
+    } else {
+      request.device = "cpu";
+      request.deviceFallback = why;
+      if (request.textOnStderr())
+        errs() << "tcuc run: --device auto: running on the CPU backend, no "
+                  "usable GPU ("
+               << why << ")\n";
+    }
+  } else if (device == "gpu" && !driver::gpuUsable(why)) {
+    return fail(kExitRuntime, "--device gpu: no usable GPU (" + why + ")");
+  }
 
-  // Compile first: a spec the verifier rejects costs no data generation.
   auto start = std::chrono::steady_clock::now();
   if (request.device == "gpu") {
     setDefaultCompiler(compileKernelFile);
-    if (!driver::loadGPUKernel(request, error))
-      return fail("loading the GPU kernel failed:\n" + error);
+    bool loaded;
+    {
+      driver::Progress progress("loading the GPU kernel (compiled on a "
+                                "cache miss)");
+      loaded = driver::loadGPUKernel(request, error);
+    }
+    if (!loaded)
+      return fail(kExitRuntime, "loading the GPU kernel failed:\n" + error);
     if (csr)
       return driver::runJob(
           request, driver::gpuOffsetsExecutor(request.spec, request.offsets));
@@ -130,9 +190,13 @@ int tcuc::driver::runRun() {
   // The kernel the runtime would run: the size's class kernel where it has
   // one (resolveSegmentClass), as on the GPU.
   KernelSpec resolved = resolveSegmentClass(request.spec);
-  std::unique_ptr<CPUKernel> kernel = CPUKernel::compile(resolved, error);
+  std::unique_ptr<CPUKernel> kernel;
+  {
+    driver::Progress progress("compiling the CPU kernel");
+    kernel = CPUKernel::compile(resolved, error);
+  }
   if (!kernel)
-    return fail("compiling the kernel failed:\n" + error);
+    return fail(kExitRuntime, "compiling the kernel failed:\n" + error);
   request.variantName = kernel->variant();
   request.classKernel = resolved.runtimeSegment;
   request.tilesPerWarp = kernel->tilesPerWarp();
