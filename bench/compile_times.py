@@ -54,8 +54,10 @@ def main():
         if r.returncode:
             print("FAILED:", " ".join(s), r.stderr.strip()[:200])
             continue
+        # TCUC_CPU_CACHE=0: the compile itself, not a disk cache hit.
         r = subprocess.run([args.tcuc, "run", "--device", "cpu", *s, "--n",
-                            "1000", "--json"], capture_output=True, text=True)
+                            "1000", "--json"], capture_output=True, text=True,
+                           env=dict(os.environ, TCUC_CPU_CACHE="0"))
         cpu = json.loads(r.stdout)["compile_ms"] / 1000 if r.returncode == 0 \
             else float("nan")
         rows.append((" ".join(s), gpu, cpu))

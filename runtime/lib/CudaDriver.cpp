@@ -12,14 +12,67 @@
 using namespace tcuc;
 using namespace tcuc::cuda;
 
+namespace {
+struct KnownResult {
+  CUresult code;
+  const char *name, *text;
+};
+/// The common CUresult codes (cuda.h), named when the driver cannot name
+/// them itself: a stub libcuda answers cuGetErrorName with an error too.
+constexpr KnownResult kKnownResults[] = {
+    {1, "CUDA_ERROR_INVALID_VALUE", "invalid argument"},
+    {2, "CUDA_ERROR_OUT_OF_MEMORY", "out of device memory"},
+    {3, "CUDA_ERROR_NOT_INITIALIZED", "driver not initialized"},
+    {4, "CUDA_ERROR_DEINITIALIZED", "driver shutting down"},
+    {34, "CUDA_ERROR_STUB_LIBRARY",
+     "this libcuda is the CUDA toolkit's stub, not an NVIDIA driver: "
+     "install the driver or set TCUC_CUDA_DRIVER to the real libcuda.so.1"},
+    {35, "CUDA_ERROR_INSUFFICIENT_DRIVER",
+     "the installed NVIDIA driver is older than this CUDA version"},
+    {46, "CUDA_ERROR_DEVICE_UNAVAILABLE",
+     "the device is busy or unavailable (exclusive compute mode?)"},
+    {100, "CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected"},
+    {101, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal"},
+    {102, "CUDA_ERROR_DEVICE_NOT_LICENSED", "device not licensed"},
+    {200, "CUDA_ERROR_INVALID_IMAGE", "invalid kernel image"},
+    {201, "CUDA_ERROR_INVALID_CONTEXT", "invalid context"},
+    {209, "CUDA_ERROR_NO_BINARY_FOR_GPU", "no kernel image for this GPU"},
+    {218, "CUDA_ERROR_INVALID_PTX", "PTX JIT compilation failed"},
+    {221, "CUDA_ERROR_JIT_COMPILER_NOT_FOUND", "PTX JIT compiler not found"},
+    {222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION", "the PTX needs a newer driver"},
+    {400, "CUDA_ERROR_INVALID_HANDLE", "invalid resource handle"},
+    {500, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
+    {600, "CUDA_ERROR_NOT_READY", "device not ready"},
+    {700, "CUDA_ERROR_ILLEGAL_ADDRESS", "illegal memory access"},
+    {701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
+     "too many resources requested for launch"},
+    {702, "CUDA_ERROR_LAUNCH_TIMEOUT", "the launch timed out"},
+    {719, "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure"},
+    {801, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported"},
+    {802, "CUDA_ERROR_SYSTEM_NOT_READY", "system not yet initialized"},
+    {803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
+     "the kernel driver and libcuda versions differ"},
+    {804, "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE",
+     "forward compatibility not supported on this device"},
+    {999, "CUDA_ERROR_UNKNOWN", "unknown error"},
+};
+} // namespace
+
 Status Driver::check(CUresult r, const char *what) const {
   if (r == CUDA_SUCCESS)
     return Status::success();
+  const KnownResult *known = nullptr;
+  for (const KnownResult &k : kKnownResults)
+    if (k.code == r)
+      known = &k;
   const char *name = nullptr, *text = nullptr;
   if (cuGetErrorName(r, &name) != CUDA_SUCCESS || !name)
-    name = "CUDA error";
-  if (cuGetErrorString(r, &text) != CUDA_SUCCESS || !text)
-    text = "no description";
+    name = known ? known->name : "CUDA error";
+  // Our text for a stub library: the driver's would not say what to do.
+  if (known && r == 34)
+    text = known->text;
+  else if (cuGetErrorString(r, &text) != CUDA_SUCCESS || !text)
+    text = known ? known->text : "no description";
   return Status::error(std::string(what) + ": " + name + " (" + text +
                        ", code " + std::to_string(r) + ")");
 }

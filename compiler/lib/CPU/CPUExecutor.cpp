@@ -16,10 +16,19 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/ExecutionEngine/Orc/Core.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <algorithm>
+#include <vector>
 
 #include <cstring>
 #include <functional>
@@ -61,11 +70,22 @@ float truncF32ToBF16(float x) {
   std::memcpy(&out, &outBits, sizeof(out));
   return out;
 }
+
+/// Initializes the native target once per process.
+void initNativeTarget() {
+  static std::once_flag initTarget;
+  std::call_once(initTarget, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+}
 } // namespace
 
 struct tcuc::CPUKernel::Impl {
   MLIRContext context;
   std::unique_ptr<ExecutionEngine> engine;
+  /// A kernel load()ed from object code runs in this JIT instead.
+  std::unique_ptr<llvm::orc::LLJIT> jit;
   /// The JIT's entry point; its signature depends on runtimeSegment
   /// (KernelFn or SegmentKernelFn), so it is cast where it is called.
   void *entry = nullptr;
@@ -73,13 +93,84 @@ struct tcuc::CPUKernel::Impl {
 
 tcuc::CPUKernel::~CPUKernel() = default;
 
+std::string tcuc::CPUKernel::hostKey() {
+  std::vector<std::string> features;
+  for (const auto &f : llvm::sys::getHostCPUFeatures())
+    if (f.second)
+      features.push_back(f.first().str());
+  std::sort(features.begin(), features.end());
+  std::string key = llvm::sys::getHostCPUName().str() + "|" LLVM_VERSION_STRING;
+  for (const std::string &f : features)
+    key += "," + f;
+  return key;
+}
+
 std::unique_ptr<tcuc::CPUKernel>
-tcuc::CPUKernel::compile(const KernelSpec &spec, std::string &error) {
-  static std::once_flag initTarget;
-  std::call_once(initTarget, [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-  });
+tcuc::CPUKernel::load(const KernelSpec &spec, const std::string &object,
+                      const std::string &variant, int64_t tilesPerWarp,
+                      int64_t warpsPerBlock, std::string &error) {
+  initNativeTarget();
+  auto fail = [&](llvm::Error e) {
+    error = "JIT: " + llvm::toString(std::move(e));
+    return nullptr;
+  };
+  auto jit = llvm::orc::LLJITBuilder().create();
+  if (!jit)
+    return fail(jit.takeError());
+  llvm::orc::JITDylib &main = (*jit)->getMainJITDylib();
+  // What the ExecutionEngine resolves: the process's symbols (libc, libm)
+  // and the bf16 helper.
+  auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+      (*jit)->getDataLayout().getGlobalPrefix());
+  if (!process)
+    return fail(process.takeError());
+  main.addGenerator(std::move(*process));
+  llvm::orc::SymbolMap helpers;
+  helpers[(*jit)->mangleAndIntern("__truncsfbf2")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&truncF32ToBF16),
+      llvm::JITSymbolFlags::Exported};
+  if (llvm::Error e = main.define(llvm::orc::absoluteSymbols(helpers)))
+    return fail(std::move(e));
+  if (llvm::Error e = (*jit)->addObjectFile(
+          llvm::MemoryBuffer::getMemBufferCopy(object, "tcuc_kernel.o")))
+    return fail(std::move(e));
+  auto symbol = (*jit)->lookup("_mlir_ciface_tcuc_kernel");
+  if (!symbol)
+    return fail(symbol.takeError());
+
+  std::unique_ptr<CPUKernel> kernel(new CPUKernel());
+  kernel->impl = std::make_unique<Impl>();
+  kernel->impl->entry = symbol->toPtr<void *>();
+  kernel->impl->jit = std::move(*jit);
+  kernel->chosenVariant = variant;
+  kernel->chosenTiles = tilesPerWarp;
+  kernel->chosenWarps = warpsPerBlock;
+  kernel->runtimeSegment = spec.runtimeSegment;
+  kernel->offsetBits = spec.offsetBits;
+  kernel->isScan = spec.isScan;
+  error.clear();
+  return kernel;
+}
+
+/// The object code `engine` compiled (it was created with enableObjectDump),
+/// through a temporary file: the ExecutionEngine only writes it to one.
+static bool takeObject(ExecutionEngine &engine, std::string &object) {
+  llvm::SmallString<128> path;
+  if (llvm::sys::fs::createTemporaryFile("tcuc-cpu-kernel", "o", path))
+    return false;
+  engine.dumpToObjectFile(path);
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  (void)llvm::sys::fs::remove(path);
+  if (!buffer)
+    return false;
+  object = (*buffer)->getBuffer().str();
+  return !object.empty();
+}
+
+std::unique_ptr<tcuc::CPUKernel>
+tcuc::CPUKernel::compile(const KernelSpec &spec, std::string &error,
+                         bool keepObject) {
+  initNativeTarget();
 
   std::unique_ptr<CPUKernel> kernel(new CPUKernel());
   kernel->impl = std::make_unique<Impl>();
@@ -124,6 +215,7 @@ tcuc::CPUKernel::compile(const KernelSpec &spec, std::string &error) {
                                 /*targetMachine=*/nullptr);
   ExecutionEngineOptions options;
   options.transformer = optimize;
+  options.enableObjectDump = keepObject;
   auto engine = ExecutionEngine::create(*module, options);
   if (!engine) {
     errors << "JIT: " << llvm::toString(engine.takeError()) << "\n";
@@ -142,6 +234,9 @@ tcuc::CPUKernel::compile(const KernelSpec &spec, std::string &error) {
     return nullptr;
   }
   kernel->impl->entry = reinterpret_cast<void *>(*symbol);
+  // Best effort: a kernel without its object code still runs.
+  if (keepObject && !takeObject(**engine, kernel->objectCode))
+    kernel->objectCode.clear();
   kernel->runtimeSegment = spec.runtimeSegment;
   kernel->offsetBits = spec.offsetBits;
   kernel->isScan = spec.isScan;

@@ -1,5 +1,4 @@
-//===- InspectCommand.cpp - `tcuc inspect`
-//---------------------------------===//
+//===- InspectCommand.cpp - `tcuc inspect` --------------------------------===//
 //
 // Parses a .mlir file, verifies it, runs the cleanup pipeline and prints one
 // line per tcu collective: what it computes and how many bytes it moves.
@@ -41,26 +40,30 @@ static std::string describeLength(int64_t n) {
                                   : std::to_string(n);
 }
 
-/// One line per collective: its shape, types and traffic.
+/// One line per collective: its shape, types and traffic. `OpTy` is a buffer
+/// form (memrefs) or a tensor form (tensors, `init` the destination).
 template <typename OpTy>
-static void describe(OpTy op, StringRef what, raw_ostream &os) {
-  MemRefType inType = op.getInputType(), outType = op.getOutputType();
+static void describe(OpTy op, ShapedType inType, ShapedType outType,
+                     StringRef what, raw_ostream &os) {
   int64_t n = inType.getDimSize(0), seg = op.getSegmentSize();
+  Type acc = tcu::getAccumulatorType(inType.getElementType());
+  os << op->getName() << " at " << op.getLoc() << "\n"
+     << "  " << what << " of " << describeLength(n) << " x "
+     << inType.getElementType();
   if (op.hasOffsets()) {
-    os << op->getName() << " at " << op.getLoc() << "\n"
-       << "  " << what << " of " << describeLength(n) << " x "
-       << inType.getElementType() << " in segments given by offsets ("
-       << op.getOffsets().getType() << "), accumulate "
-       << op.getAccumulatorType() << ", store " << outType.getElementType()
+    os << " in segments given by offsets (" << op.getOffsets().getType()
+       << "), accumulate " << acc << ", store " << outType.getElementType()
        << "\n";
     return;
   }
-  os << op->getName() << " at " << op.getLoc() << "\n"
-     << "  " << what << " of " << describeLength(n) << " x "
-     << inType.getElementType() << " in segments of " << seg << ", accumulate "
-     << op.getAccumulatorType() << ", store " << outType.getElementType()
-     << "\n";
-  if (ShapedType::isDynamic(n))
+  if (op.hasRuntimeSegmentSize()) {
+    os << " in segments of a runtime size, accumulate " << acc << ", store "
+       << outType.getElementType() << "\n";
+    return;
+  }
+  os << " in segments of " << seg << ", accumulate " << acc << ", store "
+     << outType.getElementType() << "\n";
+  if (ShapedType::isDynamic(n) || outType.isDynamicDim(0))
     return;
   int64_t numSegments = tcu::getNumSegments(n, seg);
   int64_t tail = n % seg;
@@ -74,16 +77,46 @@ static void describe(OpTy op, StringRef what, raw_ostream &os) {
      << " B\n";
 }
 
+/// Describes every collective in `module` (buffer and tensor forms) on `os`
+/// when given; returns how many there are.
+static unsigned describeAll(ModuleOp module, raw_ostream *os) {
+  unsigned count = 0;
+  auto scanMode = [](bool inclusive) {
+    return inclusive ? "inclusive scan" : "exclusive scan";
+  };
+  module->walk([&](Operation *op) {
+    if (!isa<tcu::SegmentedReduceOp, tcu::SegmentedScanOp, tcu::ReduceOp,
+             tcu::ScanOp>(op))
+      return;
+    ++count;
+    if (!os)
+      return;
+    if (auto r = dyn_cast<tcu::SegmentedReduceOp>(op))
+      describe(r, r.getInputType(), r.getOutputType(), "reduce", *os);
+    else if (auto s = dyn_cast<tcu::SegmentedScanOp>(op))
+      describe(s, s.getInputType(), s.getOutputType(),
+               scanMode(s.getInclusive()), *os);
+    else if (auto r = dyn_cast<tcu::ReduceOp>(op))
+      describe(r, r.getInputType(), r.getInitType(), "reduce", *os);
+    else if (auto s = dyn_cast<tcu::ScanOp>(op))
+      describe(s, s.getInputType(), s.getInitType(), scanMode(s.getInclusive()),
+               *os);
+  });
+  return count;
+}
+
 int tcuc::driver::runInspect() {
   DialectRegistry registry;
-  tcu::registerTCUCKernelDialects(registry);
+  // The tensor pipelines' dialects too (tensor, bufferization, linalg), so
+  // tensor IR parses.
+  tcu::registerTCUCDialects(registry);
   MLIRContext context(registry);
 
   std::string error;
   auto file = openInputFile(inputFile, &error);
   if (!file) {
     errs() << "tcuc inspect: " << error << "\n";
-    return 1;
+    return 2;
   }
   SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
@@ -93,31 +126,27 @@ int tcuc::driver::runInspect() {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module) {
     errs() << "tcuc inspect: " << inputFile << " did not parse or verify\n";
-    return 1;
+    return 2;
   }
   outs() << "parsed and verified " << inputFile << "\n";
 
+  unsigned before = describeAll(*module, nullptr);
   PassManager pm(&context);
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   if (failed(pm.run(*module))) {
     errs() << "tcuc inspect: the cleanup pipeline failed\n";
-    return 1;
+    return 3;
   }
   outs() << "ran pipeline: canonicalize, cse\n";
 
-  unsigned count = 0;
-  module->walk([&](Operation *op) {
-    if (auto reduce = dyn_cast<tcu::SegmentedReduceOp>(op)) {
-      describe(reduce, "reduce", outs());
-      ++count;
-    } else if (auto scan = dyn_cast<tcu::SegmentedScanOp>(op)) {
-      describe(scan, scan.getInclusive() ? "inclusive scan" : "exclusive scan",
-               outs());
-      ++count;
-    }
-  });
-  outs() << count << " tcu collective(s) found\n";
+  unsigned count = describeAll(*module, &outs());
+  outs() << count << " tcu collective(s) found";
+  // A tensor form whose result is unused is dead code to canonicalize.
+  if (before > count)
+    outs() << " (" << before - count
+           << " more before the pipeline, removed as unused)";
+  outs() << "\n";
   if (printIR)
     module->print(outs());
   return 0;

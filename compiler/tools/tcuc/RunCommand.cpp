@@ -11,9 +11,17 @@
 #include "SpecOptions.h"
 
 #include "tcuc/CPU/CPUExecutor.h"
+#include "tcuc/DiskCache.h"
 #include "tcuc/GPU/KernelCompiler.h"
+#include "tcuc/InitAll.h"
+#include "tcuc/Pipelines/KernelSource.h"
 #include "tcuc/Runtime.h"
 
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -21,6 +29,8 @@
 using namespace llvm;
 using namespace tcuc;
 using tcuc::driver::givenPathError;
+using tcuc::driver::kExitRuntime;
+using tcuc::driver::kExitUsage;
 using tcuc::driver::runCommand;
 using tcuc::driver::tcucCategory;
 
@@ -28,100 +38,200 @@ cl::SubCommand tcuc::driver::runCommand(
     "run", "Compile a segmented reduce/scan, run it and optionally check it");
 
 namespace {
-cl::opt<std::string> numElements("n",
-                                 cl::desc("Number of input elements (>= 1)"),
-                                 cl::value_desc("N"), cl::init("1048576"),
-                                 cl::sub(runCommand), cl::cat(tcucCategory));
+cl::opt<std::string>
+    numElements("n",
+                cl::desc("Number of input elements (>= 1; default: "
+                         "1048576, or from the --input "
+                         "file's size)"),
+                cl::value_desc("N"), cl::init("1048576"), cl::sub(runCommand),
+                cl::cat(tcucCategory));
 cl::opt<std::string>
     device("device",
-           cl::desc("gpu, cpu, or auto (default: gpu when a CUDA GPU is "
-                    "usable, else cpu)"),
+           cl::desc("gpu, cpu, or auto (default: auto: gpu when a CUDA GPU "
+                    "is usable, else cpu, saying why on stderr)"),
            cl::init("auto"), cl::sub(runCommand), cl::cat(tcucCategory));
-cl::opt<std::string> seed("seed", cl::desc("Seed of the random input"),
+cl::opt<std::string> seed("seed",
+                          cl::desc("Seed of the random input (default: 1)"),
                           cl::value_desc("X"), cl::init("1"),
                           cl::sub(runCommand), cl::cat(tcucCategory));
 cl::opt<std::string> inputFile("input",
-                               cl::desc("Raw little-endian input of n elements "
-                                        "(instead of random data)"),
+                               cl::desc("Raw little-endian input (instead of "
+                                        "random data; default: none); its "
+                                        "size gives --n when --n is left out"),
                                cl::init(""), cl::sub(runCommand),
                                cl::cat(tcucCategory));
 cl::opt<std::string> outputFile("output",
                                 cl::desc("Write the raw output here ('-': "
                                          "standard output; the report then "
-                                         "goes to standard error)"),
+                                         "goes to standard error; default: "
+                                         "none)"),
                                 cl::init(""), cl::sub(runCommand),
                                 cl::cat(tcucCategory));
 cl::opt<bool> check("check",
                     cl::desc("Compare with a float64 reference; exit 1 on "
-                             "mismatch"),
+                             "mismatch (default: off)"),
                     cl::sub(runCommand), cl::cat(tcucCategory));
-cl::opt<bool> json("json", cl::desc("Print one JSON object"),
+cl::opt<bool> json("json",
+                   cl::desc("Print one JSON object, errors included "
+                            "(default: off)"),
                    cl::sub(runCommand), cl::cat(tcucCategory));
 cl::opt<std::string> offsetsFile(
     "offsets",
     cl::desc("Segments of any lengths from this file of k+1 CSR offsets "
              "(raw little-endian int64: the first 0, nondecreasing, the "
              "last n; empty segments allowed) instead of --segment; --n "
-             "then comes from the last offset"),
+             "then comes from the last offset (default: none)"),
     cl::value_desc("FILE"), cl::init(""), cl::sub(runCommand),
     cl::cat(tcucCategory));
 
-int fail(const Twine &message) {
-  errs() << "tcuc run: " << message << "\n";
-  return 2;
+/// The CPU kernel of `spec`, from the disk cache where it holds one (as the
+/// GPU kernels are: same directory, `cpu/` below it, the same checked and
+/// trusted files), else compiled and stored. `origin` says which.
+/// TCUC_CPU_CACHE=0 compiles every time.
+std::unique_ptr<CPUKernel> cpuKernel(const KernelSpec &spec,
+                                     std::string &origin, std::string &error) {
+  origin = "compiled";
+  std::string dir = cache::defaultDirectory();
+  const char *env = std::getenv("TCUC_CPU_CACHE");
+  if (dir.empty() || (env && std::string(env) == "0"))
+    return CPUKernel::compile(spec, error);
+  // The source, this build and this host's code generation: a kernel is
+  // reused only where it was made.
+  std::string key = buildKernelSource(spec) + "|" + tcuc::buildId() + "|" +
+                    CPUKernel::hostKey();
+  char name[32];
+  std::snprintf(name, sizeof name, "%016llx.o",
+                (unsigned long long)cache::fnv1a64(key));
+  std::string cpuDir = dir + "/cpu", path = cpuDir + "/" + name;
+  bool trusted =
+      cache::checkDirectory(dir).ok() && cache::checkDirectory(cpuDir).ok();
+  std::string payload;
+  if (trusted && cache::load(path, payload) == cache::LoadResult::Hit) {
+    // "tcuc-cpu-kernel 1 VARIANT TILES WARPS\n" then the object code.
+    char variant[64] = {0};
+    long long tiles = 0, warps = 0;
+    size_t eol = payload.find('\n');
+    std::string loadError;
+    if (eol != std::string::npos &&
+        std::sscanf(payload.substr(0, eol).c_str(),
+                    "tcuc-cpu-kernel 1 %63s %lld %lld", variant, &tiles,
+                    &warps) == 3)
+      if (auto kernel = CPUKernel::load(spec, payload.substr(eol + 1), variant,
+                                        tiles, warps, loadError)) {
+        origin = "read from the disk cache";
+        return kernel;
+      }
+    // A file that does not link is compiled again and replaced.
+  }
+  std::unique_ptr<CPUKernel> kernel =
+      CPUKernel::compile(spec, error, /*keepObject=*/trusted);
+  if (kernel && !kernel->object().empty())
+    (void)cache::store(path, "tcuc-cpu-kernel 1 " + kernel->variant() + " " +
+                                 std::to_string(kernel->tilesPerWarp()) + " " +
+                                 std::to_string(kernel->warpsPerBlock()) +
+                                 "\n" + kernel->object());
+  return kernel;
+}
+
+/// Whether the spec verifies (the op verifier's rules on types and
+/// variants), so that a rejected spec is a usage error (exit 2) before any
+/// device is touched, and a later compile failure a runtime one (exit 3).
+bool verifySpec(const KernelSpec &spec, std::string &error) {
+  mlir::DialectRegistry registry;
+  mlir::tcu::registerTCUCKernelDialects(registry);
+  mlir::MLIRContext context(registry);
+  raw_string_ostream errors(error);
+  mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
+    errors << d.str() << "\n";
+    return mlir::success();
+  });
+  return bool(mlir::parseSourceString<mlir::ModuleOp>(
+      buildKernelSource(spec), mlir::ParserConfig(&context)));
 }
 } // namespace
 
 int tcuc::driver::runRun() {
   driver::RunRequest request;
+  // Known first: every failure below is then reported in --json too.
+  request.json = json;
+  request.outputFile = outputFile;
+  auto fail = [&](int code, const Twine &message) {
+    return driver::reportFailure(request, code, message.str());
+  };
   std::string error;
   bool csr = offsetsFile.getNumOccurrences() > 0;
   if (!parseSpecOptions(request.spec, csr, error))
-    return fail(error);
+    return fail(kExitUsage, error);
   if (request.spec.offsetBits && !csr)
-    return fail("--offset-type needs --offsets FILE (the segments to run)");
+    return fail(kExitUsage,
+                "--offset-type needs --offsets FILE (the segments to run)");
   if (!driver::decimalFlag(numElements, request.n, error) ||
       !driver::decimalFlag(seed, request.seed, error))
-    return fail(error);
+    return fail(kExitUsage, error);
   if (csr) {
     if (std::string e = givenPathError(offsetsFile); !e.empty())
-      return fail(e);
+      return fail(kExitUsage, e);
     if (!driver::readOffsetsFile(offsetsFile, request.spec.offsetBits,
                                  request.offsets, error))
-      return fail(error);
+      return fail(kExitUsage, error);
     int64_t last = request.offsets.back();
     if (numElements.getNumOccurrences() && request.n != last)
-      return fail("--n " + Twine(request.n) + " is not the last offset, " +
-                  Twine(last) + " (leave --n out: the offsets give it)");
+      return fail(kExitUsage, "--n " + Twine(request.n) +
+                                  " is not the last offset, " + Twine(last) +
+                                  " (leave --n out: the offsets give it)");
     request.n = last;
   } else if (request.n < 1) {
-    return fail("--n must be >= 1, got " + Twine(request.n));
+    return fail(kExitUsage, "--n must be >= 1, got " + Twine(request.n));
   }
   for (const cl::opt<std::string> *path : {&inputFile, &outputFile})
     if (std::string e = givenPathError(*path); !e.empty())
-      return fail(e);
+      return fail(kExitUsage, e);
   request.inputFile = inputFile;
-  request.outputFile = outputFile;
   request.check = check;
-  request.json = json;
+  // --n from the file when not given (the offsets give it with --offsets).
+  if (!driver::inferInputCount(
+          request, csr || numElements.getNumOccurrences() > 0, error))
+    return fail(kExitUsage, error);
   // Sizes beyond the host's memory: checkHostMemory, before compiling.
   if (!driver::checkHostMemory(request, error) ||
       !driver::checkFiles(request, error))
-    return fail(error);
+    return fail(kExitUsage, error);
 
   if (device != "cpu" && device != "gpu" && device != "auto")
-    return fail("unknown --device '" + device +
-                "' (expected gpu, cpu or auto)");
+    return fail(kExitUsage, "unknown --device '" + device +
+                                "' (expected gpu, cpu or auto)");
+  // A spec the verifier rejects costs no device probe, data or compile.
+  if (!verifySpec(request.spec, error))
+    return fail(kExitUsage, "the spec does not verify:\n" + error);
   request.device = device;
-  if (device == "auto")
-    request.device = driver::gpuUsable() ? "gpu" : "cpu";
+  std::string why;
+  if (device == "auto") {
+    request.autoDevice = true;
+    if (driver::gpuUsable(why)) {
+      request.device = "gpu";
+    } else {
+      request.device = "cpu";
+      request.deviceFallback = why;
+      if (request.textOnStderr())
+        errs() << "tcuc run: --device auto: running on the CPU backend, no "
+                  "usable GPU ("
+               << why << ")\n";
+    }
+  } else if (device == "gpu" && !driver::gpuUsable(why)) {
+    return fail(kExitRuntime, "--device gpu: no usable GPU (" + why + ")");
+  }
 
-  // Compile first: a spec the verifier rejects costs no data generation.
   auto start = std::chrono::steady_clock::now();
   if (request.device == "gpu") {
     setDefaultCompiler(compileKernelFile);
-    if (!driver::loadGPUKernel(request, error))
-      return fail("loading the GPU kernel failed:\n" + error);
+    bool loaded;
+    {
+      driver::Progress progress("loading the GPU kernel (compiled on a "
+                                "cache miss)");
+      loaded = driver::loadGPUKernel(request, error);
+    }
+    if (!loaded)
+      return fail(kExitRuntime, "loading the GPU kernel failed:\n" + error);
     if (csr)
       return driver::runJob(
           request, driver::gpuOffsetsExecutor(request.spec, request.offsets));
@@ -130,9 +240,13 @@ int tcuc::driver::runRun() {
   // The kernel the runtime would run: the size's class kernel where it has
   // one (resolveSegmentClass), as on the GPU.
   KernelSpec resolved = resolveSegmentClass(request.spec);
-  std::unique_ptr<CPUKernel> kernel = CPUKernel::compile(resolved, error);
+  std::unique_ptr<CPUKernel> kernel;
+  {
+    driver::Progress progress("compiling the CPU kernel");
+    kernel = cpuKernel(resolved, request.kernelOrigin, error);
+  }
   if (!kernel)
-    return fail("compiling the kernel failed:\n" + error);
+    return fail(kExitRuntime, "compiling the kernel failed:\n" + error);
   request.variantName = kernel->variant();
   request.classKernel = resolved.runtimeSegment;
   request.tilesPerWarp = kernel->tilesPerWarp();

@@ -6,11 +6,18 @@
 #include "tcuc/Runtime.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cinttypes>
+#include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <functional>
+#include <mutex>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -22,11 +29,6 @@ std::string format(const char *spec, double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, spec, v);
   return buf;
-}
-
-int fail(const std::string &message) {
-  std::fprintf(stderr, "tcuc run: %s\n", message.c_str());
-  return 2;
 }
 
 /// Device buffers released on every path.
@@ -100,9 +102,132 @@ bool tcuc::driver::makeSpec(const std::string &op, int64_t segment,
   return true;
 }
 
-bool tcuc::driver::gpuUsable() {
+bool tcuc::driver::gpuUsable(std::string &why) {
   std::string arch;
-  return deviceArch(arch).ok();
+  Status s = deviceArch(arch);
+  why = s.message();
+  return s.ok();
+}
+
+std::string tcuc::driver::jsonString(const std::string &text) {
+  std::string out = "\"";
+  for (unsigned char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += char(c);
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += char(c);
+    }
+  }
+  return out + "\"";
+}
+
+int tcuc::driver::reportFailure(const RunRequest &request, int code,
+                                const std::string &message) {
+  if (request.textOnStderr())
+    std::fprintf(stderr, "tcuc run: %s\n", message.c_str());
+  if (request.json) {
+    std::FILE *report = request.outputFile == "-" ? stderr : stdout;
+    std::fprintf(report, "{\"ok\": false, \"exit_code\": %d, \"error\": %s}\n",
+                 code, jsonString(message).c_str());
+    std::fflush(report);
+  }
+  return code;
+}
+
+bool tcuc::driver::inferInputCount(RunRequest &request, bool nGiven,
+                                   std::string &error) {
+  if (request.inputFile.empty())
+    return true;
+  const std::string &path = request.inputFile;
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) {
+    error = "--input '" + path + "': cannot read: " + std::strerror(errno);
+    return false;
+  }
+  if (!S_ISREG(st.st_mode))
+    return true; // a pipe or device: its size is not known up front
+  uint64_t bytes = uint64_t(st.st_size);
+  size_t width = dtypeBytes(request.spec.input);
+  std::string holds =
+      "--input '" + path + "' holds " + std::to_string(bytes) + " bytes";
+  if (bytes % width != 0) {
+    error = holds + ", not a whole number of " + dtypeName(request.spec.input) +
+            " elements (" + std::to_string(width) + " bytes each)";
+    return false;
+  }
+  int64_t count = int64_t(bytes / width);
+  if (nGiven && count != request.n) {
+    error = holds + ", " + std::to_string(count) + " elements of " +
+            dtypeName(request.spec.input) + ", not --n " +
+            std::to_string(request.n) + " (leave --n out: the file gives it)";
+    return false;
+  }
+  if (count == 0) {
+    error = "--input '" + path + "' is empty (no elements to run)";
+    return false;
+  }
+  request.n = count;
+  return true;
+}
+
+struct Progress::State {
+  std::string what;
+  std::mutex mu;
+  std::condition_variable cv;
+  bool done = false, printed = false;
+  std::chrono::steady_clock::time_point start =
+      std::chrono::steady_clock::now();
+  std::thread waiter;
+
+  void print() {
+    std::fprintf(stderr, "tcuc run: %s...\n", what.c_str());
+    std::fflush(stderr);
+    printed = true;
+  }
+};
+
+Progress::Progress(std::string what) {
+  const char *env = std::getenv("TCUC_PROGRESS");
+  std::string mode = env ? env : "";
+  if (mode == "0" || (mode != "1" && !::isatty(STDERR_FILENO)))
+    return;
+  state = new State();
+  state->what = std::move(what);
+  if (mode == "1") {
+    state->print();
+    return;
+  }
+  // On a terminal only work that takes a second says so.
+  state->waiter = std::thread([s = state] {
+    std::unique_lock<std::mutex> lock(s->mu);
+    if (!s->cv.wait_for(lock, std::chrono::seconds(1), [s] { return s->done; }))
+      s->print();
+  });
+}
+
+Progress::~Progress() {
+  if (!state)
+    return;
+  {
+    std::lock_guard<std::mutex> lock(state->mu);
+    state->done = true;
+  }
+  state->cv.notify_all();
+  if (state->waiter.joinable())
+    state->waiter.join();
+  if (state->printed)
+    std::fprintf(stderr, "tcuc run: %s: done in %.1f s\n", state->what.c_str(),
+                 std::chrono::duration<double>(
+                     std::chrono::steady_clock::now() - state->start)
+                     .count());
+  delete state;
 }
 
 bool tcuc::driver::loadGPUKernel(RunRequest &request, std::string &error) {
@@ -308,7 +433,7 @@ int tcuc::driver::runJob(const RunRequest &request, const ExecuteFn &execute) {
   std::vector<uint8_t> input;
   if (!request.inputFile.empty()) {
     if (!ref::readRawFile(request.inputFile, spec.input, n, input, &error))
-      return fail(error);
+      return reportFailure(request, kExitUsage, error);
   } else {
     input = ref::makeRandomInput(spec.input, n, request.seed);
   }
@@ -318,17 +443,23 @@ int tcuc::driver::runJob(const RunRequest &request, const ExecuteFn &execute) {
                               0xff);
   double runMs = 0;
   if (!execute(input.data(), n, output.data(), runMs, error))
-    return fail("running the kernel failed: " + error);
+    return reportFailure(request, kExitRuntime,
+                         "running the kernel failed: " + error);
+  // Fault injection for the tests of exit code 1: a correct kernel never
+  // fails --check, so one output element is changed (exponent / high bit).
+  if (std::getenv("TCUC_TEST_CORRUPT_OUTPUT") && !output.empty())
+    output[dtypeBytes(spec.output) - 1] ^= 0x40;
   if (!request.outputFile.empty() &&
       !ref::writeRawFile(request.outputFile, output.data(), output.size(),
                          &error))
-    return fail(error);
+    return reportFailure(request, kExitUsage, error);
 
   bool ok = true;
   double bound = 0;
   ref::ErrorStats stats, seqStats;
   int64_t segment = spec.segmentSize;
   if (request.check) {
+    Progress progress("computing the float64 reference");
     const std::vector<int64_t> &offsets = request.offsets;
     bool csr = spec.offsetBits != 0;
     std::vector<double> reference =
@@ -375,23 +506,37 @@ int tcuc::driver::runJob(const RunRequest &request, const ExecuteFn &execute) {
   if (warps)
     tilesText += ", " + std::to_string(warps) + " warps per block";
   if (request.json) {
+    // Only what was computed: no error figures without --check, no fallback
+    // reason unless --device auto chose.
+    std::string checked;
+    if (request.check)
+      checked = ", \"rel_err\": " + format("%.3e", stats.relErr) +
+                ", \"rel_err_bound\": " + format("%.3e", bound) +
+                ", \"max_abs_err\": " + format("%.3e", stats.maxAbsErr) +
+                ", \"seq_f32_rel_err\": " + format("%.3e", seqStats.relErr) +
+                ", \"mismatches\": " + std::to_string(stats.mismatches);
+    std::string fallback;
+    if (request.autoDevice)
+      fallback =
+          ", \"device_fallback\": " +
+          (request.deviceFallback.empty() ? std::string("null")
+                                          : jsonString(request.deviceFallback));
     std::fprintf(
         report,
-        "{\"ok\": %s, \"checked\": %s, \"op\": \"%s\", \"mode\": \"%s\", "
-        "\"segment\": %" PRId64 ", \"n\": %" PRId64 ", \"dtype\": \"%s\", "
-        "\"out_dtype\": \"%s\", \"device\": \"%s\", \"variant\": \"%s\", "
-        "\"tiles_per_warp\": %" PRId64 ", \"warps_per_block\": %" PRId64
-        ", \"rel_err\": %.3e, \"rel_err_bound\": %.3e, \"max_abs_err\": "
-        "%.3e, \"seq_f32_rel_err\": %.3e, \"mismatches\": %" PRId64
-        ", \"ms\": %.3f, \"compile_ms\": %.1f, \"kernel\": \"%s\", "
-        "\"segment_kernel\": \"%s\", \"offsets\": %s, \"segments\": "
-        "%" PRId64 "}\n",
-        ok ? "true" : "false", request.check ? "true" : "false", op, mode,
+        "{\"ok\": %s, \"exit_code\": %d, \"checked\": %s, \"op\": \"%s\", "
+        "\"mode\": \"%s\", \"segment\": %" PRId64 ", \"n\": %" PRId64
+        ", \"dtype\": \"%s\", \"out_dtype\": \"%s\", \"device\": \"%s\"%s, "
+        "\"variant\": \"%s\", \"tiles_per_warp\": %" PRId64
+        ", \"warps_per_block\": %" PRId64 "%s, \"ms\": %.3f, \"compile_ms\": "
+        "%.1f, \"kernel\": \"%s\", \"segment_kernel\": \"%s\", \"offsets\": "
+        "%s, \"segments\": %" PRId64 "}\n",
+        ok ? "true" : "false", ok ? kExitOk : kExitCheckFailed,
+        request.check ? "true" : "false", op, mode,
         spec.offsetBits ? int64_t(0) : segment, n, dtypeName(spec.input),
-        dtypeName(spec.output), request.device.c_str(), variant.c_str(), tiles,
-        warps, stats.relErr, bound, stats.maxAbsErr, seqStats.relErr,
-        stats.mismatches, runMs, request.compileMs,
-        request.kernelOrigin.c_str(), request.classKernel ? "class" : "size",
+        dtypeName(spec.output), request.device.c_str(), fallback.c_str(),
+        variant.c_str(), tiles, warps, checked.c_str(), runMs,
+        request.compileMs, request.kernelOrigin.c_str(),
+        request.classKernel ? "class" : "size",
         spec.offsetBits == 32   ? "\"i32\""
         : spec.offsetBits == 64 ? "\"i64\""
                                 : "null",
@@ -429,12 +574,12 @@ int tcuc::driver::runJob(const RunRequest &request, const ExecuteFn &execute) {
     }
   }
   std::fflush(report);
-  if (!ok && !request.json)
+  if (!ok && request.textOnStderr())
     std::fprintf(stderr,
                  "tcuc run: result does not match the reference (worst "
                  "element %" PRId64 ")\n",
                  stats.worstIndex);
-  return ok ? 0 : 1;
+  return ok ? kExitOk : kExitCheckFailed;
 }
 
 int64_t tcuc::driver::RunRequest::outputLength() const {

@@ -19,6 +19,21 @@
 
 namespace tcuc::driver {
 
+/// The exit codes of both drivers (docs/index.md, "Tools").
+enum ExitCode : int {
+  kExitOk = 0,
+  /// --check found a result that does not match the reference.
+  kExitCheckFailed = 1,
+  /// A bad flag, spec, file or size: nothing ran.
+  kExitUsage = 2,
+  /// The input was accepted but the work failed: no usable GPU or driver
+  /// (--device gpu), compiling, loading or running the kernel.
+  kExitRuntime = 3,
+};
+
+/// `text` as a JSON string literal, quotes included.
+std::string jsonString(const std::string &text);
+
 /// Builds the spec from the driver's flag values (--op, --segment, --dtype,
 /// --out-dtype, --exclusive, --variant), checking what needs no compiler:
 /// names, segment >= 1, --exclusive only for scans. Type combinations are the
@@ -36,6 +51,12 @@ struct RunRequest {
   bool check = false, json = false;
   /// "cpu" or "gpu" (reported only).
   std::string device;
+  /// Why --device auto did not pick the GPU (reported); empty when it did or
+  /// the device was given.
+  std::string deviceFallback;
+  /// Whether --device auto chose (deviceFallback is then reported, as null
+  /// when the GPU was usable).
+  bool autoDevice = false;
   /// The variant, tiles per warp and warps per block that ran, reported:
   /// the GPU kernel file's tcuc.strategy line or the CPU kernel's choice;
   /// empty / 0 where unknown (a kernel file without the line), then the
@@ -56,7 +77,38 @@ struct RunRequest {
   std::vector<int64_t> offsets;
   /// Output elements: k with offsets for a reduction, else the spec's for n.
   int64_t outputLength() const;
+  /// Whether messages also go to stderr as text: not when stderr carries the
+  /// --json object (--output -), which then is all it holds.
+  bool textOnStderr() const { return !(json && outputFile == "-"); }
 };
+/// Reports a failure and returns `code`: "tcuc run: <message>" on stderr and,
+/// with --json, one object {"ok": false, "exit_code": code, "error": ...}
+/// where the report goes (stdout, or stderr with --output -).
+int reportFailure(const RunRequest &request, int code,
+                  const std::string &message);
+
+/// With --input and no --n (`nGiven` false): n from the file's size; with
+/// both: the file must hold exactly n elements. False, with `error` saying
+/// why, for an unreadable file, a size that is not a multiple of the
+/// element size, or one that disagrees with --n.
+bool inferInputCount(RunRequest &request, bool nGiven, std::string &error);
+
+/// A progress line on stderr for work that may take over a second (compile,
+/// the float64 reference): printed once the work has taken a second, when
+/// stderr is a terminal; TCUC_PROGRESS=1 prints it at once whatever stderr
+/// is, TCUC_PROGRESS=0 never. The destructor ends the work ("done in").
+class Progress {
+public:
+  explicit Progress(std::string what);
+  ~Progress();
+  Progress(const Progress &) = delete;
+  Progress &operator=(const Progress &) = delete;
+
+private:
+  struct State;
+  State *state = nullptr;
+};
+
 /// Reads --offsets: raw little-endian int64, k+1 entries, checked
 /// (offsetsError against their last entry, which is n; i32 kernels: each
 /// below 2^31). False, with `error` naming the file and the first bad
@@ -83,8 +135,8 @@ bool checkHostMemory(const RunRequest &request, std::string &error);
 /// before compiling or loading.
 bool checkFiles(const RunRequest &request, std::string &error);
 
-/// Does the job; returns the process exit code (0 ok, 1 check failed,
-/// 2 error). Messages go to stdout/stderr.
+/// Does the job; returns the process exit code (ExitCode). Messages go to
+/// stdout/stderr.
 int runJob(const RunRequest &request, const ExecuteFn &execute);
 
 /// Executes on the GPU through the runtime (kernel from the runtime's cache,
@@ -101,8 +153,9 @@ ExecuteFn gpuOffsetsExecutor(const KernelSpec &spec,
 /// file, the strategy that runs.
 bool loadGPUKernel(RunRequest &request, std::string &error);
 
-/// Whether a GPU is usable (driver found, a device present).
-bool gpuUsable();
+/// Whether a GPU is usable (driver found, a device present); `why` says
+/// why not ("no CUDA driver: ...", "cuInit: CUDA_ERROR_STUB_LIBRARY ...").
+bool gpuUsable(std::string &why);
 
 } // namespace tcuc::driver
 

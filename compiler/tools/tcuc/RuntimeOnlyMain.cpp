@@ -31,18 +31,31 @@ const char *kUsage =
     "                [--tiles-per-warp K] [--warps-per-block W] [--seed X]\n"
     "                [--input FILE] [--output FILE] [--check] [--json]\n"
     "                [--offsets FILE [--offset-type i32|i64]] [--device gpu]\n"
+    "Defaults: --op reduce, --segment 256, -n 1048576 (or from the --input\n"
+    "file's size), --dtype f16, --out-dtype f32 for float input and i32 for\n"
+    "i8, --variant and --tiles-per-warp / --warps-per-block 0: the cost\n"
+    "model's choice, --seed 1, --offset-type i64, --device gpu.\n"
     "(Flags take one dash or two: -n N and --n N are the same; each at most\n"
     "once. Numbers are decimal. --output - writes the data to standard\n"
     "output and the report to standard error. --offsets: segments of any\n"
     "lengths from k+1 raw little-endian int64 CSR offsets instead of\n"
-    "--segment; n is then the last offset.)\n"
+    "--segment; n is then the last offset. --json prints one JSON object,\n"
+    "errors included.)\n"
+    "Exit codes: 0 ok, 1 --check mismatch, 2 usage or input error, 3 GPU,\n"
+    "driver or kernel failure.\n"
     "\n"
     "Kernels come from the cache ($TCUC_CACHE_DIR, else ~/.cache/tcuc); fill\n"
     "it on a machine with the compiler: tcuc compile ... --cache-dir DIR.\n";
 
+/// Set from argv before parsing, so that every usage error is JSON too.
+bool jsonWanted = false;
+
 int usage(const std::string &message) {
   std::fprintf(stderr, "tcuc: %s\n\n%s", message.c_str(), kUsage);
-  return 2;
+  if (jsonWanted)
+    std::printf("{\"ok\": false, \"exit_code\": %d, \"error\": %s}\n",
+                driver::kExitUsage, driver::jsonString(message).c_str());
+  return driver::kExitUsage;
 }
 
 } // namespace
@@ -59,6 +72,9 @@ int main(int argc, char **argv) {
                 tcuc::version(), tcuc::buildId());
     return 0;
   }
+  for (int i = 2; i < argc; ++i)
+    jsonWanted |=
+        !std::strcmp(argv[i], "--json") || !std::strcmp(argv[i], "-json");
   if (std::strcmp(argv[1], "run"))
     return usage(std::string("'") + argv[1] +
                  "' needs the compiler; this build has only 'run'");
@@ -170,15 +186,15 @@ int main(int argc, char **argv) {
   request.outputFile = values["output"];
   request.check = switches["check"];
   request.json = switches["json"];
+  if (!driver::inferInputCount(request, csr || given.count("n"), error))
+    return usage(error);
   if (!driver::checkHostMemory(request, error) ||
       !driver::checkFiles(request, error))
     return usage(error);
 
-  if (!driver::loadGPUKernel(request, error)) {
-    std::fprintf(stderr, "tcuc run: loading the GPU kernel failed:\n%s\n",
-                 error.c_str());
-    return 2;
-  }
+  if (!driver::loadGPUKernel(request, error))
+    return driver::reportFailure(request, driver::kExitRuntime,
+                                 "loading the GPU kernel failed:\n" + error);
   if (csr)
     return driver::runJob(request,
                           driver::gpuOffsetsExecutor(spec, request.offsets));

@@ -12,12 +12,13 @@ using namespace tcuc;
 using namespace tcuc::driver;
 
 namespace {
-cl::opt<std::string> opName("op", cl::desc("reduce or scan"),
+cl::opt<std::string> opName("op", cl::desc("reduce or scan (default: reduce)"),
                             cl::init("reduce"), cl::sub(runCommand),
                             cl::sub(compileCommand), cl::cat(tcucCategory));
 cl::opt<std::string> segment(
     "segment",
-    cl::desc("Segment size (>= 1). Without --variant, a 16-bit or i8 scan "
+    cl::desc("Segment size (>= 1; default: 256). Without --variant, a 16-bit "
+             "or i8 scan "
              "of 17..8192 that is not a multiple of 16 runs (and compiles "
              "to) the streaming scan's class kernel, which takes the size "
              "at launch; TCUC_SEGMENT_KERNELS=class does so for every size "
@@ -25,16 +26,18 @@ cl::opt<std::string> segment(
              "classes)"),
     cl::value_desc("S"), cl::init("256"), cl::sub(runCommand),
     cl::sub(compileCommand), cl::cat(tcucCategory));
-cl::opt<std::string> dtype("dtype", cl::desc("Input type: f16, bf16, f32, i8"),
-                           cl::init("f16"), cl::sub(runCommand),
-                           cl::sub(compileCommand), cl::cat(tcucCategory));
+cl::opt<std::string>
+    dtype("dtype", cl::desc("Input type: f16, bf16, f32, i8 (default: f16)"),
+          cl::init("f16"), cl::sub(runCommand), cl::sub(compileCommand),
+          cl::cat(tcucCategory));
 cl::opt<std::string>
     outDtype("out-dtype",
              cl::desc("Output type: f32 (default for float input), the input "
-                      "type (f16/bf16), or i32 (i8 input)"),
+                      "type (f16/bf16), or i32 (i8 input, the default there)"),
              cl::init(""), cl::sub(runCommand), cl::sub(compileCommand),
              cl::cat(tcucCategory));
-cl::opt<bool> exclusive("exclusive", cl::desc("Exclusive scan"),
+cl::opt<bool> exclusive("exclusive",
+                        cl::desc("Exclusive scan (default: inclusive)"),
                         cl::sub(runCommand), cl::sub(compileCommand),
                         cl::cat(tcucCategory));
 cl::opt<std::string> variant(
@@ -47,7 +50,7 @@ cl::opt<std::string> variant(
              "up-sweep / down-sweep of tile products), balanced (--offsets "
              "only, the default there: equal runs of tiles a warp, "
              "whatever the segment lengths; seg256n: a warp a segment); "
-             "default: the cost model's choice for the segment size"),
+             "(default: the cost model's choice for the segment size)"),
     cl::init(""), cl::sub(runCommand), cl::sub(compileCommand),
     cl::cat(tcucCategory));
 cl::opt<std::string> tilesPerWarp(
@@ -56,21 +59,24 @@ cl::opt<std::string> tilesPerWarp(
         "Tiles a warp loads before multiplying them (1..8): of a "
         "segment's run (seg256n, seg16n_coalesced, block, grid), of "
         "several segments (seg16, seg256, packed), of a level (matmulscan) "
-        "or steps (seg16n_strided, seg16n); 0 = the cost model's choice"),
+        "or steps (seg16n_strided, seg16n); 0 = the cost model's choice "
+        "(default: 0)"),
     cl::value_desc("K"), cl::init("0"), cl::sub(runCommand),
     cl::sub(compileCommand), cl::cat(tcucCategory));
 cl::opt<std::string> warpsPerBlock(
     "warps-per-block",
     cl::desc("Warps that share a segment in --variant block, or a chunk "
              "in --variant lookback or lagged (1, 2, 4, 8 or 16; the GPU "
-             "block is that many warps); 0 = the cost model's choice"),
+             "block is that many warps); 0 = the cost model's choice "
+             "(default: 0)"),
     cl::value_desc("W"), cl::init("0"), cl::sub(runCommand),
     cl::sub(compileCommand), cl::cat(tcucCategory));
 cl::opt<std::string> offsetType(
     "offset-type",
     cl::desc("Segments from CSR offsets of this type (i32 or i64) instead "
              "of one --segment size: one kernel for any segment lengths "
-             "(`tcuc run --offsets FILE` takes i64 unless this says i32)"),
+             "(default: none; `tcuc run --offsets FILE` takes i64 unless "
+             "this says i32)"),
     cl::value_desc("T"), cl::init(""), cl::sub(runCommand),
     cl::sub(compileCommand), cl::cat(tcucCategory));
 } // namespace

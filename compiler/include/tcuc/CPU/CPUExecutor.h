@@ -18,9 +18,22 @@ namespace tcuc {
 class CPUKernel {
 public:
   /// Compiles `spec`; null with `error` set when the spec is rejected or
-  /// compilation fails (diagnostics included).
-  static std::unique_ptr<CPUKernel> compile(const KernelSpec &spec,
-                                            std::string &error);
+  /// compilation fails (diagnostics included). With `keepObject`, object()
+  /// then holds the machine code, for a disk cache (load()).
+  static std::unique_ptr<CPUKernel>
+  compile(const KernelSpec &spec, std::string &error, bool keepObject = false);
+  /// The kernel of `spec` from the object code a compile() on this host (same
+  /// tcuc build, CPU and features) kept, with the strategy it chose; null
+  /// with `error` set when the JIT cannot link it.
+  static std::unique_ptr<CPUKernel>
+  load(const KernelSpec &spec, const std::string &object,
+       const std::string &variant, int64_t tilesPerWarp, int64_t warpsPerBlock,
+       std::string &error);
+  /// The object code compile() kept (empty otherwise).
+  const std::string &object() const { return objectCode; }
+  /// What identifies this host's code generation in a cache key: the CPU,
+  /// its features and the LLVM version.
+  static std::string hostKey();
   ~CPUKernel();
 
   /// Runs on `n` input elements; `out` holds the output length for `n`
@@ -46,7 +59,7 @@ public:
 
 private:
   CPUKernel() = default;
-  std::string chosenVariant;
+  std::string chosenVariant, objectCode;
   int64_t chosenTiles = 1, chosenWarps = 0;
   bool runtimeSegment = false, isScan = false;
   int offsetBits = 0;
