@@ -67,12 +67,6 @@ if os.access(_fuzzer, os.X_OK):
 # test/Driver/cpu-cache.test turns the cache on in a directory of its own.
 config.environment["TCUC_CPU_CACHE"] = "0"
 
-# The host C++ compiler, for tests that build a small shared library (a
-# stand-in CUDA driver).
-if config.cxx_compiler and os.access(config.cxx_compiler, os.X_OK):
-    config.available_features.add("host-cxx")
-    config.substitutions.append(("%host_cxx", config.cxx_compiler))
-
 tool_dirs = [config.tcuc_tools_dir, config.llvm_tools_dir]
 tools = ["tcuc-opt", "tcuc", "tcuc-jit-latency", "mlir-runner"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -4,7 +4,9 @@
 // driverPath) so that tests on machines without a GPU see a device of any
 // compute capability and name: $TCUC_FAKE_CC ("86" is 8.6) and
 // $TCUC_FAKE_GPU. Everything past the device queries fails (no memory, no
-// modules), as a driver without a usable device would.
+// modules), as a driver without a usable device would. $TCUC_FAKE_ERROR=34
+// makes every entry point fail with that code, cuGetErrorName included, as
+// the CUDA toolkit's stub libcuda does (CUDA_ERROR_STUB_LIBRARY).
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +15,11 @@
 
 namespace {
 constexpr int kSuccess = 0, kNotSupported = 801;
+/// The code every entry point fails with, or 0 ($TCUC_FAKE_ERROR).
+int forcedError() {
+  const char *v = std::getenv("TCUC_FAKE_ERROR");
+  return v ? std::atoi(v) : 0;
+}
 int capability() {
   const char *v = std::getenv("TCUC_FAKE_CC");
   return v ? std::atoi(v) : 90;
@@ -20,7 +27,7 @@ int capability() {
 } // namespace
 
 extern "C" {
-int cuInit(unsigned) { return kSuccess; }
+int cuInit(unsigned) { return forcedError(); }
 int cuDeviceGetCount(int *count) {
   *count = 1;
   return kSuccess;
@@ -76,10 +83,14 @@ int cuStreamCreate(void **, unsigned) { return kNotSupported; }
 int cuStreamDestroy_v2(void *) { return kNotSupported; }
 int cuStreamSynchronize(void *) { return kSuccess; }
 int cuGetErrorName(int, const char **name) {
+  if (int e = forcedError())
+    return e;
   *name = "CUDA_ERROR_NOT_SUPPORTED";
   return kSuccess;
 }
 int cuGetErrorString(int, const char **text) {
+  if (int e = forcedError())
+    return e;
   *text = "operation not supported (fake driver)";
   return kSuccess;
 }
