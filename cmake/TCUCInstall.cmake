@@ -113,6 +113,15 @@ if(TCUC_ENABLE_COMPILER)
   endforeach()
 endif()
 
+# The references generated from the ODS and Passes.td files (tcuc-doc:
+# the tcu dialect's ops and types, every pass with its options), beside the
+# headers they describe.
+if(TCUC_ENABLE_COMPILER)
+  install(DIRECTORY ${TCUC_BINARY_DIR}/docs/
+          DESTINATION ${CMAKE_INSTALL_DOCDIR}/reference
+          FILES_MATCHING PATTERN "*.md")
+endif()
+
 set(TCUC_HAS_COMPILER ${TCUC_ENABLE_COMPILER})
 configure_package_config_file(
   ${CMAKE_CURRENT_LIST_DIR}/TCUCConfig.cmake.in
