@@ -19,6 +19,7 @@ set(_tcuc_runtime_exports
   TCUCSpec=Spec
   TCUCRuntime=Runtime
   tcuc_runtime=CRuntime
+  tcuc_mgpu=MGPU
   TCUCReference=Reference
 )
 set(_tcuc_compiler_exports

@@ -68,8 +68,12 @@ if os.access(_fuzzer, os.X_OK):
 config.environment["TCUC_CPU_CACHE"] = "0"
 
 tool_dirs = [config.tcuc_tools_dir, config.llvm_tools_dir]
-tools = ["tcuc-opt", "tcuc", "tcuc-jit-latency", "mlir-runner"]
+tools = ["tcuc-opt", "tcuc", "tcuc-jit-latency", "mlir-runner",
+         "mlir-translate", "llc"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# The host C++ compiler, for tests that link a small host program.
+config.substitutions.append(("%host_cxx", config.cxx_compiler))
 
 # ptxas (CUDA toolkit) assembles generated PTX when present; a CUDA GPU runs
 # the GPU integration tests. Neither is needed for the rest.

@@ -92,6 +92,7 @@ void mlir::tcu::buildTCUToGPUKernelsPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   TCUOutlineKernelsOptions outline;
   outline.blockSize = options.blockSize;
+  outline.hostLaunch = options.hostLaunch;
   // griddepcontrol is sm_90's; chips are "sm_NN".
   StringRef chip = options.chip;
   unsigned version = 0;

@@ -63,6 +63,9 @@ def TCUOutlineKernels : Pass<"tcu-outline-kernels", "ModuleOp"> {
     barrier (the warp's lanes share scratch and outputs). The host function
     is removed; the launch plan is kept on the gpu.module as `tcuc.block`,
     `tcuc.kernels`, `tcuc.scratch` and `tcuc.items` (docs/kernel-file.md).
+    With `host-launch` the host function stays instead and launches the
+    kernels itself: each work-item loop becomes a `gpu.launch_func` (one
+    warp an item, at most 2^20 blocks), top-level scratch `gpu.alloc`.
 
     A loop's `tcu.min_blocks_per_sm` becomes its kernel's `nvvm.minctasm`
     and `tcu.tile_runs` moves to the kernel; the loops directly around a
@@ -78,7 +81,12 @@ def TCUOutlineKernels : Pass<"tcu-outline-kernels", "ModuleOp"> {
            "with griddepcontrol.launch_dependents and griddepcontrol.wait "
            "and is marked (tcuc.dependent_launch) so the runtime launches "
            "the kernels after the first as programmatic dependents, "
-           "without the gap between launches">
+           "without the gap between launches">,
+    Option<"hostLaunch", "host-launch", "bool", /*default=*/"false",
+           "Keep the host function: each work-item loop becomes a "
+           "gpu.launch_func of its kernel and top-level scratch gpu.alloc, "
+           "for upstream's host lowering (gpu-to-llvm) instead of the tcuc "
+           "runtime; its buffers must be device memory">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

@@ -35,6 +35,12 @@ struct TCUToPTXOptions : PassPipelineOptions<TCUToPTXOptions> {
       llvm::cl::desc("PTX ISA feature (sm_90 needs +ptx78 or newer; from "
                      "sm_100 on, unset, the chip's minimum)"),
       llvm::cl::init("+ptx80")};
+  Option<bool> hostLaunch{
+      *this, "host-launch",
+      llvm::cl::desc("Keep each host function, launching its kernels with "
+                     "gpu.launch_func (upstream's host lowering runs it) "
+                     "instead of leaving a launch plan for the tcuc runtime"),
+      llvm::cl::init(false)};
   Option<int64_t> blockSize{*this, "block-size",
                             llvm::cl::desc("Threads per block"),
                             llvm::cl::init(128)};

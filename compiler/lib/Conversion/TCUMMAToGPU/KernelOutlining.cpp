@@ -101,9 +101,9 @@ private:
 class Outliner {
 public:
   Outliner(func::FuncOp func, gpu::GPUModuleOp module, int64_t blockSize,
-           bool dependentLaunch)
+           bool dependentLaunch, bool hostLaunch)
       : func(func), module(module), blockSize(blockSize),
-        dependentLaunch(dependentLaunch) {}
+        dependentLaunch(dependentLaunch), hostLaunch(hostLaunch) {}
 
   LogicalResult run();
 
@@ -131,6 +131,9 @@ private:
   gpu::GPUModuleOp module;
   int64_t blockSize;
   bool dependentLaunch;
+  /// The host function launches its kernels (HostLaunch.cpp).
+  bool hostLaunch;
+  SmallVector<KernelLaunch> launches;
   /// Kernel argument types: the function's arguments, then the scratch.
   SmallVector<Type> argTypes;
   SmallVector<Value> hostArgs;
@@ -168,6 +171,11 @@ static std::optional<int64_t> blockOpWarps(Operation *op) {
 
 LogicalResult Outliner::addScratch(memref::AllocOp alloc) {
   MemRefType type = alloc.getType();
+  if (hostLaunch) { // gpu.alloc on the host: any memref, sized there
+    argTypes.push_back(type);
+    hostArgs.push_back(alloc.getResult());
+    return success();
+  }
   if (type.getRank() != 1 ||
       (alloc.getDynamicSizes().size() != 1 && !type.hasStaticShape()))
     return alloc.emitOpError("top-level scratch must be a rank-1 "
@@ -239,6 +247,7 @@ LogicalResult Outliner::outline(scf::ParallelOp loop, int index) {
   if (loop->hasAttr(kTileRunsAttr))
     kernel->setAttr(kTileRunsAttr, UnitAttr::get(ctx));
   kernels.push_back(FlatSymbolRefAttr::get(ctx, name));
+  launches.push_back({loop, kernel.getName(), blockItems});
   int64_t warpsPerBlock = blockSize / 32;
   std::string count;
   if (itemsKnown &&
@@ -423,10 +432,13 @@ LogicalResult Outliner::run() {
       hostArgs.push_back(arg);
       continue;
     }
-    if (!type || type.getRank() != 1)
+    // The runtime passes rank-1 buffers; a host that launches its kernels
+    // passes any memref (the kernels recompute views of it).
+    if (!type || (type.getRank() != 1 && !hostLaunch))
       return func.emitOpError(
           "GPU kernels take rank-1 memref arguments, and an index (the "
-          "runtime segment size) as the third, only");
+          "runtime segment size) as the third, only (with "
+          "--tcu-to-ptx=\"host-launch=true\" any memrefs)");
     argTypes.push_back(type);
     hostArgs.push_back(arg);
   }
@@ -503,6 +515,10 @@ LogicalResult Outliner::run() {
     module->setAttr(kPlanDependentLaunchAttr, UnitAttr::get(func.getContext()));
   }
 
+  if (hostLaunch &&
+      failed(launchFromHost(func, module, launches, hostArgs, blockSize)))
+    return failure();
+
   Builder b(func.getContext());
   module->setAttr(kPlanBlockAttr, b.getI64IntegerAttr(blockSize));
   module->setAttr(kPlanKernelsAttr, b.getArrayAttr(kernels));
@@ -513,18 +529,24 @@ LogicalResult Outliner::run() {
 }
 
 LogicalResult gpu_lowering::outlineKernels(func::FuncOp func, int64_t blockSize,
-                                           bool dependentLaunch) {
+                                           bool dependentLaunch,
+                                           bool hostLaunch) {
   auto top = func->getParentOfType<ModuleOp>();
   OpBuilder b(func);
   auto module = gpu::GPUModuleOp::create(b, func.getLoc(),
                                          (func.getName() + "_kernels").str());
-  if (failed(Outliner(func, module, blockSize, dependentLaunch).run())) {
+  // A host that launches its kernels launches them one after the other
+  // (no programmatic dependent launch).
+  if (failed(Outliner(func, module, blockSize, dependentLaunch && !hostLaunch,
+                      hostLaunch)
+                 .run())) {
     module.erase();
     return failure();
   }
   top->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                UnitAttr::get(func.getContext()));
-  func.erase();
+  if (!hostLaunch)
+    func.erase();
   return success();
 }
 
@@ -544,7 +566,7 @@ struct TCUOutlineKernelsPass
          llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
       if (func.isExternal())
         continue;
-      if (failed(outlineKernels(func, blockSize, dependentLaunch)))
+      if (failed(outlineKernels(func, blockSize, dependentLaunch, hostLaunch)))
         return signalPassFailure();
     }
   }

@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
 
 namespace mlir::tcu::gpu_lowering {
 
@@ -38,7 +39,22 @@ constexpr llvm::StringLiteral kChunkLoopAttr =
 /// programmatic dependent launch and each kernel starts with the
 /// griddepcontrol steps that make it safe.
 LogicalResult outlineKernels(func::FuncOp func, int64_t blockSize,
-                             bool dependentLaunch);
+                             bool dependentLaunch, bool hostLaunch = false);
+
+/// A top-level work-item loop of a host function and the kernel it became.
+struct KernelLaunch {
+  scf::ParallelOp loop;
+  StringRef kernel;
+  bool blockItems; // a work item is a block, not a warp
+};
+
+/// With host-launch (HostLaunch.cpp): replaces each launch's loop in `func`
+/// by a gpu.launch_func of its kernel in `module` with `kernelArgs` (the
+/// function's arguments, then its top-level scratch, which becomes
+/// gpu.alloc), `blockSize` threads a block.
+LogicalResult launchFromHost(func::FuncOp func, gpu::GPUModuleOp module,
+                             ArrayRef<KernelLaunch> launches,
+                             ArrayRef<Value> kernelArgs, int64_t blockSize);
 
 /// Software-pipelines `loop` by one iteration for its tile loads: each
 /// tcu.load_tile at the loop's top level whose operands are computed (pure
