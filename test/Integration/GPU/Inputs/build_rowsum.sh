@@ -7,7 +7,8 @@ set -e
 opt=$1 translate=$2 llc=$3 cxx=$4 src=$5 obj=$6 out=$7
 "$opt" "$src/test/Integration/GPU/Inputs/rowsum.mlir" --tcu-raise-linalg \
   --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" \
-  --canonicalize --tcu-to-ptx="host-launch=true" -o "$out.mlir"
+  --convert-linalg-to-parallel-loops --canonicalize \
+  --tcu-to-ptx="host-launch=true" -o "$out.mlir"
 "$translate" --mlir-to-llvmir "$out.mlir" -o "$out.ll"
 "$llc" -O2 -filetype=obj --relocation-model=pic "$out.ll" -o "$out.o"
 "$cxx" -std=c++17 -O2 -I "$src/runtime/include" \

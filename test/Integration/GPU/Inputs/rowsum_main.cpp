@@ -1,8 +1,10 @@
 //===- rowsum_main.cpp - runs tcu-to-ptx{host-launch}'s host code --------===//
 //
 // The host side of test/Integration/GPU/host-launch.test: calls the C
-// interfaces of @rowsum (tensor<64x1000xf16> -> tensor<64xf32>) and
-// @rowsum_dyn (tensor<?x1000xf16> -> tensor<?xf32>), lowered through the
+// interfaces of @rowsum (tensor<64x1000xf16> -> tensor<64xf32>),
+// @rowsum_dyn (tensor<?x1000xf16> -> tensor<?xf32>) and @rowsum_init (the
+// same added to a given init, in place) and @rowsum_generic (a
+// linalg.generic), lowered through the
 // GPU pipeline with host-launch and linked with libtcuc_mgpu.so, on device
 // buffers, and checks each row's sum (small integers: exact). Prints PASS
 // and exits 0, FAIL and exits 1, or the reason it cannot run and exits 2.
@@ -24,6 +26,9 @@ template <int R> struct MemRef {
 
 extern "C" void _mlir_ciface_rowsum(MemRef<1> *result, MemRef<2> *in);
 extern "C" void _mlir_ciface_rowsum_dyn(MemRef<1> *result, MemRef<2> *in);
+extern "C" void _mlir_ciface_rowsum_generic(MemRef<1> *result, MemRef<2> *in);
+extern "C" void _mlir_ciface_rowsum_init(MemRef<1> *result, MemRef<2> *in,
+                                         MemRef<1> *init);
 
 /// The f16 bits of a small integer (exact).
 static uint16_t half(int v) {
@@ -36,7 +41,11 @@ static uint16_t half(int v) {
   return uint16_t((v < 0 ? 0x8000 : 0) | ((e + 15) << 10) | mantissa);
 }
 
+/// Row r's init, where the function takes one (@rowsum_init adds to it).
+static float initOf(int64_t r) { return float(r % 100) - 50; }
+
 static int check(const char *name, void (*fn)(MemRef<1> *, MemRef<2> *),
+                 void (*withInit)(MemRef<1> *, MemRef<2> *, MemRef<1> *),
                  int64_t rows) {
   const int64_t cols = 1000;
   std::vector<uint16_t> host(rows * cols);
@@ -56,7 +65,21 @@ static int check(const char *name, void (*fn)(MemRef<1> *, MemRef<2> *),
   }
   MemRef<2> arg{in, in, 0, {rows, cols}, {cols, 1}};
   MemRef<1> out{};
-  fn(&out, &arg);
+  if (withInit) {
+    std::vector<float> inits(rows);
+    for (int64_t r = 0; r < rows; ++r) {
+      inits[r] = initOf(r);
+      want[r] += inits[r];
+    }
+    void *init = nullptr;
+    if (!tcuc::deviceAlloc(rows * 4, init) ||
+        !tcuc::copyToDevice(init, inits.data(), rows * 4))
+      return 2;
+    MemRef<1> initArg{init, init, 0, {rows}, {1}};
+    withInit(&out, &arg, &initArg);
+  } else {
+    fn(&out, &arg);
+  }
   std::vector<float> got(rows);
   if (out.sizes[0] != rows ||
       !tcuc::copyToHost(got.data(), out.aligned, rows * 4)) {
@@ -76,9 +99,14 @@ static int check(const char *name, void (*fn)(MemRef<1> *, MemRef<2> *),
 }
 
 int main() {
-  int rc = check("rowsum", _mlir_ciface_rowsum, 64);
+  int rc = check("rowsum", _mlir_ciface_rowsum, nullptr, 64);
   for (int64_t rows : {1, 3, 64, 10007})
     if (rc == 0)
-      rc = check("rowsum_dyn", _mlir_ciface_rowsum_dyn, rows);
+      rc = check("rowsum_dyn", _mlir_ciface_rowsum_dyn, nullptr, rows);
+  if (rc == 0)
+    rc = check("rowsum_generic", _mlir_ciface_rowsum_generic, nullptr, 777);
+  for (int64_t rows : {5, 1000})
+    if (rc == 0)
+      rc = check("rowsum_init", nullptr, _mlir_ciface_rowsum_init, rows);
   return rc;
 }
