@@ -1,6 +1,6 @@
 // RUN: tcuc-opt %s --split-input-file --tcu-outline-kernels --verify-diagnostics
 
-// expected-error @below {{GPU kernels take rank-1 memref arguments, and an index (the runtime segment size) as the third, only}}
+// expected-error @below {{'scalar_arg': argument 1 is 'index', but GPU kernels for the tcuc runtime take rank-1 memref arguments (and an index, the runtime segment size, as the third) only: flatten it, or add host-launch=true to tcu-to-ptx}}
 func.func @scalar_arg(%in: memref<?xf16>, %k: index) {
   return
 }
@@ -10,7 +10,7 @@ func.func @scalar_arg(%in: memref<?xf16>, %k: index) {
 func.func @work_outside_loops(%in: memref<?xf32>) {
   %c0 = arith.constant 0 : index
   %x = arith.constant 1.0 : f32
-  // expected-error @below {{cannot run on the GPU outside a kernel}}
+  // expected-error @below {{'memref.store' cannot run on the GPU outside a kernel (the mma form puts all work in scf.parallel loops): lower it to loops first}}
   memref.store %x, %in[%c0] : memref<?xf32>
   return
 }

@@ -178,8 +178,11 @@ LogicalResult Outliner::addScratch(memref::AllocOp alloc) {
   }
   if (type.getRank() != 1 ||
       (alloc.getDynamicSizes().size() != 1 && !type.hasStaticShape()))
-    return alloc.emitOpError("top-level scratch must be a rank-1 "
-                             "buffer to run on the GPU");
+    return emitError(alloc.getLoc())
+           << "a top-level " << type
+           << " buffer (a result or scratch) must be rank-1 for the tcuc "
+              "runtime's launch plan: add host-launch=true to tcu-to-ptx to "
+              "allocate it on the device from host code";
   // A constant size (canonicalization makes such buffers static) is its
   // own expression.
   std::string size;
@@ -434,11 +437,16 @@ LogicalResult Outliner::run() {
     }
     // The runtime passes rank-1 buffers; a host that launches its kernels
     // passes any memref (the kernels recompute views of it).
+    // Said at the function's location without the op's dump: what to
+    // change, in one line (the same for the errors below users meet).
     if (!type || (type.getRank() != 1 && !hostLaunch))
-      return func.emitOpError(
-          "GPU kernels take rank-1 memref arguments, and an index (the "
-          "runtime segment size) as the third, only (with "
-          "--tcu-to-ptx=\"host-launch=true\" any memrefs)");
+      return emitError(func.getLoc())
+             << "'" << func.getName() << "': argument " << arg.getArgNumber()
+             << " is " << arg.getType()
+             << ", but GPU kernels for the tcuc runtime take rank-1 memref "
+                "arguments (and an index, the runtime segment size, as the "
+                "third) only: flatten it, or add host-launch=true to "
+                "tcu-to-ptx to launch from host code (docs/embedding.md)";
     argTypes.push_back(type);
     hostArgs.push_back(arg);
   }
@@ -494,8 +502,11 @@ LogicalResult Outliner::run() {
             op) ||
         isRecomputable(&op))
       continue;
-    return op.emitOpError("cannot run on the GPU outside a kernel (the mma "
-                          "form puts all work in scf.parallel loops)");
+    return emitError(op.getLoc())
+           << "'" << op.getName()
+           << "' cannot run on the GPU outside a kernel (the mma form puts "
+              "all work in scf.parallel loops): lower it to loops first "
+              "(linalg: --convert-linalg-to-parallel-loops)";
   }
 
   // Programmatic dependent launch (sm_90): every kernel first lets the
