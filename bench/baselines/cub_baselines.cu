@@ -198,10 +198,15 @@ int reduceAll(InIt values, void *out, int64_t n, void *stream) {
       s);
 }
 
-/// f16 inputs read as f32, i8 inputs as i32 (the types tcuc accumulates in).
+/// f16 and bf16 inputs read as f32, i8 inputs as i32 (the types tcuc
+/// accumulates in).
 auto halves(const void *in) {
   return thrust::make_transform_iterator(static_cast<const __half *>(in),
                                          HalfToFloat{});
+}
+auto bhalves(const void *in) {
+  return thrust::make_transform_iterator(static_cast<const __nv_bfloat16 *>(in),
+                                         BF16ToFloat{});
 }
 auto chars(const void *in) {
   return thrust::make_transform_iterator(static_cast<const int8_t *>(in),
@@ -232,38 +237,28 @@ extern "C" {
 
 int cubb_segmented_reduce_f16_f32(const void *in, void *out, int64_t n,
                                   int64_t seg, void *stream) {
-  return segmentedReduce(thrust::make_transform_iterator(
-                             static_cast<const __half *>(in), HalfToFloat{}),
-                         out, n, seg, stream);
+  return segmentedReduce(halves(in), out, n, seg, stream);
 }
 
 // The whole array through DeviceReduce would be the fair peer for one
 // segment; DeviceSegmentedReduce with one segment is what a user of the
 // segmented API gets, so both are offered.
 int cubb_reduce_f16_f32(const void *in, void *out, int64_t n, void *stream) {
-  return reduceAll(thrust::make_transform_iterator(
-                       static_cast<const __half *>(in), HalfToFloat{}),
-                   out, n, stream);
+  return reduceAll(halves(in), out, n, stream);
 }
 
 int cubb_segmented_reduce_bf16_f32(const void *in, void *out, int64_t n,
                                    int64_t seg, void *stream) {
-  return segmentedReduce(
-      thrust::make_transform_iterator(static_cast<const __nv_bfloat16 *>(in),
-                                      BF16ToFloat{}),
-      out, n, seg, stream);
+  return segmentedReduce(bhalves(in), out, n, seg, stream);
 }
 
 int cubb_reduce_bf16_f32(const void *in, void *out, int64_t n, void *stream) {
-  return reduceAll(thrust::make_transform_iterator(
-                       static_cast<const __nv_bfloat16 *>(in), BF16ToFloat{}),
-                   out, n, stream);
+  return reduceAll(bhalves(in), out, n, stream);
 }
 
 int cubb_scan_f16_f32(const void *in, void *out, int64_t n, int64_t seg,
                       void *stream) {
-  auto values = thrust::make_transform_iterator(static_cast<const __half *>(in),
-                                                HalfToFloat{});
+  auto values = halves(in);
   return scanByKey(values, static_cast<float *>(out), n, seg,
                    static_cast<cudaStream_t>(stream));
 }
@@ -278,8 +273,7 @@ int cubb_scan_f16_f16(const void *in, void *out, int64_t n, int64_t seg,
 
 int cubb_scan_bf16_f32(const void *in, void *out, int64_t n, int64_t seg,
                        void *stream) {
-  auto values = thrust::make_transform_iterator(
-      static_cast<const __nv_bfloat16 *>(in), BF16ToFloat{});
+  auto values = bhalves(in);
   return scanByKey(values, static_cast<float *>(out), n, seg,
                    static_cast<cudaStream_t>(stream));
 }
@@ -295,8 +289,7 @@ int cubb_scan_bf16_bf16(const void *in, void *out, int64_t n, int64_t seg,
 
 int cubb_scan_i8_i32(const void *in, void *out, int64_t n, int64_t seg,
                      void *stream) {
-  auto values = thrust::make_transform_iterator(static_cast<const int8_t *>(in),
-                                                CharToInt{});
+  auto values = chars(in);
   return scanByKey(values, static_cast<int32_t *>(out), n, seg,
                    static_cast<cudaStream_t>(stream));
 }
@@ -319,22 +312,16 @@ int cubb_scan_f32_f32(const void *in, void *out, int64_t n, int64_t seg,
 // i8 sums in i32, as tcuc's i8 -> i32 reduce.
 int cubb_segmented_reduce_i8_i32(const void *in, void *out, int64_t n,
                                  int64_t seg, void *stream) {
-  return segmentedReduce<int32_t>(
-      thrust::make_transform_iterator(static_cast<const int8_t *>(in),
-                                      CharToInt{}),
-      out, n, seg, stream);
+  return segmentedReduce<int32_t>(chars(in), out, n, seg, stream);
 }
 
 int cubb_reduce_i8_i32(const void *in, void *out, int64_t n, void *stream) {
-  return reduceAll<int32_t>(thrust::make_transform_iterator(
-                                static_cast<const int8_t *>(in), CharToInt{}),
-                            out, n, stream);
+  return reduceAll<int32_t>(chars(in), out, n, stream);
 }
 
 int cubb_exscan_f16_f32(const void *in, void *out, int64_t n, int64_t seg,
                         void *stream) {
-  auto values = thrust::make_transform_iterator(static_cast<const __half *>(in),
-                                                HalfToFloat{});
+  auto values = halves(in);
   return scanByKey(values, static_cast<float *>(out), n, seg,
                    static_cast<cudaStream_t>(stream), /*inclusive=*/false);
 }

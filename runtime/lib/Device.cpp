@@ -76,7 +76,8 @@ Status Runtime::deviceArch(std::string &arch) {
     kernelArch = kernelArchFor(asked, &why);
     if (kernelArch.empty())
       return Status::error(std::string(variable) + ": " + why);
-    if (kernelArch > own)
+    // Two kernel architectures: only sm_90 is newer than another.
+    if (kernelArch == "sm_90" && own == "sm_80")
       return Status::error(std::string(variable) + "=" + asked + " asks for " +
                            kernelArch + " kernels, newer than " + label +
                            " runs (" + own + ")");

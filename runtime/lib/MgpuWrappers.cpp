@@ -20,13 +20,18 @@ using namespace tcuc::cuda;
 
 namespace {
 
+/// The driver, loaded once (getDriver's lock and lookup stay off the
+/// launch path); a process without one stops here.
 const Driver &driver() {
-  const Driver *d = nullptr;
-  if (Status s = getDriver("", d); !s) {
-    std::fprintf(stderr, "tcuc_mgpu: %s\n", s.message().c_str());
-    std::abort();
-  }
-  return *d;
+  static const Driver *loaded = [] {
+    const Driver *d = nullptr;
+    if (Status s = getDriver("", d); !s) {
+      std::fprintf(stderr, "tcuc_mgpu: %s\n", s.message().c_str());
+      std::abort();
+    }
+    return d;
+  }();
+  return *loaded;
 }
 
 /// Runs `call` with the driver's context current; aborts on an error.

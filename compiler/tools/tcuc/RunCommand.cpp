@@ -12,7 +12,6 @@
 
 #include "tcuc/CPU/CPUExecutor.h"
 #include "tcuc/DiskCache.h"
-#include "tcuc/GPU/KernelCompiler.h"
 #include "tcuc/InitAll.h"
 #include "tcuc/Pipelines/KernelSource.h"
 #include "tcuc/Runtime.h"
@@ -223,7 +222,6 @@ int tcuc::driver::runRun() {
 
   auto start = std::chrono::steady_clock::now();
   if (request.device == "gpu") {
-    setDefaultCompiler(compileKernelFile);
     bool loaded;
     {
       driver::Progress progress("loading the GPU kernel (compiled on a "
