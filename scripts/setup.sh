@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++ python3
+  python3-dev pybind11-dev python3-numpy      # the Python package (python/)
   llvm-22-dev libmlir-22-dev mlir-22-tools # LLVM/MLIR 22, lit and FileCheck
   libgtest-dev                              # C++ unit tests
   ccache lld                                # faster rebuilds and links

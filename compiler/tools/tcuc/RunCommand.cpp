@@ -83,55 +83,6 @@ cl::opt<std::string> offsetsFile(
     cl::value_desc("FILE"), cl::init(""), cl::sub(runCommand),
     cl::cat(tcucCategory));
 
-/// The CPU kernel of `spec`, from the disk cache where it holds one (as the
-/// GPU kernels are: same directory, `cpu/` below it, the same checked and
-/// trusted files), else compiled and stored. `origin` says which.
-/// TCUC_CPU_CACHE=0 compiles every time.
-std::unique_ptr<CPUKernel> cpuKernel(const KernelSpec &spec,
-                                     std::string &origin, std::string &error) {
-  origin = "compiled";
-  std::string dir = cache::defaultDirectory();
-  const char *env = std::getenv("TCUC_CPU_CACHE");
-  if (dir.empty() || (env && std::string(env) == "0"))
-    return CPUKernel::compile(spec, error);
-  // The source, this build and this host's code generation: a kernel is
-  // reused only where it was made.
-  std::string key = buildKernelSource(spec) + "|" + tcuc::buildId() + "|" +
-                    CPUKernel::hostKey();
-  char name[32];
-  std::snprintf(name, sizeof name, "%016llx.o",
-                (unsigned long long)cache::fnv1a64(key));
-  std::string cpuDir = dir + "/cpu", path = cpuDir + "/" + name;
-  bool trusted =
-      cache::checkDirectory(dir).ok() && cache::checkDirectory(cpuDir).ok();
-  std::string payload;
-  if (trusted && cache::load(path, payload) == cache::LoadResult::Hit) {
-    // "tcuc-cpu-kernel 1 VARIANT TILES WARPS\n" then the object code.
-    char variant[64] = {0};
-    long long tiles = 0, warps = 0;
-    size_t eol = payload.find('\n');
-    std::string loadError;
-    if (eol != std::string::npos &&
-        std::sscanf(payload.substr(0, eol).c_str(),
-                    "tcuc-cpu-kernel 1 %63s %lld %lld", variant, &tiles,
-                    &warps) == 3)
-      if (auto kernel = CPUKernel::load(spec, payload.substr(eol + 1), variant,
-                                        tiles, warps, loadError)) {
-        origin = "read from the disk cache";
-        return kernel;
-      }
-    // A file that does not link is compiled again and replaced.
-  }
-  std::unique_ptr<CPUKernel> kernel =
-      CPUKernel::compile(spec, error, /*keepObject=*/trusted);
-  if (kernel && !kernel->object().empty())
-    (void)cache::store(path, "tcuc-cpu-kernel 1 " + kernel->variant() + " " +
-                                 std::to_string(kernel->tilesPerWarp()) + " " +
-                                 std::to_string(kernel->warpsPerBlock()) +
-                                 "\n" + kernel->object());
-  return kernel;
-}
-
 /// Whether the spec verifies (the op verifier's rules on types and
 /// variants), so that a rejected spec is a usage error (exit 2) before any
 /// device is touched, and a later compile failure a runtime one (exit 3).
@@ -241,7 +192,7 @@ int tcuc::driver::runRun() {
   std::unique_ptr<CPUKernel> kernel;
   {
     driver::Progress progress("compiling the CPU kernel");
-    kernel = cpuKernel(resolved, request.kernelOrigin, error);
+    kernel = CPUKernel::cached(resolved, request.kernelOrigin, error);
   }
   if (!kernel)
     return fail(kExitRuntime, "compiling the kernel failed:\n" + error);

@@ -29,6 +29,14 @@ public:
   load(const KernelSpec &spec, const std::string &object,
        const std::string &variant, int64_t tilesPerWarp, int64_t warpsPerBlock,
        std::string &error);
+  /// The kernel of `spec` from the disk cache where it holds one (the GPU
+  /// kernels' directory, cpu/ below it, the same checked and trusted
+  /// files), else compiled and stored there; `origin` says which ("read
+  /// from the disk cache" or "compiled"). TCUC_CPU_CACHE=0 compiles every
+  /// time. What `tcuc run --device cpu` and the Python package use.
+  static std::unique_ptr<CPUKernel> cached(const KernelSpec &spec,
+                                           std::string &origin,
+                                           std::string &error);
   /// The object code compile() kept (empty otherwise).
   const std::string &object() const { return objectCode; }
   /// What identifies this host's code generation in a cache key: the CPU,

@@ -1,0 +1,219 @@
+//===- Module.cpp - the tcuc._tcuc extension ------------------------------===//
+//
+// The narrow native layer of the Python package: runs one segmented reduce
+// or scan on raw pointers, on the GPU through the runtime (device 0, the
+// caller's stream) or on the CPU through the CPU backend. Array libraries,
+// shapes, dtypes and autograd are the Python layer's (tcuc/_core.py); this
+// layer checks what it is given again, so a bad call is an exception, never
+// a crash.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcuc/DiskCache.h"
+#include "tcuc/Runtime.h"
+#include "tcuc/Spec.h"
+
+#ifdef TCUC_PYTHON_HAS_COMPILER
+#include "tcuc/CPU/CPUExecutor.h"
+#endif
+
+#include <pybind11/pybind11.h>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+
+namespace py = pybind11;
+using namespace tcuc;
+
+namespace {
+
+DType dtypeOf(const std::string &name) {
+  if (auto t = parseDType(name))
+    return *t;
+  throw py::value_error("tcuc: unknown element type '" + name + "'");
+}
+
+/// The spec of one call; `segment` is ignored with offsets.
+KernelSpec specOf(bool isScan, int64_t segment, int offsetBits,
+                  const std::string &inType, const std::string &outType,
+                  bool inclusive, bool reverse) {
+  DType in = dtypeOf(inType), out = dtypeOf(outType);
+  KernelSpec spec = isScan ? KernelSpec::scan(segment, in, out, inclusive)
+                           : KernelSpec::reduce(segment, in, out);
+  if (offsetBits != 0 && offsetBits != 32 && offsetBits != 64)
+    throw py::value_error("tcuc: offsets are int32 or int64");
+  spec.offsetBits = offsetBits;
+  if (reverse) {
+    if (!isScan)
+      throw py::value_error("tcuc: reverse applies to scans only");
+    throw py::value_error("tcuc: reverse scans: not yet");  // MERGE: reverse
+  }
+  return spec;
+}
+
+void check(const Status &s) {
+  if (!s)
+    throw std::runtime_error("tcuc: " + s.message());
+}
+
+/// GPU: the process-wide runtime (device 0), enqueued on `stream` without a
+/// host synchronisation.
+void runGPU(const KernelSpec &spec, uintptr_t in, uintptr_t out, int64_t n,
+            uintptr_t offsets, int64_t numSegments, uintptr_t stream) {
+  Runtime &rt = Runtime::global();
+  void *s = reinterpret_cast<void *>(stream);
+  if (spec.offsetBits) {
+    if (numSegments == 0)
+      return;
+    if (!offsets)
+      throw py::value_error("tcuc: offsets pointer is null");
+    const Kernel *kernel = nullptr;
+    check(rt.getKernelFor(spec, kernel));
+    check(rt.launchOffsets(*kernel, reinterpret_cast<const void *>(in),
+                           reinterpret_cast<void *>(out),
+                           reinterpret_cast<const void *>(offsets),
+                           numSegments, s));
+    return;
+  }
+  check(rt.run(spec, reinterpret_cast<const void *>(in),
+               reinterpret_cast<void *>(out), n, s));
+}
+
+#ifdef TCUC_PYTHON_HAS_COMPILER
+/// CPU: kernels compiled once per process (and kept on disk,
+/// CPUKernel::cached), then run on host buffers.
+void runCPU(const KernelSpec &spec, uintptr_t in, uintptr_t out, int64_t n,
+            int64_t outLength, uintptr_t offsets, int64_t numSegments) {
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<CPUKernel>> kernels;
+  KernelSpec resolved = resolveSegmentClass(spec);
+  if (std::string e = segmentSizeError(spec.segmentSize);
+      !e.empty() && !spec.offsetBits)
+    throw py::value_error("tcuc: " + e);
+  CPUKernel *kernel = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto &slot = kernels[resolved.key()];
+    if (!slot) {
+      std::string origin, error;
+      slot = CPUKernel::cached(resolved, origin, error);
+      if (!slot) {
+        kernels.erase(resolved.key());
+        throw std::runtime_error("tcuc: compiling the CPU kernel for '" +
+                                 resolved.key() + "' failed:\n" + error);
+      }
+    }
+    kernel = slot.get();
+  }
+  std::string error;
+  bool ok =
+      spec.offsetBits
+          ? kernel->runOffsets(reinterpret_cast<const void *>(in), n,
+                               reinterpret_cast<void *>(out), outLength,
+                               reinterpret_cast<const void *>(offsets),
+                               numSegments + 1, error)
+          : kernel->run(reinterpret_cast<const void *>(in), n,
+                        reinterpret_cast<void *>(out), outLength,
+                        spec.segmentSize, error);
+  if (!ok)
+    throw std::runtime_error("tcuc: " + error);
+}
+#endif
+
+} // namespace
+
+PYBIND11_MODULE(_tcuc, m) {
+  m.doc() = "tcuc's native layer (use the functions of the tcuc package)";
+  m.attr("version") = tcuc::version();
+  m.attr("build_id") = tcuc::buildId();
+#ifdef TCUC_PYTHON_HAS_COMPILER
+  m.attr("has_compiler") = true;
+#else
+  m.attr("has_compiler") = false;
+#endif
+  // The kernel library of the build tree this module was built in (the
+  // package's own, tcuc/kernels, comes first: tcuc/__init__.py).
+  m.attr("build_kernel_library") = TCUC_PYTHON_BUILD_KERNEL_LIBRARY;
+
+  m.def(
+      "run",
+      [](const std::string &device, bool isScan, uintptr_t in, uintptr_t out,
+         int64_t n, int64_t outLength, int64_t segment, uintptr_t offsets,
+         int64_t numSegments, int offsetBits, const std::string &inType,
+         const std::string &outType, bool inclusive, bool reverse,
+         uintptr_t stream) {
+        KernelSpec spec = specOf(isScan, offsetBits ? 16 : segment,
+                                 offsetBits, inType, outType, inclusive,
+                                 reverse);
+        if (n < 0 || outLength < 0 || numSegments < 0)
+          throw py::value_error("tcuc: negative size");
+        if (!offsetBits && spec.outputLength(n, segment) != outLength)
+          throw py::value_error("tcuc: output has " +
+                                std::to_string(outLength) +
+                                " elements, the call writes " +
+                                std::to_string(spec.outputLength(n, segment)));
+        py::gil_scoped_release release;
+        if (device == "cuda")
+          return runGPU(spec, in, out, n, offsets, numSegments, stream);
+#ifdef TCUC_PYTHON_HAS_COMPILER
+        if (device == "cpu") {
+          if (n == 0 && (!offsetBits || numSegments == 0))
+            return;
+          return runCPU(spec, in, out, n, outLength, offsets, numSegments);
+        }
+#else
+        if (device == "cpu")
+          throw std::runtime_error(
+              "tcuc: this tcuc was built without the compiler (runtime "
+              "only), so it has no CPU backend: use CUDA arrays, or build "
+              "the package with the compiler");
+#endif
+        throw py::value_error("tcuc: unknown device '" + device + "'");
+      },
+      py::arg("device"), py::arg("is_scan"), py::arg("input"),
+      py::arg("output"), py::arg("n"), py::arg("output_length"),
+      py::arg("segment"), py::arg("offsets"), py::arg("num_segments"),
+      py::arg("offset_bits"), py::arg("in_type"), py::arg("out_type"),
+      py::arg("inclusive"), py::arg("reverse"), py::arg("stream"),
+      "Runs one call on raw pointers (internal).");
+
+  m.def(
+      "offsets_error",
+      [](uintptr_t offsets, int64_t count, int bits, int64_t n) {
+        if (count < 1)
+          return std::string("offsets need at least one entry (k+1 for k "
+                             "segments)");
+        return bits == 32
+                   ? offsetsError(reinterpret_cast<const int32_t *>(offsets),
+                                  size_t(count), n)
+                   : offsetsError(reinterpret_cast<const int64_t *>(offsets),
+                                  size_t(count), n);
+      },
+      "Why host offsets are not CSR offsets of n elements, or ''.");
+
+  m.def(
+      "device_arch",
+      [] {
+        std::string arch;
+        check(Runtime::global().deviceArch(arch));
+        return arch;
+      },
+      "The kernel architecture device 0 runs ('sm_80', 'sm_90').");
+
+  m.def(
+      "stats",
+      [] {
+        RuntimeStats s = Runtime::global().stats();
+        py::dict d;
+        d["compiles"] = s.compiles;
+        d["disk_hits"] = s.diskHits;
+        d["library_hits"] = s.libraryHits;
+        d["module_loads"] = s.moduleLoads;
+        d["binary_loads"] = s.binaryLoads;
+        d["class_fallbacks"] = s.classFallbacks;
+        return d;
+      },
+      "The GPU runtime's counters (compiles, cache and library hits).");
+}

@@ -1,0 +1,118 @@
+"""The public functions: dispatch on the array library."""
+
+import sys
+
+from . import _xp_impl
+
+
+def _library(x):
+    """'torch', 'cupy' or 'numpy', converting other arrays (DLPack or CUDA
+    array interface) without a copy; returns (library, array)."""
+    mod = type(x).__module__.split(".")[0]
+    if mod == "torch":
+        return "torch", x
+    if mod == "cupy":
+        return "cupy", x
+    if mod == "numpy":
+        return "numpy", x
+    if hasattr(x, "__cuda_array_interface__"):
+        if "cupy" in sys.modules or _try_import("cupy"):
+            import cupy
+            return "cupy", cupy.asarray(x)
+        import torch
+        return "torch", torch.as_tensor(x, device="cuda")
+    if hasattr(x, "__dlpack__"):
+        device_type = x.__dlpack_device__()[0] if hasattr(
+            x, "__dlpack_device__") else 1
+        if device_type == 1:  # kDLCPU
+            import numpy
+            return "numpy", numpy.from_dlpack(x)
+        if device_type == 2:  # kDLCUDA
+            if _try_import("torch"):
+                import torch
+                return "torch", torch.from_dlpack(x)
+            import cupy
+            return "cupy", cupy.from_dlpack(x)
+        raise ValueError(f"tcuc: arrays on DLPack device type {device_type} "
+                         "are not supported (CPU and CUDA only)")
+    raise TypeError(
+        f"tcuc: expected a torch tensor, a CuPy or NumPy array, or an object "
+        f"with __dlpack__ or __cuda_array_interface__; got {type(x)}")
+
+
+def _try_import(name):
+    try:
+        __import__(name)
+        return True
+    except ImportError:
+        return False
+
+
+def _call(op, is_scan, x, segment_size, offsets, dim, out_dtype, exclusive,
+          reverse, validate):
+    lib, x = _library(x)
+    if lib == "torch":
+        import torch
+        from . import _torch_ops
+        if offsets is not None and not isinstance(offsets, torch.Tensor):
+            raise TypeError(f"tcuc.{op}: offsets must be a torch tensor "
+                            "like the input")
+        seg = -1 if segment_size is None else segment_size
+        if isinstance(seg, bool) or not isinstance(seg, int):
+            raise TypeError(f"tcuc.{op}: segment_size must be an int, got "
+                            f"{segment_size!r}")
+        if seg == -1 and segment_size is not None:
+            raise ValueError(f"tcuc.{op}: segment_size must be >= 1, got -1")
+        if is_scan:
+            return _torch_ops.segment_cumsum(x, seg, offsets, dim, exclusive,
+                                             reverse, out_dtype,
+                                             validate is not False)
+        return _torch_ops.segment_sum(x, seg, offsets, dim, out_dtype,
+                                      validate is not False)
+    if lib == "cupy":
+        import cupy
+        return _xp_impl.run(op, is_scan, cupy, x, segment_size, offsets, dim,
+                            out_dtype, exclusive, reverse, validate, True)
+    import numpy
+    return _xp_impl.run(op, is_scan, numpy, x, segment_size, offsets, dim,
+                        out_dtype, exclusive, reverse, validate, False)
+
+
+def segment_sum(x, segment_size=None, *, offsets=None, dim=-1,
+                out_dtype=None, validate=True):
+    """Sums of the segments of `x` along `dim`.
+
+    Segments are consecutive runs of `segment_size` elements along `dim`
+    (the last one of each row may be shorter; None: the whole axis), or
+    given by `offsets`: k+1 CSR offsets (int32 or int64, on the input's
+    device; the first 0, nondecreasing, the last the axis length; empty
+    segments sum to 0). The result has `dim` cut to ceil(length /
+    segment_size) or k.
+
+    `x`: a torch tensor (CUDA: the GPU on the current stream; CPU: tcuc's
+    CPU backend), a CuPy array (GPU), a NumPy array (CPU), or any array
+    with `__dlpack__` or `__cuda_array_interface__`; the result is of the
+    same library. Types: float16, bfloat16, float32 (summed in float32)
+    and int8 (in int32). `out_dtype`: float32 (default) or the input's
+    16-bit type; int32 for int8. `validate`: check the offsets' values
+    first (a copy to the host; skipped while a CUDA graph is captured;
+    False skips it, and a bad offset then gives wrong sums but never an
+    out-of-bounds access). Differentiable for torch tensors.
+    """
+    return _call("segment_sum", False, x, segment_size, offsets, dim,
+                 out_dtype, False, False, validate)
+
+
+def segment_cumsum(x, segment_size=None, *, offsets=None, exclusive=False,
+                   reverse=False, dim=-1, out_dtype=None, validate=True):
+    """Prefix sums within the segments of `x` along `dim` (segments as in
+    segment_sum; the result has the input's shape).
+
+    `exclusive`: each element gets the sum of the elements before it in its
+    segment (0 for a segment's first). `reverse`: suffix sums, the elements
+    after it (with itself unless `exclusive`). Other arguments as in
+    segment_sum. Differentiable for torch tensors: the gradient is the scan
+    of the output's gradient in the other direction.
+    """
+    return _call("segment_cumsum", True, x, segment_size, offsets, dim,
+                 out_dtype, exclusive, reverse, validate)

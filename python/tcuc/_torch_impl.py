@@ -1,0 +1,131 @@
+"""The torch implementation behind the custom ops (tcuc/_torch_ops.py):
+moves `dim` last, makes the input contiguous, allocates the result and
+launches one kernel on the tensor's device and current stream."""
+
+import torch
+
+from . import _plan
+from . import _tcuc as _native
+
+DTYPES = {torch.float16: "float16", torch.bfloat16: "bfloat16",
+          torch.float32: "float32", torch.int8: "int8",
+          torch.int32: "int32", torch.int64: "int64",
+          torch.float64: "float64", torch.int16: "int16",
+          torch.uint8: "uint8", torch.bool: "bool"}
+BY_NAME = {v: k for k, v in DTYPES.items()}
+
+
+def dtype_name(dtype):
+    return DTYPES.get(dtype, str(dtype).replace("torch.", ""))
+
+
+def out_dtype_of(x_dtype, out_dtype, op):
+    name = _plan.input_dtype_name(dtype_name(x_dtype), op)
+    out = None if out_dtype is None else dtype_name(out_dtype)
+    return BY_NAME[_plan.output_dtype_name(name, out, op)]
+
+
+def check(op, x, segment_size, offsets, dim, out_dtype):
+    """Every check that needs no data: what the fake implementation runs too,
+    so a traced call fails as an eager one does."""
+    if not isinstance(x, torch.Tensor):
+        raise TypeError(f"tcuc.{op}: expected a tensor, got {type(x)}")
+    out_dtype_of(x.dtype, out_dtype, op)
+    dim = _plan.normalize_dim(dim, x.dim(), op)
+    _plan.check_segment_size(None if segment_size < 0 else segment_size,
+                             offsets is not None, op)
+    if x.device.type not in ("cpu", "cuda"):
+        raise ValueError(f"tcuc.{op}: tensors on {x.device} are not "
+                         "supported (CPU and CUDA only)")
+    if x.device.type == "cuda" and x.device.index not in (None, 0):
+        raise ValueError(f"tcuc.{op}: tcuc runs on CUDA device 0; the "
+                         f"input is on {x.device} (set CUDA_VISIBLE_DEVICES "
+                         "to make that GPU device 0)")
+    if offsets is not None:
+        _plan.check_offsets_meta(dtype_name(offsets.dtype), offsets.dim(),
+                                 offsets.numel(), op)
+        if offsets.device != x.device:
+            raise ValueError(f"tcuc.{op}: offsets are on {offsets.device} "
+                             f"but the input on {x.device}: put both on "
+                             "the same device")
+    return dim
+
+
+def out_shape(op, x, segment_size, offsets, dim, is_scan):
+    shape = list(x.shape)
+    if is_scan:
+        return shape
+    if offsets is not None:
+        shape[dim] = offsets.shape[0] - 1
+    else:
+        seg = shape[dim] if segment_size < 0 else segment_size
+        shape[dim] = -(-shape[dim] // max(1, seg))
+    return shape
+
+
+def _capturing(x):
+    return x.is_cuda and torch.cuda.is_current_stream_capturing()
+
+
+def validate_offsets(op, offsets, length):
+    host = offsets.cpu() if offsets.is_cuda else offsets.contiguous()
+    why = _native.offsets_error(host.data_ptr(), host.numel(),
+                                32 if host.dtype == torch.int32 else 64,
+                                length)
+    if why:
+        raise ValueError(f"tcuc.{op}: bad offsets: {why}")
+
+
+def _row_offsets(offsets, rows, length, segment, device):
+    """Offsets of every row's segments, one after the other (a segment never
+    straddles two rows)."""
+    if offsets is None:
+        offsets = torch.arange(0, length + segment, segment, device=device,
+                               dtype=torch.int64).clamp_(max=length)
+    base = (torch.arange(rows, device=device, dtype=torch.int64) *
+            length).unsqueeze(1)
+    flat = (base + offsets[:-1].to(torch.int64)).reshape(-1)
+    end = torch.full((1,), rows * length, device=device, dtype=torch.int64)
+    return torch.cat([flat, end])
+
+
+def run(op, is_scan, x, segment_size, offsets, dim, out_dtype, exclusive,
+        reverse, validate):
+    dim = check(op, x, segment_size, offsets, dim, out_dtype)
+    result_dtype = out_dtype_of(x.dtype, out_dtype, op)
+    last = x.dim() - 1
+    xs = x if dim == last else x.movedim(dim, -1)
+    xs = xs.contiguous()
+    p = _plan.plan(tuple(xs.shape), None if segment_size < 0 else
+                   segment_size, None if offsets is None else
+                   offsets.numel(), is_scan)
+    if offsets is not None and validate is not False and not _capturing(x):
+        validate_offsets(op, offsets, p.length)
+    out = torch.empty(xs.shape[:-1] + (p.out_length,), dtype=result_dtype,
+                      device=x.device)
+    n = xs.numel()
+    if out.numel() == 0:
+        pass
+    elif n == 0:
+        out.zero_()  # empty segments sum to 0
+    else:
+        device = "cuda" if x.is_cuda else "cpu"
+        stream = (torch.cuda.current_stream(x.device).cuda_stream
+                  if x.is_cuda else 0)
+        in_name = _plan.TCUC_NAMES[dtype_name(x.dtype)]
+        out_name = _plan.TCUC_NAMES[dtype_name(result_dtype)]
+        if offsets is None and not p.per_row:
+            _native.run(device, is_scan, xs.data_ptr(), out.data_ptr(), n,
+                        out.numel(), p.segment, 0, 0, 0, in_name, out_name,
+                        not exclusive, reverse, stream)
+        else:
+            offs = offsets.contiguous() if offsets is not None else None
+            if p.per_row:
+                offs = _row_offsets(offs, p.rows, p.length, p.segment,
+                                    x.device)
+            bits = 32 if offs.dtype == torch.int32 else 64
+            _native.run(device, is_scan, xs.data_ptr(), out.data_ptr(), n,
+                        out.numel(), 16, offs.data_ptr(), offs.numel() - 1,
+                        bits, in_name, out_name, not exclusive, reverse,
+                        stream)
+    return out if dim == last else out.movedim(-1, dim)

@@ -1,0 +1,89 @@
+"""tcuc's functions as torch.library custom ops (tcuc::segment_sum,
+tcuc::segment_cumsum): fake implementations for torch.compile, and autograd.
+The gradient of a segment sum broadcasts the output's gradient back over
+each segment; the gradient of a scan is the scan of the gradient in the
+other direction (reverse for a forward scan, exclusive stays exclusive)."""
+
+from typing import Optional
+
+import torch
+from torch import Tensor
+
+from . import _torch_impl
+
+
+@torch.library.custom_op("tcuc::segment_sum", mutates_args=())
+def segment_sum(x: Tensor, segment_size: int, offsets: Optional[Tensor],
+                dim: int, out_dtype: Optional[torch.dtype],
+                validate: bool) -> Tensor:
+    return _torch_impl.run("segment_sum", False, x, segment_size, offsets,
+                           dim, out_dtype, False, False, validate)
+
+
+@torch.library.custom_op("tcuc::segment_cumsum", mutates_args=())
+def segment_cumsum(x: Tensor, segment_size: int, offsets: Optional[Tensor],
+                   dim: int, exclusive: bool, reverse: bool,
+                   out_dtype: Optional[torch.dtype],
+                   validate: bool) -> Tensor:
+    return _torch_impl.run("segment_cumsum", True, x, segment_size, offsets,
+                           dim, out_dtype, exclusive, reverse, validate)
+
+
+@segment_sum.register_fake
+def _(x, segment_size, offsets, dim, out_dtype, validate):
+    d = _torch_impl.check("segment_sum", x, segment_size, offsets, dim,
+                          out_dtype)
+    return x.new_empty(
+        _torch_impl.out_shape("segment_sum", x, segment_size, offsets, d,
+                              False),
+        dtype=_torch_impl.out_dtype_of(x.dtype, out_dtype, "segment_sum"))
+
+
+@segment_cumsum.register_fake
+def _(x, segment_size, offsets, dim, exclusive, reverse, out_dtype,
+      validate):
+    _torch_impl.check("segment_cumsum", x, segment_size, offsets, dim,
+                      out_dtype)
+    return x.new_empty(
+        x.shape,
+        dtype=_torch_impl.out_dtype_of(x.dtype, out_dtype, "segment_cumsum"))
+
+
+def _sum_setup(ctx, inputs, output):
+    x, segment_size, offsets, dim, _, _ = inputs
+    ctx.segment_size, ctx.dim = segment_size, dim % x.dim()
+    ctx.length, ctx.x_dtype = x.shape[ctx.dim], x.dtype
+    ctx.save_for_backward(offsets)
+
+
+def _sum_backward(ctx, grad):
+    (offsets,) = ctx.saved_tensors
+    if offsets is not None:
+        lengths = (offsets[1:] - offsets[:-1]).to(torch.int64)
+        g = torch.repeat_interleave(grad, lengths, dim=ctx.dim,
+                                    output_size=ctx.length)
+    else:
+        seg = ctx.length if ctx.segment_size < 0 else ctx.segment_size
+        g = grad.repeat_interleave(max(1, seg), dim=ctx.dim).narrow(
+            ctx.dim, 0, ctx.length)
+    return g.to(ctx.x_dtype), None, None, None, None, None
+
+
+def _scan_setup(ctx, inputs, output):
+    x, segment_size, offsets, dim, exclusive, reverse, _, _ = inputs
+    ctx.args = (segment_size, dim, exclusive, reverse)
+    ctx.x_dtype = x.dtype
+    ctx.save_for_backward(offsets)
+
+
+def _scan_backward(ctx, grad):
+    (offsets,) = ctx.saved_tensors
+    segment_size, dim, exclusive, reverse = ctx.args
+    # f32 gradients through the f32 kernels (an f16 grad widens exactly).
+    g = segment_cumsum(grad.to(torch.float32), segment_size, offsets, dim,
+                       exclusive, not reverse, None, False)
+    return g.to(ctx.x_dtype), None, None, None, None, None, None, None
+
+
+segment_sum.register_autograd(_sum_backward, setup_context=_sum_setup)
+segment_cumsum.register_autograd(_scan_backward, setup_context=_scan_setup)
