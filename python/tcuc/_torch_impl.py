@@ -51,16 +51,21 @@ def check(op, x, segment_size, offsets, dim, out_dtype):
     return dim
 
 
-def out_shape(op, x, segment_size, offsets, dim, is_scan):
+def fake(op, is_scan, x, segment_size, offsets, dim, out_dtype):
+    """The result's metadata without running anything: what run() returns,
+    strides included (computed with `dim` last, then moved back)."""
+    dim = check(op, x, segment_size, offsets, dim, out_dtype)
     shape = list(x.shape)
-    if is_scan:
-        return shape
-    if offsets is not None:
-        shape[dim] = offsets.shape[0] - 1
-    else:
-        seg = shape[dim] if segment_size < 0 else segment_size
-        shape[dim] = -(-shape[dim] // max(1, seg))
-    return shape
+    length = shape.pop(dim)
+    if not is_scan:
+        if offsets is not None:
+            length = offsets.shape[0] - 1
+        else:
+            seg = length if segment_size < 0 else segment_size
+            length = -(-length // max(1, seg))
+    out = x.new_empty(shape + [length],
+                      dtype=out_dtype_of(x.dtype, out_dtype, op))
+    return out if dim == x.dim() - 1 else out.movedim(-1, dim)
 
 
 def _capturing(x):

@@ -31,22 +31,15 @@ def segment_cumsum(x: Tensor, segment_size: int, offsets: Optional[Tensor],
 
 @segment_sum.register_fake
 def _(x, segment_size, offsets, dim, out_dtype, validate):
-    d = _torch_impl.check("segment_sum", x, segment_size, offsets, dim,
-                          out_dtype)
-    return x.new_empty(
-        _torch_impl.out_shape("segment_sum", x, segment_size, offsets, d,
-                              False),
-        dtype=_torch_impl.out_dtype_of(x.dtype, out_dtype, "segment_sum"))
+    return _torch_impl.fake("segment_sum", False, x, segment_size, offsets,
+                            dim, out_dtype)
 
 
 @segment_cumsum.register_fake
 def _(x, segment_size, offsets, dim, exclusive, reverse, out_dtype,
       validate):
-    _torch_impl.check("segment_cumsum", x, segment_size, offsets, dim,
-                      out_dtype)
-    return x.new_empty(
-        x.shape,
-        dtype=_torch_impl.out_dtype_of(x.dtype, out_dtype, "segment_cumsum"))
+    return _torch_impl.fake("segment_cumsum", True, x, segment_size, offsets,
+                            dim, out_dtype)
 
 
 def _sum_setup(ctx, inputs, output):

@@ -1,0 +1,85 @@
+"""Shared helpers: float64 / int64 references and the devices to test.
+
+TCUC_TEST_DEVICES picks the torch devices ("cpu", "cuda", or both,
+comma-separated); default: cpu, and cuda where a GPU is usable."""
+
+import os
+
+import numpy as np
+import pytest
+
+
+def devices():
+    env = os.environ.get("TCUC_TEST_DEVICES")
+    if env:
+        return [d for d in env.split(",") if d]
+    out = ["cpu"]
+    try:
+        import torch
+        if torch.cuda.is_available():
+            out.append("cuda")
+    except ImportError:
+        pass
+    return out
+
+
+def segments_of(length, segment_size=None, offsets=None):
+    """[start, end) of each segment of one row."""
+    if offsets is not None:
+        o = [int(v) for v in offsets]
+        return list(zip(o[:-1], o[1:]))
+    s = length if segment_size is None else segment_size
+    return [(b, min(b + s, length)) for b in range(0, length, max(1, s))]
+
+
+def reference(x, is_scan, segment_size=None, offsets=None, exclusive=False,
+              reverse=False):
+    """Segmented sums or scans of the last axis of `x` (a NumPy array) in
+    float64 (int64 for integers)."""
+    acc = np.int64 if x.dtype.kind in "iu" else np.float64
+    rows = x.reshape(-1, x.shape[-1]).astype(acc)
+    segs = segments_of(x.shape[-1], segment_size, offsets)
+    if not is_scan:
+        out = np.zeros((rows.shape[0], len(segs)), dtype=acc)
+        for j, (b, e) in enumerate(segs):
+            out[:, j] = rows[:, b:e].sum(axis=1)
+        return out.reshape(x.shape[:-1] + (len(segs),))
+    out = np.zeros_like(rows)
+    for b, e in segs:
+        part = rows[:, b:e]
+        if reverse:
+            part = part[:, ::-1]
+        c = np.cumsum(part, axis=1)
+        if exclusive:
+            c = c - part
+        out[:, b:e] = c[:, ::-1] if reverse else c
+    return out.reshape(x.shape)
+
+
+def assert_close(got, want, scale, out_dtype_name):
+    """Within what f32 accumulation (and a 16-bit output's rounding)
+    allows, relative to `scale`: the same sums or scans of |x|."""
+    got = np.asarray(got, dtype=np.float64)
+    want = np.asarray(want, dtype=np.float64)
+    assert got.shape == want.shape, (got.shape, want.shape)
+    if out_dtype_name == "int32":
+        np.testing.assert_array_equal(got, want)
+        return
+    rtol = {"float32": 1e-5, "float16": 1.5e-3, "bfloat16": 1.2e-2}
+    tol = rtol[out_dtype_name] * np.asarray(scale, dtype=np.float64) + 1e-6
+    bad = ~(np.abs(got - want) <= tol)
+    assert not bad.any(), (
+        f"{bad.sum()} of {bad.size} values off; first at "
+        f"{np.argwhere(bad)[0]}: got {got[bad][0]}, want {want[bad][0]}")
+
+
+def check_against_reference(got, x, is_scan, out_dtype_name, **kw):
+    """got (NumPy) against the float64/int64 reference of x (NumPy)."""
+    want = reference(x, is_scan, **kw)
+    scale = reference(np.abs(x.astype(np.float64)), is_scan, **kw)
+    assert_close(got, want, scale, out_dtype_name)
+
+
+@pytest.fixture(params=devices())
+def device(request):
+    return request.param
