@@ -13,7 +13,7 @@ config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tcuc_obj_root, "test")
 # Unit/ has its own configuration (GoogleTest format).
-config.excludes = ["Unit", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["Unit", "Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 
 import sys
 
@@ -86,6 +86,28 @@ ptxas = shutil.which("ptxas") or (
 if ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+# The Python package (python/): built into <build>/python when pybind11 was
+# found; test/Python runs its pytest suites with the interpreter it was built
+# for, where that interpreter has pytest and NumPy (scripts/setup.sh installs
+# them).
+if config.tcuc_python and os.path.isdir(
+        os.path.join(config.tcuc_obj_root, "python", "tcuc")):
+    try:
+        if subprocess.run([config.tcuc_python, "-c",
+                           "import pytest, numpy"], capture_output=True,
+                          timeout=120).returncode == 0:
+            config.available_features.add("python-package")
+            config.substitutions.append(("%pkg_python",
+                                         config.tcuc_python))
+            config.environment["PYTHONPATH"] = os.path.join(
+                config.tcuc_obj_root, "python")
+            # Packages installed with `pip install --user` live under HOME.
+            for var in ("HOME", "PYTHONUSERBASE"):
+                if var in os.environ:
+                    config.environment[var] = os.environ[var]
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+
 try:
     if subprocess.run(["nvidia-smi", "-L"], capture_output=True,
                       timeout=30).returncode == 0:

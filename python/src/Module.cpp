@@ -19,6 +19,7 @@
 
 #include <pybind11/pybind11.h>
 
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -82,12 +83,39 @@ void runGPU(const KernelSpec &spec, uintptr_t in, uintptr_t out, int64_t n,
 }
 
 #ifdef TCUC_PYTHON_HAS_COMPILER
+/// With TCUC_PRECOMPILE_DIR set, every CPU call also compiles the GPU
+/// kernels the same call would load on a GPU of TCUC_PRECOMPILE_TARGET
+/// (default sm_90; "sm_90:h200" for an H200) into that kernel cache: how a
+/// GPU machine without the compiler is given the kernels a workload needs
+/// (scripts/python-gpu-tests.sh, docs/python.md).
+void precompileForGPU(const KernelSpec &spec) {
+  const char *dir = std::getenv("TCUC_PRECOMPILE_DIR");
+  if (!dir || !*dir)
+    return;
+  const char *env = std::getenv("TCUC_PRECOMPILE_TARGET");
+  std::string target = env && *env ? env : "sm_90", arch, gpu;
+  if (!splitTarget(target, arch, gpu))
+    throw py::value_error("tcuc: TCUC_PRECOMPILE_TARGET '" + target +
+                          "' is not sm_XY[:model]");
+  static Runtime &rt = *new Runtime([&] {
+    RuntimeOptions o;
+    o.cacheDir = dir;
+    return o;
+  }());
+  // The spec itself and the class kernel the runtime may run it with.
+  for (const KernelSpec &s : {spec, resolveSegmentClass(spec)}) {
+    std::string file;
+    check(rt.getKernelFile(s, kernelTarget(s, arch, gpu), file));
+  }
+}
+
 /// CPU: kernels compiled once per process (and kept on disk,
 /// CPUKernel::cached), then run on host buffers.
 void runCPU(const KernelSpec &spec, uintptr_t in, uintptr_t out, int64_t n,
             int64_t outLength, uintptr_t offsets, int64_t numSegments) {
-  static std::mutex mutex;
-  static std::map<std::string, std::unique_ptr<CPUKernel>> kernels;
+  // Never destroyed: at exit LLVM's own state may be gone before them.
+  static std::mutex &mutex = *new std::mutex;
+  static auto &kernels = *new std::map<std::string, std::unique_ptr<CPUKernel>>;
   KernelSpec resolved = resolveSegmentClass(spec);
   if (std::string e = segmentSizeError(spec.segmentSize);
       !e.empty() && !spec.offsetBits)
@@ -107,6 +135,7 @@ void runCPU(const KernelSpec &spec, uintptr_t in, uintptr_t out, int64_t n,
     }
     kernel = slot.get();
   }
+  precompileForGPU(spec);
   std::string error;
   bool ok =
       spec.offsetBits

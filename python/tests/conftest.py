@@ -80,6 +80,25 @@ def check_against_reference(got, x, is_scan, out_dtype_name, **kw):
     assert_close(got, want, scale, out_dtype_name)
 
 
+# The NumPy and CuPy suites' grid.
+SIZES = [1, 3, 10, 16, 17, 100, 255, 1000, 3000, 4097]
+TYPES = [("float16", None), ("float16", "float16"), ("float32", None),
+         ("int8", None)]
+
+
+def data(n, dtype, seed=0, shape=None):
+    rng = np.random.default_rng(seed)
+    if dtype == "int8":
+        x = rng.integers(-128, 128, size=n, dtype=np.int8)
+    else:
+        x = rng.uniform(-1, 1, size=n).astype(dtype)
+    return x if shape is None else x.reshape(shape)
+
+
+def out_name(dtype, out_dtype):
+    return out_dtype or {"int8": "int32"}.get(dtype, "float32")
+
+
 @pytest.fixture(params=devices())
 def device(request):
     return request.param
