@@ -48,12 +48,44 @@ def _try_import(name):
         return False
 
 
+def _direct(torch, x):
+    """Whether a torch call may skip the custom op's dispatch (tens of
+    microseconds): nothing needs the op itself, neither autograd (no
+    gradient wanted), torch.compile, functorch transforms, nor a dispatch
+    mode (fake tensors, tracing)."""
+    return (type(x) is torch.Tensor
+            and not (x.requires_grad and torch.is_grad_enabled())
+            and not torch.compiler.is_compiling()
+            and _dispatch_mode() is None
+            and not torch._C._are_functorch_transforms_active())
+
+
+def _dispatch_mode():
+    global _dispatch_mode
+    from torch.utils._python_dispatch import _get_current_dispatch_mode
+    _dispatch_mode = _get_current_dispatch_mode
+    return _dispatch_mode()
+
+
+_TORCH = None
+
+
+def _torch_modules():
+    global _TORCH
+    from . import _torch_impl, _torch_ops
+    _TORCH = (_torch_impl, _torch_ops)
+    return _TORCH
+
+
 def _call(op, is_scan, x, segment_size, offsets, dim, out_dtype, exclusive,
           reverse, validate):
-    lib, x = _library(x)
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(x, torch.Tensor):
+        lib = "torch"
+    else:
+        lib, x = _library(x)
     if lib == "torch":
-        import torch
-        from . import _torch_ops
+        _torch_impl, _torch_ops = _TORCH or _torch_modules()
         if offsets is not None and not isinstance(offsets, torch.Tensor):
             raise TypeError(f"tcuc.{op}: offsets must be a torch tensor "
                             "like the input")
@@ -63,6 +95,11 @@ def _call(op, is_scan, x, segment_size, offsets, dim, out_dtype, exclusive,
                             f"{segment_size!r}")
         if seg == -1 and segment_size is not None:
             raise ValueError(f"tcuc.{op}: segment_size must be >= 1, got -1")
+        if (offsets is None or type(offsets) is torch.Tensor) and _direct(
+                torch, x):
+            return _torch_impl.run(op, is_scan, x, seg, offsets, dim,
+                                   out_dtype, exclusive, reverse,
+                                   validate is not False)
         if is_scan:
             return _torch_ops.segment_cumsum(x, seg, offsets, dim, exclusive,
                                              reverse, out_dtype,

@@ -94,8 +94,54 @@ def _row_offsets(offsets, rows, length, segment, device):
     return torch.cat([flat, end])
 
 
+# (input dtype, out_dtype) -> (result dtype, tcuc's input and output names).
+_TYPES = {}
+
+
+def _types(x_dtype, out_dtype, op):
+    result = out_dtype_of(x_dtype, out_dtype, op)
+    t = (result, _plan.TCUC_NAMES[dtype_name(x_dtype)],
+         _plan.TCUC_NAMES[dtype_name(result)])
+    _TYPES[(x_dtype, out_dtype)] = t
+    return t
+
+
 def run(op, is_scan, x, segment_size, offsets, dim, out_dtype, exclusive,
         reverse, validate):
+    """One call. The common case (a contiguous tensor on the CPU or CUDA
+    device 0, segments along its last axis that never straddle two rows) is
+    a few attribute reads and one native call (docs/python.md "Overhead");
+    everything else goes through run_general's checks and copies."""
+    if offsets is None and x.dim() > 0 and (dim == -1 or dim == x.dim() - 1)\
+            and x.is_contiguous():
+        cuda = x.is_cuda
+        if cuda and x.get_device() == 0 or not cuda and x.is_cpu:
+            t = _TYPES.get((x.dtype, out_dtype)) or _types(x.dtype, out_dtype,
+                                                          op)
+            shape = x.shape
+            length, n = shape[-1], x.numel()
+            seg = length if segment_size == -1 else segment_size
+            if n > 0 and 1 <= seg <= 1 << 47 and (n == length or
+                                                 length % seg == 0):
+                out = torch.empty(shape[:-1] + (length if is_scan else
+                                                -(-length // seg),),
+                                  dtype=t[0], device=x.device)
+                _native.run("cuda" if cuda else "cpu", is_scan,
+                            x.data_ptr(), out.data_ptr(), n, out.numel(),
+                            seg, 0, 0, 0, t[1], t[2], not exclusive, reverse,
+                            _raw_stream() if cuda else 0)
+                return out
+    return run_general(op, is_scan, x, segment_size, offsets, dim, out_dtype,
+                       exclusive, reverse, validate)
+
+
+def _raw_stream():
+    """The current CUDA stream of device 0 (where tcuc runs), as an int."""
+    return torch._C._cuda_getCurrentRawStream(0)
+
+
+def run_general(op, is_scan, x, segment_size, offsets, dim, out_dtype,
+                exclusive, reverse, validate):
     dim = check(op, x, segment_size, offsets, dim, out_dtype)
     result_dtype = out_dtype_of(x.dtype, out_dtype, op)
     last = x.dim() - 1
@@ -115,8 +161,7 @@ def run(op, is_scan, x, segment_size, offsets, dim, out_dtype, exclusive,
         out.zero_()  # empty segments sum to 0
     else:
         device = "cuda" if x.is_cuda else "cpu"
-        stream = (torch.cuda.current_stream(x.device).cuda_stream
-                  if x.is_cuda else 0)
+        stream = _raw_stream() if x.is_cuda else 0
         in_name = _plan.TCUC_NAMES[dtype_name(x.dtype)]
         out_name = _plan.TCUC_NAMES[dtype_name(result_dtype)]
         if offsets is None and not p.per_row:
