@@ -25,10 +25,13 @@ def test_sum_and_scan(dtype, out_dtype, segment):
     check_against_reference(got.get(), x, False, out_name(dtype, out_dtype),
                             segment_size=segment)
     x = data(2 * segment + 7, dtype, seed=segment + 1)
-    got = tcuc.segment_cumsum(cupy.asarray(x), segment, exclusive=True,
-                              out_dtype=out_dtype)
-    check_against_reference(got.get(), x, True, out_name(dtype, out_dtype),
-                            segment_size=segment, exclusive=True)
+    for reverse in (False, True):
+        got = tcuc.segment_cumsum(cupy.asarray(x), segment, exclusive=True,
+                                  reverse=reverse, out_dtype=out_dtype)
+        check_against_reference(got.get(), x, True,
+                                out_name(dtype, out_dtype),
+                                segment_size=segment, exclusive=True,
+                                reverse=reverse)
 
 
 @pytest.mark.parametrize("bits", [32, 64])

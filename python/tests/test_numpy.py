@@ -25,13 +25,15 @@ def test_segment_sum(dtype, out_dtype, segment):
 @pytest.mark.parametrize("dtype,out_dtype", TYPES)
 @pytest.mark.parametrize("segment", SIZES)
 @pytest.mark.parametrize("exclusive", [False, True])
-def test_segment_cumsum(dtype, out_dtype, segment, exclusive):
+@pytest.mark.parametrize("reverse", [False, True])
+def test_segment_cumsum(dtype, out_dtype, segment, exclusive, reverse):
     x = data(2 * segment + 7, dtype, seed=segment + 1)
     got = tcuc.segment_cumsum(x, segment, exclusive=exclusive,
-                              out_dtype=out_dtype)
+                              reverse=reverse, out_dtype=out_dtype)
     assert got.shape == x.shape
     check_against_reference(got, x, True, out_name(dtype, out_dtype),
-                            segment_size=segment, exclusive=exclusive)
+                            segment_size=segment, exclusive=exclusive,
+                            reverse=reverse)
 
 
 def test_issue_example():
@@ -58,9 +60,11 @@ def test_offsets(bits, dtype):
     assert got[0] == 0 and got[2] == 0 and got[6] == 0
     check_against_reference(got, x, False, o, offsets=offsets)
     for exclusive in (False, True):
-        got = tcuc.segment_cumsum(x, offsets=offsets, exclusive=exclusive)
-        check_against_reference(got, x, True, o, offsets=offsets,
-                                exclusive=exclusive)
+        for reverse in (False, True):
+            got = tcuc.segment_cumsum(x, offsets=offsets,
+                                      exclusive=exclusive, reverse=reverse)
+            check_against_reference(got, x, True, o, offsets=offsets,
+                                    exclusive=exclusive, reverse=reverse)
 
 
 @pytest.mark.parametrize("dim", [0, 1, -1, 2])
@@ -75,6 +79,9 @@ def test_axes(dim, segment):
     got = tcuc.segment_cumsum(x, segment, dim=dim, exclusive=True)
     check_against_reference(np.moveaxis(got, dim, -1), moved, True,
                             "float32", segment_size=segment, exclusive=True)
+    got = tcuc.segment_cumsum(x, segment, dim=dim, reverse=True)
+    check_against_reference(np.moveaxis(got, dim, -1), moved, True,
+                            "float32", segment_size=segment, reverse=True)
 
 
 def test_offsets_on_rows():
@@ -101,6 +108,14 @@ def test_empty():
 
 def test_deterministic():
     x = data(100003, "float16")
-    a = tcuc.segment_cumsum(x, 3000)
-    b = tcuc.segment_cumsum(x, 3000)
-    assert a.tobytes() == b.tobytes()
+    for reverse in (False, True):
+        a = tcuc.segment_cumsum(x, 3000, reverse=reverse)
+        b = tcuc.segment_cumsum(x, 3000, reverse=reverse)
+        assert a.tobytes() == b.tobytes()
+
+
+def test_reverse_is_flipped_forward():
+    x = data(5 * 37, "float32", shape=(5, 37))
+    got = tcuc.segment_cumsum(x, reverse=True)
+    want = tcuc.segment_cumsum(x[:, ::-1])[:, ::-1]
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)

@@ -48,10 +48,12 @@ def test_sum_and_scans(device, dtype, out_dtype, segment):
     check_against_reference(as_numpy(got), as_numpy(x), False, NAMES[r],
                             segment_size=segment)
     for exclusive in (False, True):
-        got = tcuc.segment_cumsum(x, segment, exclusive=exclusive,
-                                  out_dtype=out_dtype)
-        check_against_reference(as_numpy(got), as_numpy(x), True, NAMES[r],
-                                segment_size=segment, exclusive=exclusive)
+        for reverse in (False, True):
+            got = tcuc.segment_cumsum(x, segment, exclusive=exclusive,
+                                      reverse=reverse, out_dtype=out_dtype)
+            check_against_reference(as_numpy(got), as_numpy(x), True,
+                                    NAMES[r], segment_size=segment,
+                                    exclusive=exclusive, reverse=reverse)
 
 
 @pytest.mark.parametrize("offsets_dtype", [torch.int32, torch.int64])
@@ -62,9 +64,12 @@ def test_offsets(device, offsets_dtype):
     got = tcuc.segment_sum(x, offsets=offsets)
     check_against_reference(as_numpy(got), as_numpy(x), False, "float32",
                             offsets=offsets.cpu().numpy())
-    got = tcuc.segment_cumsum(x, offsets=offsets, exclusive=True)
-    check_against_reference(as_numpy(got), as_numpy(x), True, "float32",
-                            offsets=offsets.cpu().numpy(), exclusive=True)
+    for reverse in (False, True):
+        got = tcuc.segment_cumsum(x, offsets=offsets, exclusive=True,
+                                  reverse=reverse)
+        check_against_reference(as_numpy(got), as_numpy(x), True, "float32",
+                                offsets=offsets.cpu().numpy(),
+                                exclusive=True, reverse=reverse)
 
 
 @pytest.mark.parametrize("dim", [0, 1, -1])
@@ -97,13 +102,22 @@ def test_gradcheck_sum(device):
 
 
 @pytest.mark.parametrize("exclusive", [False, True])
-def test_gradcheck_cumsum(device, exclusive):
+@pytest.mark.parametrize("reverse", [False, True])
+def test_gradcheck_cumsum(device, exclusive, reverse):
     x = data((2, 41), torch.float32, device).requires_grad_()
     offsets = torch.tensor([0, 20, 20, 41], device=device)
     for kw in ({"segment_size": 9}, {"offsets": offsets}, {"dim": 0}):
         assert torch.autograd.gradcheck(
-            lambda t: tcuc.segment_cumsum(t, exclusive=exclusive, **kw),
+            lambda t: tcuc.segment_cumsum(t, exclusive=exclusive,
+                                          reverse=reverse, **kw),
             (x,), eps=1e-2, atol=1e-3, rtol=1e-3)
+
+
+def test_double_backward(device):
+    x = data((50,), torch.float32, device).requires_grad_()
+    assert torch.autograd.gradgradcheck(
+        lambda t: tcuc.segment_cumsum(t, 7) * t, (x,), eps=1e-2, atol=1e-2,
+        rtol=1e-2)
 
 
 def test_gradient_of_half_input(device):
@@ -123,6 +137,8 @@ def test_opcheck(device):
                           (x, -1, offsets, 1, None, True))
     torch.library.opcheck(torch.ops.tcuc.segment_cumsum.default,
                           (x, 7, None, 0, True, False, None, True))
+    torch.library.opcheck(torch.ops.tcuc.segment_cumsum.default,
+                          (x, -1, offsets, 1, False, True, None, True))
 
 
 def test_compile_fullgraph(device):
@@ -130,7 +146,8 @@ def test_compile_fullgraph(device):
         a = tcuc.segment_sum(x, 16)
         b = tcuc.segment_cumsum(x, offsets=offsets, exclusive=True,
                                 validate=False)
-        return a.sum() + b.sum(), b
+        c = tcuc.segment_cumsum(x.view(10, 100), reverse=True, dim=0)
+        return a.sum() + b.sum() + (c * c).sum(), b
 
     x = data((1000,), torch.float32, device).requires_grad_()
     offsets = torch.tensor([0, 100, 999, 1000], device=device)
