@@ -145,6 +145,15 @@ def table(say, out_dir, n):
         record("cumsum", name, "torch.cumsum(x.view(-1, S), -1, dtype=f32)",
                lambda: torch.cumsum(v, -1, dtype=torch.float32), 6 * n,
                copy_gbs)
+        # Suffix sums (the gradient of a cumsum): torch has no reverse
+        # cumsum; users flip, scan and flip back.
+        record("revsum", name, "tcuc.segment_cumsum(reverse=True)",
+               lambda: tcuc.segment_cumsum(x, seg, reverse=True), 6 * n,
+               copy_gbs)
+        record("revsum", name, "x.view(-1, S).flip(-1).cumsum(-1).flip(-1)",
+               lambda: torch.cumsum(v.flip(-1), -1,
+                                    dtype=torch.float32).flip(-1), 6 * n,
+               copy_gbs)
     # Offsets: uniform random lengths 1..199 (mean 100).
     lengths = torch.randint(1, 200, (n // 100 + 1,), device="cuda",
                             generator=gen)
