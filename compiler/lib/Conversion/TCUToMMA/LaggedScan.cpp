@@ -192,8 +192,7 @@ void scanLagged(TileBuilder &tb, const Collective &given) {
           Value count = arith::SelectOp::create(
               b, loc, reduces, arith::SubIOp::create(b, loc, to, from),
               tb.idx(0));
-          PrefetchOp::create(b, loc, c.input, from, count)
-              .setCache(CacheHint::EvictLast);
+          tb.prefetch(c.input, from, count).setCache(CacheHint::EvictLast);
         }
         if (drawNext)
           drawNext(w);

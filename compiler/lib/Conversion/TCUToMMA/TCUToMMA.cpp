@@ -28,6 +28,24 @@ using namespace mlir::tcu::detail;
 
 namespace {
 
+/// Makes `c` a reverse scan: the forward algorithm runs on the mirrored
+/// view of n' = n rounded up to a multiple of the segment size elements
+/// (n' = n with offsets), logical index L being element n' - 1 - L and
+/// the n' - n logical elements below n' - n zero padding. n' is a multiple
+/// of the segment size, so the logical segments are the physical ones
+/// reversed (docs/algorithms.md#reverse-scans).
+void mirror(TileBuilder &tb, Collective &c) {
+  c.reverse = true;
+  // With offsets n comes from the last one: each work item mirrors its
+  // views (offsetsItem), and the offsets are read mirrored (readOffset).
+  if (c.offsets)
+    return;
+  c.n = tb.mul(tb.ceilDiv(c.n, c.segment), c.segment);
+  Value point =
+      arith::SubIOp::create(tb.builder(), tb.location(), c.n, tb.idx(1));
+  tb.setMirror(point, {c.input, c.output});
+}
+
 /// The operands of `op` as the emitters want them.
 template <typename OpTy>
 Collective describe(TileBuilder &tb, OpTy op, bool inclusive) {
@@ -61,8 +79,11 @@ Collective describe(TileBuilder &tb, OpTy op, bool inclusive) {
   // f32 data, and sums of it, can hold values the split parts lose.
   tb.setSplitsCheckTiny(op.getInputType().getElementType().isF32());
   c.warpsPerBlock = op.getWarpsPerBlockOrZero();
-  if constexpr (std::is_same_v<OpTy, SegmentedScanOp>)
+  if constexpr (std::is_same_v<OpTy, SegmentedScanOp>) {
     c.schedule = op.getScheduleAttr();
+    if (op.getReverse())
+      mirror(tb, c);
+  }
   return c;
 }
 
