@@ -5,11 +5,19 @@
 // scratch buffers do not; offsets are read mirrored.
 // RUN: tcuc-opt %s --convert-tcu-to-mma --canonicalize --cse | FileCheck %s
 
-// n' = ceil(n / 256) * 256, m = n' - 1.
+// n' = n + pad [n > 256], pad = (256 - n mod 256) mod 256 (n rounded up
+// to a multiple of 256, unless one segment holds the whole input),
+// m = n' - 1.
 // CHECK-LABEL: func @seg256
 // CHECK: %[[N:.*]] = memref.dim %arg0, %c0
-// CHECK: %[[Q:.*]] = arith.divui %[[N]], %c256
-// CHECK: %[[NP:.*]] = arith.muli %{{.*}}, %c256
+// CHECK: %[[R:.*]] = arith.remui %[[N]], %c256
+// CHECK: %[[REST:.*]] = arith.subi %c256, %[[R]]
+// CHECK: %[[PAD:.*]] = arith.remui %[[REST]], %c256
+// CHECK: %[[D:.*]] = arith.subi %[[N]], %c256
+// CHECK: %[[MIN:.*]] = arith.minsi %[[D]], %c1
+// CHECK: %[[SEVERAL:.*]] = arith.maxsi %[[MIN]], %c0
+// CHECK: %[[ADD:.*]] = arith.muli %[[PAD]], %[[SEVERAL]]
+// CHECK: %[[NP:.*]] = arith.addi %[[N]], %[[ADD]]
 // CHECK: %[[M:.*]] = arith.subi %[[NP]], %c1
 // CHECK: scf.parallel
 // CHECK: %[[LIMIT:.*]] = arith.minsi %{{.*}}, %[[NP]]
@@ -43,8 +51,9 @@ func.func @seg16_exclusive(%in: memref<?xi8>, %out: memref<?xi32>) {
 // A runtime size: n' from it at run time.
 // CHECK-LABEL: func @runtime_size
 // CHECK-SAME: %[[S:[a-z0-9]+]]: index
-// CHECK: arith.divui %{{.*}}, %[[S]]
-// CHECK: %[[NP:.*]] = arith.muli %{{.*}}, %[[S]]
+// CHECK: %[[R:.*]] = arith.remui %{{.*}}, %[[S]]
+// CHECK: arith.subi %[[S]], %[[R]]
+// CHECK: %[[NP:.*]] = arith.addi %dim, %{{.*}}
 // CHECK: %[[M:.*]] = arith.subi %[[NP]], %c1
 // CHECK: tcu.load_tile {{.*}} mirror %[[M]]
 // CHECK: tcu.store_tile {{.*}} mirror %[[M]]
