@@ -50,14 +50,35 @@ extern "C" int tcuc_reduce(const void *in, void *out, int64_t n,
                                          variant ? variant : ""));
 }
 
+/// The ScanMode of tcuc_*_ex flags; an error for unknown bits.
+static Status parseScanFlags(int flags, ScanMode &mode) {
+  if (flags & ~(TCUC_SCAN_EXCLUSIVE | TCUC_SCAN_REVERSE))
+    return Status::error("scan flags must be TCUC_SCAN_EXCLUSIVE (1) and/or "
+                         "TCUC_SCAN_REVERSE (2), got " +
+                         std::to_string(flags));
+  mode.inclusive = !(flags & TCUC_SCAN_EXCLUSIVE);
+  mode.reverse = flags & TCUC_SCAN_REVERSE;
+  return Status::success();
+}
+
 extern "C" int tcuc_scan(const void *in, void *out, int64_t n, int64_t segment,
                          const char *in_type, const char *out_type,
                          int inclusive, void *stream, const char *variant) {
+  return tcuc_scan_ex(in, out, n, segment, in_type, out_type,
+                      inclusive ? 0 : TCUC_SCAN_EXCLUSIVE, stream, variant);
+}
+
+extern "C" int tcuc_scan_ex(const void *in, void *out, int64_t n,
+                            int64_t segment, const char *in_type,
+                            const char *out_type, int flags, void *stream,
+                            const char *variant) {
   DType i, o;
+  ScanMode mode;
+  if (Status s = parseScanFlags(flags, mode); !s)
+    return finish(s);
   if (Status s = parseTypes(in_type, out_type, i, o); !s)
     return finish(s);
-  return finish(Runtime::global().scan(in, out, n, segment, i, o,
-                                       inclusive != 0, stream,
+  return finish(Runtime::global().scan(in, out, n, segment, i, o, mode, stream,
                                        variant ? variant : ""));
 }
 
@@ -97,13 +118,26 @@ extern "C" int tcuc_scan_offsets(const void *in, void *out, const void *offsets,
                                  int64_t num_segments, const char *offset_type,
                                  const char *in_type, const char *out_type,
                                  int inclusive, void *stream) {
+  return tcuc_scan_offsets_ex(in, out, offsets, num_segments, offset_type,
+                              in_type, out_type,
+                              inclusive ? 0 : TCUC_SCAN_EXCLUSIVE, stream);
+}
+
+extern "C" int tcuc_scan_offsets_ex(const void *in, void *out,
+                                    const void *offsets, int64_t num_segments,
+                                    const char *offset_type,
+                                    const char *in_type, const char *out_type,
+                                    int flags, void *stream) {
   DType i, o;
   int bits = 0;
+  ScanMode mode;
+  if (Status s = parseScanFlags(flags, mode); !s)
+    return finish(s);
   if (Status s = parseOffsetsCall(offset_type, in_type, out_type, bits, i, o);
       !s)
     return finish(s);
-  return finish(Runtime::global().scanOffsets(
-      in, out, offsets, num_segments, bits, i, o, inclusive != 0, stream));
+  return finish(Runtime::global().scanOffsets(in, out, offsets, num_segments,
+                                              bits, i, o, mode, stream));
 }
 
 extern "C" int tcuc_validate_offsets(const void *offsets, int64_t num_segments,
@@ -126,18 +160,31 @@ extern "C" int tcuc_prepare(const char *op, int64_t segment,
                             const char *in_type, const char *out_type,
                             int inclusive, const char *variant, int64_t n,
                             uint64_t *scratch_bytes, int *num_kernels) {
+  return tcuc_prepare_ex(op, segment, in_type, out_type,
+                         inclusive ? 0 : TCUC_SCAN_EXCLUSIVE, variant, n,
+                         scratch_bytes, num_kernels);
+}
+
+extern "C" int tcuc_prepare_ex(const char *op, int64_t segment,
+                               const char *in_type, const char *out_type,
+                               int flags, const char *variant, int64_t n,
+                               uint64_t *scratch_bytes, int *num_kernels) {
+  ScanMode mode;
+  if (Status s = parseScanFlags(flags, mode); !s)
+    return finish(s);
   std::string opName = op ? op : "";
   if (opName != "reduce" && opName != "scan")
     return finish(Status::error("op must be \"reduce\" or \"scan\", got \"" +
                                 opName + "\""));
+  if (opName == "reduce" && mode.reverse)
+    return finish(Status::error("TCUC_SCAN_REVERSE applies to \"scan\" only"));
   if (std::string e = segmentSizeError(segment); !e.empty())
     return finish(Status::error(e));
   DType i, o;
   if (Status s = parseTypes(in_type, out_type, i, o); !s)
     return finish(s);
-  KernelSpec spec = opName == "scan"
-                        ? KernelSpec::scan(segment, i, o, inclusive != 0)
-                        : KernelSpec::reduce(segment, i, o);
+  KernelSpec spec = opName == "scan" ? KernelSpec::scan(segment, i, o, mode)
+                                     : KernelSpec::reduce(segment, i, o);
   std::string error;
   if (!spec.setStrategy(variant ? variant : "", error))
     return finish(Status::error(error));

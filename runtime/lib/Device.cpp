@@ -205,6 +205,12 @@ Status tcuc::scan(const void *in, void *out, int64_t n, int64_t segment,
   return Runtime::global().scan(in, out, n, segment, inType, outType, inclusive,
                                 stream, variant);
 }
+Status tcuc::scan(const void *in, void *out, int64_t n, int64_t segment,
+                  DType inType, DType outType, ScanMode mode, void *stream,
+                  const std::string &variant) {
+  return Runtime::global().scan(in, out, n, segment, inType, outType, mode,
+                                stream, variant);
+}
 Status tcuc::deviceAlloc(size_t bytes, void *&ptr) {
   return Runtime::global().deviceAlloc(bytes, ptr);
 }

@@ -386,7 +386,14 @@ Status Runtime::reduce(const void *in, void *out, int64_t n, int64_t segment,
 Status Runtime::scan(const void *in, void *out, int64_t n, int64_t segment,
                      DType inType, DType outType, bool inclusive, void *stream,
                      const std::string &variant) {
-  KernelSpec spec = KernelSpec::scan(segment, inType, outType, inclusive);
+  return scan(in, out, n, segment, inType, outType, ScanMode{inclusive, false},
+              stream, variant);
+}
+
+Status Runtime::scan(const void *in, void *out, int64_t n, int64_t segment,
+                     DType inType, DType outType, ScanMode mode, void *stream,
+                     const std::string &variant) {
+  KernelSpec spec = KernelSpec::scan(segment, inType, outType, mode);
   std::string error;
   if (!spec.setStrategy(variant, error))
     return Status::error(error);

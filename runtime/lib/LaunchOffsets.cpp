@@ -108,7 +108,15 @@ Status Runtime::scanOffsets(const void *in, void *out, const void *offsets,
                             int64_t numSegments, int offsetBits, DType inType,
                             DType outType, bool inclusive, void *stream,
                             bool validate) {
-  KernelSpec spec = KernelSpec::scan(1, inType, outType, inclusive);
+  return scanOffsets(in, out, offsets, numSegments, offsetBits, inType, outType,
+                     ScanMode{inclusive, false}, stream, validate);
+}
+
+Status Runtime::scanOffsets(const void *in, void *out, const void *offsets,
+                            int64_t numSegments, int offsetBits, DType inType,
+                            DType outType, ScanMode mode, void *stream,
+                            bool validate) {
+  KernelSpec spec = KernelSpec::scan(1, inType, outType, mode);
   spec.offsetBits = offsetBits;
   return runOffsets(spec, in, out, offsets, numSegments, stream, validate);
 }
@@ -127,5 +135,14 @@ Status tcuc::scanOffsets(const void *in, void *out, const void *offsets,
                          bool validate) {
   return Runtime::global().scanOffsets(in, out, offsets, numSegments,
                                        offsetBits, inType, outType, inclusive,
+                                       stream, validate);
+}
+
+Status tcuc::scanOffsets(const void *in, void *out, const void *offsets,
+                         int64_t numSegments, int offsetBits, DType inType,
+                         DType outType, ScanMode mode, void *stream,
+                         bool validate) {
+  return Runtime::global().scanOffsets(in, out, offsets, numSegments,
+                                       offsetBits, inType, outType, mode,
                                        stream, validate);
 }

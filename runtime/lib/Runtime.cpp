@@ -37,6 +37,8 @@ std::string compileCommand(const KernelSpec &spec, const std::string &arch,
                     dtypeName(spec.output);
   if (spec.isScan && !spec.inclusive)
     cmd += " --exclusive";
+  if (spec.isScan && spec.reverse)
+    cmd += " --reverse";
   if (!spec.variant.empty())
     cmd += " --variant " + spec.variant;
   if (spec.tilesPerWarp > 0)

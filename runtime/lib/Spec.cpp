@@ -277,6 +277,9 @@ std::string KernelSpec::key() const {
   k += std::string(" in=") + dtypeName(input);
   k += std::string(" out=") + dtypeName(output);
   k += isScan ? (inclusive ? " inclusive=1" : " inclusive=0") : "";
+  // Only when set: forward keys (and the kernel library's) stay as they were.
+  if (isScan && reverse)
+    k += " reverse=1";
   k += " variant=" + (variant.empty() ? std::string("default") : variant);
   if (tilesPerWarp > 0)
     k += " tiles=" + std::to_string(tilesPerWarp);
@@ -350,5 +353,12 @@ KernelSpec KernelSpec::scan(int64_t segment, DType in, DType out,
   KernelSpec spec = reduce(segment, in, out, std::move(variant));
   spec.isScan = true;
   spec.inclusive = inclusive;
+  return spec;
+}
+
+KernelSpec KernelSpec::scan(int64_t segment, DType in, DType out, ScanMode mode,
+                            std::string variant) {
+  KernelSpec spec = scan(segment, in, out, mode.inclusive, std::move(variant));
+  spec.reverse = mode.reverse;
   return spec;
 }

@@ -12,6 +12,10 @@ the default strategy at the CPU grid's class sizes, every dtype and scan
 mode); with the kernel library (TCUC_KERNEL_LIBRARY) only the sizes past
 the classes need a cache.
 
+`--reverse`: the reverse (suffix) scans' grid instead, every scan variant
+(with `--variant class`: the class kernels) at the CPU grid's reverse
+sizes, both modes, every dtype.
+
 `fill` compiles every kernel the grid needs into a runtime kernel cache, so
 a GPU machine without LLVM (a runtime-only build) can run the grid."""
 
@@ -82,8 +86,10 @@ ONE_TILE = [("reduce", "seg16", (7, 16)), ("reduce", "seg256", (48, 256)),
 def spec_args(op, variant, dtype, mode, segment, out_dtype=None):
     a = ["--op", op] + (["--variant", variant] if variant else []) + \
         ["--dtype", dtype, "--segment", str(segment)]
-    if mode == "exclusive":
+    if mode.startswith("exclusive"):
         a.append("--exclusive")
+    if mode.endswith("reverse"):
+        a.append("--reverse")
     if out_dtype:
         a += ["--out-dtype", out_dtype]
     return a
@@ -119,13 +125,21 @@ def grid(large):
             yield spec_args(*case), LARGE_N
 
 
-def class_grid():
+def class_grid(reverse=False):
     """Yields (spec args, n) of the class kernels' grid: no variant (the
     default strategy), run under TCUC_SEGMENT_KERNELS=class."""
-    for op in ("reduce", "scan"):
+    for op in ("scan",) if reverse else ("reduce", "scan"):
         for dtype in DTYPES:
-            for segment, n, mode in cases(op, "class"):
+            for segment, n, mode in cases(op, "class", reverse=reverse):
                 yield spec_args(op, None, dtype, mode, segment), n
+
+
+def reverse_grid():
+    """Yields (spec args, n) of the reverse scans: every scan variant."""
+    for variant in VARIANTS["scan"]:
+        for dtype in dtypes_for(variant):
+            for segment, n, mode in cases("scan", variant, reverse=True):
+                yield spec_args("scan", variant, dtype, mode, segment), n
 
 
 # What examples/cpp/reduce_scan.cpp runs (default variants).
@@ -141,7 +155,10 @@ def chosen(a, variant):
 
 def fill(args):
     if args.variant == "class":
-        specs = {tuple(a) for a, _ in class_grid()}
+        specs = {tuple(a) for a, _ in class_grid(args.reverse)}
+    elif args.reverse:
+        specs = {tuple(a) for a, _ in reverse_grid()
+                 if chosen(a, args.variant)}
     else:
         specs = {tuple(a) for a, _ in grid(large=True)
                  if chosen(a, args.variant)} | \
@@ -170,6 +187,8 @@ def run_one(tcuc, a, n, variant=None):
     except ValueError:
         result = None
     ok = proc.returncode == 0 and result is not None and result["ok"]
+    # A reverse run must say it ran reverse.
+    ok = ok and result.get("reverse", False) == ("--reverse" in a)
     # The class grid fails if a size a class takes ran a per-size kernel.
     if ok and variant == "class":
         segment = int(a[a.index("--segment") + 1])
@@ -183,7 +202,9 @@ def run(args):
     if args.large_cases:
         large_sel = [int(i) for i in args.large_cases.split(",")]
     if args.variant == "class":
-        todo = list(class_grid())
+        todo = list(class_grid(args.reverse))
+    elif args.reverse:
+        todo = [(a, n) for a, n in reverse_grid() if chosen(a, args.variant)]
     else:
         todo = [(a, n) for a, n in grid(large_sel if args.large else False)
                 if chosen(a, args.variant)]
@@ -223,6 +244,8 @@ def main():
     p.add_argument("--only-large", action="store_true")
     p.add_argument("--variant", help="only the runs of this variant; "
                    "'class': the class kernels' grid")
+    p.add_argument("--reverse", action="store_true",
+                   help="the reverse scans' grid instead")
     p.add_argument("--large-cases", default="",
                    help="comma-separated indices into LARGE (default: all)")
     args = p.parse_args()

@@ -324,6 +324,35 @@ TEST(ReferenceCompute, ScanInclusiveAndExclusive) {
   EXPECT_EQ(referenceScan(DType::BF16, raw(b), 3, 2, true), d({2, 1.5, 256}));
 }
 
+// Reverse (suffix) scans: each segment summed from its end; the short
+// last segment too.
+TEST(ReferenceCompute, ScanReverse) {
+  std::vector<float> x = {1, 2, 3, 4, 5, 6, 7};
+  EXPECT_EQ(referenceScan(DType::F32, raw(x), 7, 3, true, true),
+            d({6, 5, 3, 15, 11, 6, 7}));
+  EXPECT_EQ(referenceScan(DType::F32, raw(x), 7, 3, false, true),
+            d({5, 3, 0, 11, 6, 0, 0}));
+  EXPECT_EQ(referenceScan(DType::F32, raw(x), 7, 1000, false, true),
+            d({27, 25, 22, 18, 13, 7, 0}));
+  // The forward default is unchanged.
+  EXPECT_EQ(referenceScan(DType::F32, raw(x), 7, 3, true, false),
+            referenceScan(DType::F32, raw(x), 7, 3, true));
+  // Sequential f32 in suffix order, and the mass of each suffix.
+  EXPECT_EQ(sequentialF32Scan(DType::F32, raw(x), 7, 3, true, true),
+            (std::vector<float>{6, 5, 3, 15, 11, 6, 7}));
+  std::vector<float> y = {1, -2, 3, -4, 5};
+  EXPECT_EQ(absoluteMass(DType::F32, raw(y), 5, 2, true, false, true),
+            d({2, 0, 4, 0, 0}));
+  // Offsets with empty segments: [0,2) [2,2) [2,5) [5,7).
+  std::vector<int64_t> off = {0, 2, 2, 5, 7};
+  EXPECT_EQ(referenceOffsets(DType::F32, raw(x), off, true, true, true),
+            d({3, 2, 12, 9, 5, 13, 7}));
+  EXPECT_EQ(sequentialF32Offsets(DType::F32, raw(x), off, true, false, true),
+            (std::vector<float>{2, 0, 9, 5, 0, 7, 0}));
+  EXPECT_EQ(absoluteMassOffsets(DType::F32, raw(x), off, true, false, true),
+            d({2, 0, 9, 5, 0, 7, 0}));
+}
+
 TEST(ReferenceCompute, ReferenceIsCompensated) {
   // A plain float64 sum of these returns 0; the true sum is 1.
   std::vector<float> x = {0x1p60f, 1.0f, -0x1p60f};

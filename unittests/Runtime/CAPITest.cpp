@@ -35,6 +35,39 @@ TEST(CAPI, BadNamesAreErrors) {
   EXPECT_EQ(lastError(), "segment size must be >= 1, got 0");
 }
 
+// The reverse entry points: flags checked first, then as tcuc_scan.
+TEST(CAPI, ScanFlags) {
+  EXPECT_EQ(
+      tcuc_scan_ex(nullptr, nullptr, 10, 16, "f16", "f32", 4, nullptr, nullptr),
+      -1);
+  EXPECT_NE(lastError().find("scan flags must be TCUC_SCAN_EXCLUSIVE (1) "
+                             "and/or TCUC_SCAN_REVERSE (2), got 4"),
+            std::string::npos)
+      << lastError();
+  EXPECT_EQ(tcuc_scan_offsets_ex(nullptr, nullptr, nullptr, 1, "i64", "f16",
+                                 "f32", -1, nullptr),
+            -1);
+  EXPECT_NE(lastError().find("got -1"), std::string::npos) << lastError();
+  EXPECT_EQ(tcuc_prepare_ex("reduce", 16, "f16", "f32", TCUC_SCAN_REVERSE,
+                            nullptr, 0, nullptr, nullptr),
+            -1);
+  EXPECT_EQ(lastError(), "TCUC_SCAN_REVERSE applies to \"scan\" only");
+  // Good flags reach the argument checks.
+  EXPECT_EQ(tcuc_scan_ex(nullptr, nullptr, 10, 16, "f16", "f32",
+                         TCUC_SCAN_EXCLUSIVE | TCUC_SCAN_REVERSE, nullptr,
+                         nullptr),
+            -1);
+  EXPECT_EQ(lastError(), "input pointer is null");
+  EXPECT_EQ(tcuc_scan_offsets_ex(nullptr, nullptr, nullptr, 1, "i64", "f16",
+                                 "f32", TCUC_SCAN_REVERSE, nullptr),
+            -1);
+  EXPECT_NE(lastError().find("pointer is null"), std::string::npos)
+      << lastError();
+  EXPECT_EQ(tcuc_scan_ex(nullptr, nullptr, 0, 16, "f16", "f32",
+                         TCUC_SCAN_REVERSE, nullptr, nullptr),
+            0);
+}
+
 TEST(CAPI, ArgumentsAreCheckedBeforeTheGPU) {
   EXPECT_EQ(
       tcuc_reduce(nullptr, nullptr, 10, 16, "f16", "f32", nullptr, nullptr),

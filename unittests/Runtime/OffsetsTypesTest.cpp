@@ -1,12 +1,14 @@
 //===- OffsetsTypesTest.cpp - offsets kernels of every type, on a GPU -----===//
 //
 // Every type pair the offsets kernels come in (tcuc::offsetsKernels), reduce
-// and both scans, over distributions with runs of several tiles, segments
-// of one element and one segment across thousands of runs: against a
-// float64 (int64) host reference. Inputs are quarter-integers, so every
-// f32 sum is exact and must match bit for bit; 16-bit outputs must be the
+// and both scans forward and reverse, over distributions with runs of several
+// tiles, segments of one element and one segment across thousands of runs:
+// against a float64 (int64) host reference. Inputs are quarter-integers, so
+// every f32 sum is exact and must match bit for bit; 16-bit outputs must be the
 // reference rounded once (round to nearest even). Then random f32 data,
-// whose sums round: ten runs must give the same bits. Needs the offsets
+// whose sums round: ten runs must give the same bits. Reverse scans of one
+// segment size (constant and class kernels) too, the same way. Needs the
+// offsets
 // kernels (the full build compiles them; a runtime-only one reads
 // $TCUC_CACHE_DIR); skips without a GPU.
 //
@@ -184,14 +186,17 @@ TEST(Gpu, OffsetsEveryTypeAgainstFloat64) {
                                              : static_cast<void *>(off.data()),
                                   offBytes)
                       .ok());
-      for (int mode = 0; mode < 3; ++mode) { // reduce, inclusive, exclusive
+      // reduce, inclusive, exclusive, inclusive reverse, exclusive reverse
+      for (int mode = 0; mode < 5; ++mode) {
         SCOPED_TRACE(std::string(p.name) + " " + dist + " i" +
                      std::to_string(bits) + " mode " + std::to_string(mode));
         ASSERT_TRUE(rt.deviceMemset(dOut, 0xff, n * 4).ok());
-        Status s = mode == 0 ? rt.reduceOffsets(dIn, dOut, dOff, segs, bits,
-                                                p.in, p.out)
-                             : rt.scanOffsets(dIn, dOut, dOff, segs, bits, p.in,
-                                              p.out, mode == 1);
+        bool inclusive = mode % 2 == 1, reverse = mode >= 3;
+        Status s =
+            mode == 0
+                ? rt.reduceOffsets(dIn, dOut, dOff, segs, bits, p.in, p.out)
+                : rt.scanOffsets(dIn, dOut, dOff, segs, bits, p.in, p.out,
+                                 ScanMode{inclusive, reverse});
         ASSERT_TRUE(s.ok()) << s.message();
         int64_t count = mode == 0 ? segs : n;
         std::vector<uint8_t> got(count * bytesOf(p.out));
@@ -207,11 +212,14 @@ TEST(Gpu, OffsetsEveryTypeAgainstFloat64) {
         };
         for (int64_t seg = 0; seg < segs; ++seg) {
           double acc = 0;
-          for (int64_t i = off[seg]; i < off[seg + 1]; ++i) {
-            if (mode == 2)
+          int64_t len = off[seg + 1] - off[seg];
+          for (int64_t j = 0; j < len; ++j) {
+            // A reverse scan walks its segment from the end.
+            int64_t i = reverse ? off[seg + 1] - 1 - j : off[seg] + j;
+            if (mode != 0 && !inclusive)
               check(i, acc);
             acc += value(i);
-            if (mode == 1)
+            if (mode != 0 && inclusive)
               check(i, acc);
           }
           if (mode == 0)
@@ -220,6 +228,91 @@ TEST(Gpu, OffsetsEveryTypeAgainstFloat64) {
         EXPECT_EQ(bad, 0) << "first at " << firstBad;
       }
       ASSERT_TRUE(rt.deviceFree(dOff).ok());
+    }
+  }
+  for (void *ptr : {dIn, dOut})
+    EXPECT_TRUE(rt.deviceFree(ptr).ok());
+}
+
+// Reverse scans of one segment size, every type pair: per-size kernels
+// (the default strategy at sizes where n is no multiple of the size, each
+// variant the cost model picks) and class kernels (odd 16-bit sizes), at
+// n shorter than a segment too; quarter-integers, so bit-exact.
+TEST(Gpu, ReverseScansEveryTypeAgainstFloat64) {
+  Runtime rt;
+  std::string arch;
+  if (Status gpu = rt.deviceArch(arch); !gpu)
+    GTEST_SKIP() << "no GPU: " << gpu.message();
+  KernelSpec probe =
+      KernelSpec::scan(100, DType::F32, DType::F32, ScanMode{true, true});
+  const Kernel *k = nullptr;
+  if (Status s = rt.getKernelFor(probe, k); !s)
+    GTEST_SKIP() << "no reverse scan kernel: " << s.message();
+  const Pair pairs[] = {{DType::F16, DType::F32, "f16->f32"},
+                        {DType::F16, DType::F16, "f16->f16"},
+                        {DType::BF16, DType::F32, "bf16->f32"},
+                        {DType::F32, DType::F32, "f32->f32"},
+                        {DType::I8, DType::I32, "i8->i32"}};
+  const int64_t maxN = 1000003;
+  std::mt19937 rng(48);
+  std::vector<int> q(maxN);
+  for (int &v : q)
+    v = int(rng() % 17) - 8;
+  void *dIn = nullptr, *dOut = nullptr;
+  ASSERT_TRUE(rt.deviceAlloc(maxN * 4, dIn).ok());
+  ASSERT_TRUE(rt.deviceAlloc(maxN * 4, dOut).ok());
+  for (const Pair &p : pairs) {
+    std::vector<uint8_t> host(maxN * bytesOf(p.in));
+    for (int64_t i = 0; i < maxN; ++i) {
+      float x = p.in == DType::I8 ? float(q[i]) : float(q[i]) / 4;
+      uint32_t bits = p.in == DType::F32   ? bitsOf(x)
+                      : p.in == DType::I8  ? uint32_t(int8_t(q[i]))
+                      : p.in == DType::F16 ? toF16(x)
+                                           : toBF16(x);
+      std::memcpy(host.data() + i * bytesOf(p.in), &bits, bytesOf(p.in));
+    }
+    ASSERT_TRUE(rt.copyToDevice(dIn, host.data(), host.size()).ok());
+    auto value = [&](int64_t i) {
+      return p.in == DType::I8 ? double(q[i]) : double(q[i]) / 4;
+    };
+    for (auto [segment, n] : {std::pair<int64_t, int64_t>{1, 1000},
+                              {10, maxN},
+                              {16, maxN},
+                              {100, maxN},
+                              {3000, maxN},
+                              {4097, maxN},
+                              {100, 10},
+                              {16, 1},
+                              {(int64_t(1) << 20) + 1, maxN}}) {
+      for (bool inclusive : {true, false}) {
+        SCOPED_TRACE(std::string(p.name) + " segment " +
+                     std::to_string(segment) + " n " + std::to_string(n) +
+                     (inclusive ? " inclusive" : " exclusive"));
+        ASSERT_TRUE(rt.deviceMemset(dOut, 0xff, maxN * 4).ok());
+        Status s = rt.scan(dIn, dOut, n, segment, p.in, p.out,
+                           ScanMode{inclusive, /*reverse=*/true});
+        ASSERT_TRUE(s.ok()) << s.message();
+        ASSERT_TRUE(rt.synchronize(nullptr).ok());
+        std::vector<uint8_t> got(n * bytesOf(p.out));
+        ASSERT_TRUE(rt.copyToHost(got.data(), dOut, got.size()).ok());
+        int64_t bad = 0, firstBad = -1;
+        for (int64_t end = n; end > 0;) {
+          int64_t begin = (end - 1) / segment * segment;
+          double acc = 0;
+          for (int64_t i = end - 1; i >= begin; --i) {
+            double before = acc;
+            acc += value(i);
+            double want = inclusive ? acc : before;
+            if (gotBits(p.out, got, i) != expectedBits(p.out, want)) {
+              if (firstBad < 0)
+                firstBad = i;
+              ++bad;
+            }
+          }
+          end = begin;
+        }
+        EXPECT_EQ(bad, 0) << "first at " << firstBad;
+      }
     }
   }
   for (void *ptr : {dIn, dOut})

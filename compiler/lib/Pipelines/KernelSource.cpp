@@ -20,7 +20,8 @@ std::string tcuc::buildKernelSource(const KernelSpec &spec) {
      << ") attributes {llvm.emit_c_interface} {\n  ";
   if (spec.isScan)
     os << "tcu.segmented_scan <add> "
-       << (spec.inclusive ? "inclusive" : "exclusive");
+       << (spec.inclusive ? "inclusive" : "exclusive")
+       << (spec.reverse ? " reverse" : "");
   else
     os << "tcu.segmented_reduce <add>";
   os << " %in into %out ";

@@ -352,8 +352,24 @@ struct AbsoluteSum {
 /// after each element (exclusive / inclusive scan).
 template <typename Acc, typename Out, typename Load>
 static std::vector<Out> segmentedFold(Load load, const Segments &segments,
-                                      bool isScan, bool inclusive) {
+                                      bool isScan, bool inclusive,
+                                      bool reverse = false) {
   std::vector<Out> out;
+  if (isScan && reverse) {
+    // A suffix scan: each segment fed from its end backwards.
+    out.resize(static_cast<size_t>(segments.n));
+    forEachSegment(segments, [&](int64_t begin, int64_t end) {
+      Acc acc;
+      for (int64_t i = end - 1; i >= begin; --i) {
+        if (!inclusive)
+          out[i] = acc.value();
+        acc.add(load(i));
+        if (inclusive)
+          out[i] = acc.value();
+      }
+    });
+    return out;
+  }
   out.reserve(static_cast<size_t>(isScan ? segments.n : numSegments(segments)));
   forEachSegment(segments, [&](int64_t begin, int64_t end) {
     Acc acc;
@@ -379,12 +395,13 @@ static bool nothing(const Segments &s, bool isScan) {
 /// float64 reference: compensated sums for floats, exact int64 for integers.
 static std::vector<double> reference(DType in, const void *data,
                                      const Segments &segments, bool isScan,
-                                     bool inclusive) {
+                                     bool inclusive, bool reverse = false) {
   if (nothing(segments, isScan))
     return {};
   return withLoader(in, data, [&](auto load) {
     using Acc = AccumulatorFor<decltype(load(0))>;
-    return segmentedFold<Acc, double>(load, segments, isScan, inclusive);
+    return segmentedFold<Acc, double>(load, segments, isScan, inclusive,
+                                      reverse);
   });
 }
 
@@ -394,17 +411,20 @@ std::vector<double> referenceReduce(DType in, const void *data, int64_t n,
 }
 
 std::vector<double> referenceScan(DType in, const void *data, int64_t n,
-                                  int64_t segmentSize, bool inclusive) {
-  return reference(in, data, {n, segmentSize}, /*isScan=*/true, inclusive);
+                                  int64_t segmentSize, bool inclusive,
+                                  bool reverse) {
+  return reference(in, data, {n, segmentSize}, /*isScan=*/true, inclusive,
+                   reverse);
 }
 
 static std::vector<float> sequentialF32(DType in, const void *data,
                                         const Segments &segments, bool isScan,
-                                        bool inclusive) {
+                                        bool inclusive, bool reverse = false) {
   if (nothing(segments, isScan))
     return {};
   return withLoader(in, data, [&](auto load) {
-    return segmentedFold<Float32Sum, float>(load, segments, isScan, inclusive);
+    return segmentedFold<Float32Sum, float>(load, segments, isScan, inclusive,
+                                            reverse);
   });
 }
 
@@ -414,46 +434,51 @@ std::vector<float> sequentialF32Reduce(DType in, const void *data, int64_t n,
 }
 
 std::vector<float> sequentialF32Scan(DType in, const void *data, int64_t n,
-                                     int64_t segmentSize, bool inclusive) {
-  return sequentialF32(in, data, {n, segmentSize}, /*isScan=*/true, inclusive);
+                                     int64_t segmentSize, bool inclusive,
+                                     bool reverse) {
+  return sequentialF32(in, data, {n, segmentSize}, /*isScan=*/true, inclusive,
+                       reverse);
 }
 
 static std::vector<double> mass(DType in, const void *data,
                                 const Segments &segments, bool isScan,
-                                bool inclusive) {
+                                bool inclusive, bool reverse = false) {
   if (nothing(segments, isScan))
     return {};
   return withLoader(in, data, [&](auto load) {
-    return segmentedFold<AbsoluteSum, double>(load, segments, isScan,
-                                              inclusive);
+    return segmentedFold<AbsoluteSum, double>(load, segments, isScan, inclusive,
+                                              reverse);
   });
 }
 
 std::vector<double> absoluteMass(DType in, const void *data, int64_t n,
                                  int64_t segmentSize, bool isScan,
-                                 bool inclusive) {
-  return mass(in, data, {n, segmentSize}, isScan, inclusive);
+                                 bool inclusive, bool reverse) {
+  return mass(in, data, {n, segmentSize}, isScan, inclusive, reverse);
 }
 
 std::vector<double> referenceOffsets(DType in, const void *data,
                                      const std::vector<int64_t> &offsets,
-                                     bool isScan, bool inclusive) {
+                                     bool isScan, bool inclusive,
+                                     bool reverse) {
   int64_t n = offsets.empty() ? 0 : offsets.back();
-  return reference(in, data, {n, 0, &offsets}, isScan, inclusive);
+  return reference(in, data, {n, 0, &offsets}, isScan, inclusive, reverse);
 }
 
 std::vector<float> sequentialF32Offsets(DType in, const void *data,
                                         const std::vector<int64_t> &offsets,
-                                        bool isScan, bool inclusive) {
+                                        bool isScan, bool inclusive,
+                                        bool reverse) {
   int64_t n = offsets.empty() ? 0 : offsets.back();
-  return sequentialF32(in, data, {n, 0, &offsets}, isScan, inclusive);
+  return sequentialF32(in, data, {n, 0, &offsets}, isScan, inclusive, reverse);
 }
 
 std::vector<double> absoluteMassOffsets(DType in, const void *data,
                                         const std::vector<int64_t> &offsets,
-                                        bool isScan, bool inclusive) {
+                                        bool isScan, bool inclusive,
+                                        bool reverse) {
   int64_t n = offsets.empty() ? 0 : offsets.back();
-  return mass(in, data, {n, 0, &offsets}, isScan, inclusive);
+  return mass(in, data, {n, 0, &offsets}, isScan, inclusive, reverse);
 }
 
 //===----------------------------------------------------------------------===//

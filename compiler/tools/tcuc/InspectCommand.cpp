@@ -81,7 +81,9 @@ static void describe(OpTy op, ShapedType inType, ShapedType outType,
 /// when given; returns how many there are.
 static unsigned describeAll(ModuleOp module, raw_ostream *os) {
   unsigned count = 0;
-  auto scanMode = [](bool inclusive) {
+  auto scanMode = [](bool inclusive, bool reverse) {
+    if (reverse)
+      return inclusive ? "inclusive reverse scan" : "exclusive reverse scan";
     return inclusive ? "inclusive scan" : "exclusive scan";
   };
   module->walk([&](Operation *op) {
@@ -95,12 +97,12 @@ static unsigned describeAll(ModuleOp module, raw_ostream *os) {
       describe(r, r.getInputType(), r.getOutputType(), "reduce", *os);
     else if (auto s = dyn_cast<tcu::SegmentedScanOp>(op))
       describe(s, s.getInputType(), s.getOutputType(),
-               scanMode(s.getInclusive()), *os);
+               scanMode(s.getInclusive(), s.getReverse()), *os);
     else if (auto r = dyn_cast<tcu::ReduceOp>(op))
       describe(r, r.getInputType(), r.getInitType(), "reduce", *os);
     else if (auto s = dyn_cast<tcu::ScanOp>(op))
-      describe(s, s.getInputType(), s.getInitType(), scanMode(s.getInclusive()),
-               *os);
+      describe(s, s.getInputType(), s.getInitType(),
+               scanMode(s.getInclusive(), s.getReverse()), *os);
   });
   return count;
 }

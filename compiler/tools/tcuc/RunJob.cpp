@@ -44,9 +44,9 @@ struct DeviceBuffer {
 bool tcuc::driver::makeSpec(const std::string &op, int64_t segment,
                             const std::string &dtype,
                             const std::string &outDtype, bool exclusive,
-                            const std::string &variant, int64_t tilesPerWarp,
-                            int64_t warpsPerBlock, KernelSpec &spec,
-                            std::string &error) {
+                            bool reverse, const std::string &variant,
+                            int64_t tilesPerWarp, int64_t warpsPerBlock,
+                            KernelSpec &spec, std::string &error) {
   if (op != "reduce" && op != "scan") {
     error = "unknown --op '" + op + "' (expected reduce or scan)";
     return false;
@@ -77,6 +77,11 @@ bool tcuc::driver::makeSpec(const std::string &op, int64_t segment,
     return false;
   }
   spec.inclusive = !exclusive;
+  if (reverse && !spec.isScan) {
+    error = "--reverse applies to --op scan only";
+    return false;
+  }
+  spec.reverse = reverse;
   // No --variant: the compiler's default for the segment size; the spec
   // (the cache key) says "default" in both drivers.
   spec.variant = variant;
@@ -464,23 +469,25 @@ int tcuc::driver::runJob(const RunRequest &request, const ExecuteFn &execute) {
     bool csr = spec.offsetBits != 0;
     std::vector<double> reference =
         csr ? ref::referenceOffsets(spec.input, input.data(), offsets,
-                                    spec.isScan, spec.inclusive)
+                                    spec.isScan, spec.inclusive, spec.reverse)
         : spec.isScan
             ? ref::referenceScan(spec.input, input.data(), n, segment,
-                                 spec.inclusive)
+                                 spec.inclusive, spec.reverse)
             : ref::referenceReduce(spec.input, input.data(), n, segment);
     std::vector<double> mass =
         csr ? ref::absoluteMassOffsets(spec.input, input.data(), offsets,
-                                       spec.isScan, spec.inclusive)
+                                       spec.isScan, spec.inclusive,
+                                       spec.reverse)
             : ref::absoluteMass(spec.input, input.data(), n, segment,
-                                spec.isScan, spec.inclusive);
+                                spec.isScan, spec.inclusive, spec.reverse);
     stats = ref::compare(spec.output, output.data(), reference, mass);
     std::vector<float> seq =
         csr ? ref::sequentialF32Offsets(spec.input, input.data(), offsets,
-                                        spec.isScan, spec.inclusive)
+                                        spec.isScan, spec.inclusive,
+                                        spec.reverse)
         : spec.isScan
             ? ref::sequentialF32Scan(spec.input, input.data(), n, segment,
-                                     spec.inclusive)
+                                     spec.inclusive, spec.reverse)
             : ref::sequentialF32Reduce(spec.input, input.data(), n, segment);
     seqStats = ref::compareF32(seq, reference, mass);
     ok = ref::withinTolerance(spec.output, stats, seqStats);
@@ -493,6 +500,9 @@ int tcuc::driver::runJob(const RunRequest &request, const ExecuteFn &execute) {
   const char *op = spec.isScan ? "scan" : "reduce";
   const char *mode =
       spec.isScan ? (spec.inclusive ? "inclusive" : "exclusive") : "reduce";
+  // The text report says "inclusive reverse"; JSON keeps `mode` as it was
+  // and adds `reverse`.
+  std::string modeText = std::string(mode) + (spec.reverse ? " reverse" : "");
   std::string variant = !request.variantName.empty() ? request.variantName
                         : spec.variant.empty()       ? "default"
                                                      : spec.variant;
@@ -524,7 +534,8 @@ int tcuc::driver::runJob(const RunRequest &request, const ExecuteFn &execute) {
     std::fprintf(
         report,
         "{\"ok\": %s, \"exit_code\": %d, \"checked\": %s, \"op\": \"%s\", "
-        "\"mode\": \"%s\", \"segment\": %" PRId64 ", \"n\": %" PRId64
+        "\"mode\": \"%s\", \"reverse\": %s, \"segment\": %" PRId64
+        ", \"n\": %" PRId64
         ", \"dtype\": \"%s\", \"out_dtype\": \"%s\", \"device\": \"%s\"%s, "
         "\"variant\": \"%s\", \"tiles_per_warp\": %" PRId64
         ", \"warps_per_block\": %" PRId64 "%s, \"ms\": %.3f, \"compile_ms\": "
@@ -532,10 +543,10 @@ int tcuc::driver::runJob(const RunRequest &request, const ExecuteFn &execute) {
         "%s, \"segments\": %" PRId64 "}\n",
         ok ? "true" : "false", ok ? kExitOk : kExitCheckFailed,
         request.check ? "true" : "false", op, mode,
-        spec.offsetBits ? int64_t(0) : segment, n, dtypeName(spec.input),
-        dtypeName(spec.output), request.device.c_str(), fallback.c_str(),
-        variant.c_str(), tiles, warps, checked.c_str(), runMs,
-        request.compileMs, request.kernelOrigin.c_str(),
+        spec.reverse ? "true" : "false", spec.offsetBits ? int64_t(0) : segment,
+        n, dtypeName(spec.input), dtypeName(spec.output),
+        request.device.c_str(), fallback.c_str(), variant.c_str(), tiles, warps,
+        checked.c_str(), runMs, request.compileMs, request.kernelOrigin.c_str(),
         request.classKernel ? "class" : "size",
         spec.offsetBits == 32   ? "\"i32\""
         : spec.offsetBits == 64 ? "\"i64\""
@@ -552,8 +563,8 @@ int tcuc::driver::runJob(const RunRequest &request, const ExecuteFn &execute) {
                  "tcuc run: %s (%s) of %" PRId64 " x %s -> %s, %s"
                  ", variant %s%s, %s, device %s\n"
                  "  kernel %s in %.1f ms, ran in %.3f ms\n",
-                 op, mode, n, dtypeName(spec.input), dtypeName(spec.output),
-                 segments.c_str(), variant.c_str(),
+                 op, modeText.c_str(), n, dtypeName(spec.input),
+                 dtypeName(spec.output), segments.c_str(), variant.c_str(),
                  request.classKernel ? " (class kernel: size at launch)" : "",
                  tilesText.c_str(), request.device.c_str(),
                  request.kernelOrigin.c_str(), request.compileMs, runMs);

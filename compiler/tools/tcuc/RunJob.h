@@ -35,11 +35,12 @@ enum ExitCode : int {
 std::string jsonString(const std::string &text);
 
 /// Builds the spec from the driver's flag values (--op, --segment, --dtype,
-/// --out-dtype, --exclusive, --variant), checking what needs no compiler:
-/// names, segment >= 1, --exclusive only for scans. Type combinations are the
-/// op verifier's. Shared by the full and the runtime-only driver.
+/// --out-dtype, --exclusive, --reverse, --variant), checking what needs no
+/// compiler: names, segment >= 1, --exclusive and --reverse only for scans.
+/// Type combinations are the op verifier's. Shared by the full and the
+/// runtime-only driver.
 bool makeSpec(const std::string &op, int64_t segment, const std::string &dtype,
-              const std::string &outDtype, bool exclusive,
+              const std::string &outDtype, bool exclusive, bool reverse,
               const std::string &variant, int64_t tilesPerWarp,
               int64_t warpsPerBlock, KernelSpec &spec, std::string &error);
 

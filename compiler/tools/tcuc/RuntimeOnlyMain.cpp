@@ -27,7 +27,7 @@ const char *kUsage =
     "tcuc (runtime-only build): run kernels from the kernel cache on the GPU\n"
     "\n"
     "usage: tcuc run [--op reduce|scan] [--segment S] [-n N] [--dtype T]\n"
-    "                [--out-dtype T] [--exclusive] [--variant V]\n"
+    "                [--out-dtype T] [--exclusive] [--reverse] [--variant V]\n"
     "                [--tiles-per-warp K] [--warps-per-block W] [--seed X]\n"
     "                [--input FILE] [--output FILE] [--check] [--json]\n"
     "                [--offsets FILE [--offset-type i32|i64]] [--device gpu]\n"
@@ -85,8 +85,10 @@ int main(int argc, char **argv) {
       {"tiles-per-warp", "0"},  {"seed", "1"},      {"input", ""},
       {"warps-per-block", "0"}, {"output", ""},     {"device", "gpu"},
       {"offsets", ""},          {"offset-type", ""}};
-  std::map<std::string, bool> switches = {
-      {"exclusive", false}, {"check", false}, {"json", false}};
+  std::map<std::string, bool> switches = {{"exclusive", false},
+                                          {"reverse", false},
+                                          {"check", false},
+                                          {"json", false}};
   std::set<std::string> given;
   for (int i = 2; i < argc; ++i) {
     std::string arg = argv[i];
@@ -157,7 +159,8 @@ int main(int argc, char **argv) {
                  "each other: offsets give every segment its own length");
   if (!driver::makeSpec(values["op"], csr ? 1 : segment, values["dtype"],
                         values["out-dtype"], switches["exclusive"],
-                        values["variant"], tiles, warps, spec, error))
+                        switches["reverse"], values["variant"], tiles, warps,
+                        spec, error))
     return usage(error);
   if (csr) {
     std::string type = values["offset-type"];

@@ -40,6 +40,13 @@ cl::opt<bool> exclusive("exclusive",
                         cl::desc("Exclusive scan (default: inclusive)"),
                         cl::sub(runCommand), cl::sub(compileCommand),
                         cl::cat(tcucCategory));
+cl::opt<bool>
+    reverseScan("reverse",
+                cl::desc("Reverse (suffix) scan: each element sums "
+                         "the elements from it (or, with --exclusive, "
+                         "after it) to its segment's end"),
+                cl::sub(runCommand), cl::sub(compileCommand),
+                cl::cat(tcucCategory));
 cl::opt<std::string> variant(
     "variant",
     cl::desc("Algorithm: seg16, seg256, seg256n, seg16n_strided, "
@@ -104,8 +111,8 @@ bool tcuc::driver::parseSpecOptions(KernelSpec &spec, bool offsets,
       !decimalFlag(tilesPerWarp, tiles, error) ||
       !decimalFlag(warpsPerBlock, warps, error))
     return false;
-  if (!makeSpec(opName, segmentSize, dtype, outDtype, exclusive, variant, tiles,
-                warps, spec, error))
+  if (!makeSpec(opName, segmentSize, dtype, outDtype, exclusive, reverseScan,
+                variant, tiles, warps, spec, error))
     return false;
   if (!variant.empty() && !mlir::tcu::symbolizeVariant(variant)) {
     error = "unknown --variant '" + variant + "'";

@@ -147,10 +147,12 @@ int mlir::tcu::matrixEntry(MatrixKind kind, int row, int col, int block) {
 }
 
 //===----------------------------------------------------------------------===//
-// custom<ScanMode>: `inclusive` or `exclusive` for the BoolAttr `inclusive`.
+// custom<ScanMode>: `inclusive` or `exclusive` for the BoolAttr `inclusive`,
+// then `reverse` for the UnitAttr `reverse` (a suffix scan) when set.
 //===----------------------------------------------------------------------===//
 
-static ParseResult parseScanMode(OpAsmParser &parser, BoolAttr &inclusive) {
+static ParseResult parseScanMode(OpAsmParser &parser, BoolAttr &inclusive,
+                                 UnitAttr &reverse) {
   SMLoc loc = parser.getCurrentLocation();
   StringRef keyword;
   if (parser.parseKeyword(&keyword))
@@ -159,12 +161,16 @@ static ParseResult parseScanMode(OpAsmParser &parser, BoolAttr &inclusive) {
     return parser.emitError(loc, "expected 'inclusive' or 'exclusive', got '")
            << keyword << "'";
   inclusive = parser.getBuilder().getBoolAttr(keyword == "inclusive");
+  if (succeeded(parser.parseOptionalKeyword("reverse")))
+    reverse = parser.getBuilder().getUnitAttr();
   return success();
 }
 
 static void printScanMode(OpAsmPrinter &printer, Operation *,
-                          BoolAttr inclusive) {
+                          BoolAttr inclusive, UnitAttr reverse) {
   printer << (inclusive.getValue() ? "inclusive" : "exclusive");
+  if (reverse)
+    printer << " reverse";
 }
 
 //===----------------------------------------------------------------------===//

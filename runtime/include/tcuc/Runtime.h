@@ -175,6 +175,11 @@ public:
   Status scan(const void *in, void *out, int64_t n, int64_t segment,
               DType inType, DType outType, bool inclusive,
               void *stream = nullptr, const std::string &variant = "");
+  /// scan with a ScanMode: `{true, true}` is an inclusive reverse (suffix)
+  /// scan.
+  Status scan(const void *in, void *out, int64_t n, int64_t segment,
+              DType inType, DType outType, ScanMode mode,
+              void *stream = nullptr, const std::string &variant = "");
   Status run(const KernelSpec &spec, const void *in, void *out, int64_t n,
              void *stream = nullptr);
   /// Segments of any lengths from numSegments + 1 CSR offsets on the device
@@ -191,6 +196,10 @@ public:
   Status scanOffsets(const void *in, void *out, const void *offsets,
                      int64_t numSegments, int offsetBits, DType inType,
                      DType outType, bool inclusive, void *stream = nullptr,
+                     bool validate = false);
+  Status scanOffsets(const void *in, void *out, const void *offsets,
+                     int64_t numSegments, int offsetBits, DType inType,
+                     DType outType, ScanMode mode, void *stream = nullptr,
                      bool validate = false);
 
   /// Frees the scratch buffer kept for `stream` (call before destroying a
@@ -268,6 +277,9 @@ Status reduce(const void *in, void *out, int64_t n, int64_t segment,
 Status scan(const void *in, void *out, int64_t n, int64_t segment, DType inType,
             DType outType, bool inclusive, void *stream = nullptr,
             const std::string &variant = "");
+Status scan(const void *in, void *out, int64_t n, int64_t segment, DType inType,
+            DType outType, ScanMode mode, void *stream = nullptr,
+            const std::string &variant = "");
 Status reduceOffsets(const void *in, void *out, const void *offsets,
                      int64_t numSegments, int offsetBits, DType inType,
                      DType outType, void *stream = nullptr,
@@ -275,6 +287,10 @@ Status reduceOffsets(const void *in, void *out, const void *offsets,
 Status scanOffsets(const void *in, void *out, const void *offsets,
                    int64_t numSegments, int offsetBits, DType inType,
                    DType outType, bool inclusive, void *stream = nullptr,
+                   bool validate = false);
+Status scanOffsets(const void *in, void *out, const void *offsets,
+                   int64_t numSegments, int offsetBits, DType inType,
+                   DType outType, ScanMode mode, void *stream = nullptr,
                    bool validate = false);
 Status deviceAlloc(size_t bytes, void *&ptr);
 Status deviceFree(void *ptr);

@@ -66,6 +66,14 @@ std::string elementCountError(int64_t n);
 std::string offsetsError(const int64_t *offsets, size_t count, int64_t n);
 std::string offsetsError(const int32_t *offsets, size_t count, int64_t n);
 
+/// How a scan combines each element with the others of its segment:
+/// inclusive (with itself) or exclusive, and forward (a prefix scan, the
+/// elements before it) or reverse (a suffix scan, the elements after it).
+struct ScanMode {
+  bool inclusive = true;
+  bool reverse = false;
+};
+
 /// One segmented collective. Segments are consecutive runs of `segmentSize`
 /// elements, the last one possibly short.
 struct KernelSpec {
@@ -79,6 +87,11 @@ struct KernelSpec {
   DType output = DType::F32;
   /// Scans only: inclusive (out[i] includes in[i]) or exclusive.
   bool inclusive = true;
+  /// Scans only: a reverse (suffix) scan, out[i] the sum of the elements of
+  /// i's segment from i (inclusive) or after it (exclusive) to its end.
+  /// Class kernels follow the same rules (reverse class kernels, not in the
+  /// kernel library).
+  bool reverse = false;
   /// A `#tcu.variant` name ("seg256n", ...); empty for the compiler's
   /// default for the segment size.
   std::string variant;
@@ -98,6 +111,8 @@ struct KernelSpec {
                            std::string variant = "");
   static KernelSpec scan(int64_t segment, DType in, DType out, bool inclusive,
                          std::string variant = "");
+  static KernelSpec scan(int64_t segment, DType in, DType out, ScanMode mode,
+                         std::string variant = "");
 
   /// Sets `variant`, `tilesPerWarp` and `warpsPerBlock` from a strategy
   /// string: "" (the compiler's choice), a variant name ("seg256n"), a name
@@ -109,7 +124,8 @@ struct KernelSpec {
   bool setStrategy(std::string_view strategy, std::string &error);
 
   /// Canonical text, e.g. "op=scan segment=1000 in=f16 out=f32 inclusive=1
-  /// variant=default" (and " tiles=N", " warps=W" when set; "segment=runtime"
+  /// variant=default" (and " reverse=1" after inclusive= for a reverse
+  /// scan, " tiles=N", " warps=W" when set; "segment=runtime"
   /// for a class kernel, "offsets=i32" / "offsets=i64" for offsets): the
   /// cache key (with arch and build id) and the `tcuc.spec` line of a
   /// kernel file.

@@ -64,6 +64,26 @@ int tcuc_prepare(const char *op, int64_t segment, const char *in_type,
                  const char *out_type, int inclusive, const char *variant,
                  int64_t n, uint64_t *scratch_bytes, int *num_kernels);
 
+/* Scans by flags, for the modes the functions above cannot name: 0 is an
+ * inclusive forward (prefix) scan, TCUC_SCAN_EXCLUSIVE leaves each element
+ * out of its own sum, TCUC_SCAN_REVERSE makes it a suffix scan (out[i]
+ * sums in[i] (exclusive: in[i + 1]) to the end of i's segment). Other bits
+ * are an error. tcuc_scan(..., inclusive, ...) is tcuc_scan_ex(...,
+ * inclusive ? 0 : TCUC_SCAN_EXCLUSIVE, ...); tcuc_prepare_ex takes flags
+ * for a scan (0 for "reduce"). */
+#define TCUC_SCAN_EXCLUSIVE 1
+#define TCUC_SCAN_REVERSE 2
+int tcuc_scan_ex(const void *in, void *out, int64_t n, int64_t segment,
+                 const char *in_type, const char *out_type, int flags,
+                 void *stream, const char *variant);
+int tcuc_scan_offsets_ex(const void *in, void *out, const void *offsets,
+                         int64_t num_segments, const char *offset_type,
+                         const char *in_type, const char *out_type, int flags,
+                         void *stream);
+int tcuc_prepare_ex(const char *op, int64_t segment, const char *in_type,
+                    const char *out_type, int flags, const char *variant,
+                    int64_t n, uint64_t *scratch_bytes, int *num_kernels);
+
 /* The message of this thread's last failed call ("" if none). */
 const char *tcuc_last_error(void);
 

@@ -61,3 +61,30 @@ func.func @row_sums(%v: vector<16x16xf32>, %out: memref<?xf32>, %o: index) {
   tcu.store_row %s[0], %out[%o] limit %o step 4 {accumulate} : vector<16x16xf32> -> memref<?xf32>
   return
 }
+
+// A mirrored line (reverse scans): a masked gather of the 16 physical
+// indices m - start - j, the mask narrowed to those inside the buffer (an
+// unsigned compare) and the others' indices set to 0.
+// CHECK-LABEL: func.func @load_mirrored
+// CHECK: %[[DIM:.*]] = memref.dim %arg0
+// CHECK: arith.cmpi ult
+// CHECK: arith.select
+// CHECK: vector.gather %arg0[%{{.*}}] [%{{.*}}], %{{.*}}, %{{.*}} : memref<?xf16>, vector<16xindex>, vector<16xi1>, vector<16xf16> into vector<16xf16>
+// CHECK-NOT: vector.maskedload
+// CHECK: return
+func.func @load_mirrored(%in: memref<?xf16>, %i: index, %n: index, %m: index) -> vector<16x16xf16> {
+  %c16 = arith.constant 16 : index
+  %a = tcu.load_tile <rows> %in[%i] stride %c16 line %c16 limit %n mirror %m : memref<?xf16> -> vector<16x16xf16>
+  return %a : vector<16x16xf16>
+}
+
+// CHECK-LABEL: func.func @store_mirrored
+// CHECK: arith.truncf %{{.*}} : vector<16xf32> to vector<16xf16>
+// CHECK: vector.scatter %arg1[%{{.*}}] [%{{.*}}], %{{.*}}, %{{.*}} : memref<?xf16>, vector<16xindex>, vector<16xi1>, vector<16xf16>
+// CHECK-NOT: vector.maskedstore
+// CHECK: return
+func.func @store_mirrored(%t: vector<16x16xf32>, %out: memref<?xf16>, %i: index, %n: index, %m: index) {
+  %c16 = arith.constant 16 : index
+  tcu.store_tile %t, %out[%i] stride %c16 line %c16 limit %n mirror %m : vector<16x16xf32> -> memref<?xf16>
+  return
+}

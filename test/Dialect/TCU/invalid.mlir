@@ -464,3 +464,21 @@ func.func @offset_heads_type(%off: memref<?xi64>, %i: index) {
   %r, %n, %m = tcu.offset_heads %off[%i, %i] base %i : memref<?xi64> -> vector<16x16xf32>
   return
 }
+
+// -----
+
+// `reverse` follows the scan mode.
+func.func @reverse_before_mode(%in: memref<16xf16>, %out: memref<16xf32>) {
+  // expected-error @+1 {{expected 'inclusive' or 'exclusive', got 'reverse'}}
+  tcu.segmented_scan <add> reverse inclusive %in into %out segment_size 16 : memref<16xf16> -> memref<16xf32>
+  return
+}
+
+// -----
+
+// A reverse scan keeps the forward scan's type rules.
+func.func @reverse_bad_output(%in: memref<?xi8>, %out: memref<?xf32>) {
+  // expected-error @+1 {{output element type must be i32 for i8 input}}
+  tcu.segmented_scan <add> inclusive reverse %in into %out segment_size 16 : memref<?xi8> -> memref<?xf32>
+  return
+}

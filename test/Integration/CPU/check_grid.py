@@ -26,6 +26,12 @@ STREAM_SIZES = [16, 17, 48, 100, 1000, 4097]
 # sizes inside, and 8193 and 2^20 + 1, past the classes: per-size kernels).
 CLASS_SIZES = [1, 3, 7, 10, 15, 16, 17, 100, 256, 257, 1000, 4097, 8192, 8193,
                (1 << 20) + 1]
+# `--reverse`: reverse (suffix) scans at these sizes (segments of 1, 10,
+# 16, 100, 3000, 4097 on ~1e6 elements: none divides it), plus inputs
+# shorter than a segment (n = 1, 10, 100: one short segment, all padding
+# but n elements of the mirrored view).
+REVERSE_SIZES = [1, 10, 16, 100, 3000, 4097]
+REVERSE_SMALL_N = [1, 10, 100]
 # `--variant auto`: the default strategy with TCUC_SEGMENT_KERNELS unset
 # (auto) at the same sizes; each run must have taken the kernel the
 # documented rule names (docs/runtime.md "Segment classes").
@@ -62,10 +68,13 @@ def auto_takes_class(op, dtype, segment):
             segment % 16 != 0)
 
 
-def cases(op, variant, odd_sizes=ODD_SIZES, n=N):
+def cases(op, variant, odd_sizes=ODD_SIZES, n=N, reverse=False):
     """(segment, n, mode) of the grid for one op and variant: the odd sizes
-    on ~1e6 elements, and a segment longer than the whole input."""
+    on ~1e6 elements, and a segment longer than the whole input. `reverse`:
+    the reverse scans' sizes (REVERSE_SIZES) and modes."""
     limit = LIMITS.get(variant)
+    if reverse and odd_sizes is ODD_SIZES:
+        odd_sizes = REVERSE_SIZES
     if variant in MULTIPLES_OF_16:
         # The default grid runs the variant's own sizes (ODD_SIZES has only
         # one multiple of 16); sizes asked for run as given.
@@ -74,14 +83,20 @@ def cases(op, variant, odd_sizes=ODD_SIZES, n=N):
     if variant == "stream":
         odd_sizes = STREAM_SIZES if odd_sizes is ODD_SIZES else \
             [s for s in odd_sizes if s >= 16]
-    if variant in ("class", "auto") and odd_sizes is ODD_SIZES:
+    if variant in ("class", "auto") and odd_sizes is ODD_SIZES and \
+            not reverse:
         odd_sizes = CLASS_SIZES
     sizes = [s for s in odd_sizes if limit is None or s <= limit]
     if limit is not None and limit not in sizes:
         sizes.append(limit)
     longest = limit or 5000
     shapes = [(s, n) for s in sizes] + [(longest, longest - 3)]
+    if reverse:
+        shapes += [(sizes[min(1, len(sizes) - 1)], small)
+                   for small in REVERSE_SMALL_N]
     modes = ["inclusive", "exclusive"] if op == "scan" else ["reduce"]
+    if reverse:
+        modes = [m + " reverse" for m in modes]
     return [(s, n, m) for m in modes for s, n in shapes]
 
 
@@ -99,14 +114,18 @@ def main():
                    help="warps of a block (block, lookback and lagged variants)")
     p.add_argument("--sizes", help="only these of the odd segment sizes")
     p.add_argument("--n", type=int, default=N, help="elements per run")
+    p.add_argument("--reverse", action="store_true",
+                   help="reverse (suffix) scans, at their own sizes")
     args = p.parse_args()
 
     failures, runs = [], 0
     for dtype in dtypes_for(args.variant, args.dtypes.split(",")):
         sizes = ([int(x) for x in args.sizes.split(",")] if args.sizes
                  else ODD_SIZES)
+        if args.reverse and not args.sizes:
+            sizes = ODD_SIZES  # cases() takes REVERSE_SIZES for it
         for segment, n, mode in cases(args.op, args.variant, sizes,
-                                      args.n):
+                                      args.n, args.reverse):
             cmd = [args.tcuc, "run", "--device", "cpu", "--op", args.op,
                    "--dtype", dtype, "--segment", str(segment), "--n", str(n),
                    "--seed", str(segment + n), "--check", "--json"]
@@ -114,8 +133,10 @@ def main():
                 cmd += ["--variant", args.variant]
             if args.out_dtype:
                 cmd += ["--out-dtype", args.out_dtype]
-            if mode == "exclusive":
+            if mode.startswith("exclusive"):
                 cmd.append("--exclusive")
+            if mode.endswith("reverse"):
+                cmd.append("--reverse")
             if args.tiles_per_warp:
                 cmd += ["--tiles-per-warp", str(args.tiles_per_warp)]
             if args.warps_per_block:
@@ -131,12 +152,17 @@ def main():
                 args.variant == "auto" and result is not None and
                 (result.get("segment_kernel") == "class") !=
                 auto_takes_class(args.op, dtype, segment))
+            # A reverse run must say it ran reverse (and a forward one not).
+            wrong_mode = (result is not None and
+                          result.get("reverse") != mode.endswith("reverse"))
             if (proc.returncode != 0 or not result or not result["ok"] or
-                    wrong_kernel):
+                    wrong_kernel or wrong_mode):
                 failures.append((" ".join(cmd), proc.returncode,
                                  proc.stdout.strip(), proc.stderr.strip() +
                                  (" (auto ran the wrong kind of kernel)"
-                                  if wrong_kernel else "")))
+                                  if wrong_kernel else "") +
+                                 (" (the run's reverse flag is wrong)"
+                                  if wrong_mode else "")))
             else:
                 print(f"ok {args.op} {result['variant']} "
                       f"{result['segment_kernel']} {mode} {dtype} "

@@ -39,15 +39,20 @@ KNOWN_SPILL = {("sm_80", "scan", "lagged", "f32"): 8,
 MMA_TYPE = {"f16": "f16", "bf16": "bf16", "f32": "bf16", "i8": "f16"}
 
 
-def check(tcuc, ptxas, arch, op, variant, dtype, segment, exclusive, tmp):
+def check(tcuc, ptxas, arch, op, variant, dtype, segment, exclusive, tmp,
+          reverse=False):
     cmd = [tcuc, "compile", "--op", op, "--variant", variant, "--dtype", dtype,
            "--segment", str(segment), "--arch", arch]
     if exclusive:
         cmd.append("--exclusive")
+    if reverse:
+        cmd.append("--reverse")
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode:
         return f"compile failed: {proc.stderr.strip()}"
     ptx = proc.stdout
+    if reverse and " reverse=1 " not in ptx.split("\n", 2)[1]:
+        return "the tcuc.spec line does not say reverse=1"
     kernels = re.findall(r"^// tcuc\.kernel: (\S+)$", ptx, re.M)
     if not kernels:
         return "no tcuc.kernel lines"
@@ -89,11 +94,15 @@ def main():
     p.add_argument("--tcuc", required=True)
     p.add_argument("--ptxas", default="")
     p.add_argument("--archs", default="sm_80,sm_90")
+    p.add_argument("--reverse", action="store_true",
+                   help="the reverse scans instead (every scan variant)")
     args = p.parse_args()
     failures, runs = [], 0
     with tempfile.TemporaryDirectory() as tmp:
         for arch in args.archs.split(","):
             for op, variants in VARIANTS.items():
+                if args.reverse and op != "scan":
+                    continue
                 for variant in variants:
                     # One segment size per variant: the largest odd size
                     # of the CPU grid that it takes.
@@ -104,10 +113,11 @@ def main():
                             runs += 1
                             err = check(args.tcuc, args.ptxas, arch, op,
                                         variant, dtype, segment, exclusive,
-                                        tmp)
+                                        tmp, args.reverse)
                             what = (f"{arch} {op} {variant} {dtype} "
                                     f"segment={segment}"
-                                    f"{' exclusive' if exclusive else ''}")
+                                    f"{' exclusive' if exclusive else ''}"
+                                    f"{' reverse' if args.reverse else ''}")
                             if err:
                                 failures.append(f"FAIL {what}: {err}")
                             else:

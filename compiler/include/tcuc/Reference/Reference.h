@@ -67,9 +67,11 @@ std::vector<uint8_t> makeRandomInput(DType t, int64_t n, uint64_t seed);
 std::vector<double> referenceReduce(DType in, const void *data, int64_t n,
                                     int64_t segmentSize);
 /// Segmented prefix sums, n outputs; an exclusive scan writes 0 at the start
-/// of each segment. Same arithmetic as referenceReduce.
+/// of each segment. Same arithmetic as referenceReduce. `reverse`: suffix
+/// sums (each segment summed from its end; exclusive writes 0 at its end).
 std::vector<double> referenceScan(DType in, const void *data, int64_t n,
-                                  int64_t segmentSize, bool inclusive);
+                                  int64_t segmentSize, bool inclusive,
+                                  bool reverse = false);
 
 /// The same computations done naively in float32: sequential accumulation in
 /// element order, restarting per segment. This is the accuracy bar a Tensor
@@ -77,7 +79,8 @@ std::vector<double> referenceScan(DType in, const void *data, int64_t n,
 std::vector<float> sequentialF32Reduce(DType in, const void *data, int64_t n,
                                        int64_t segmentSize);
 std::vector<float> sequentialF32Scan(DType in, const void *data, int64_t n,
-                                     int64_t segmentSize, bool inclusive);
+                                     int64_t segmentSize, bool inclusive,
+                                     bool reverse = false);
 
 /// For every output element, the sum of |x| over the inputs that feed it (the
 /// whole segment for reduce; the inclusive or exclusive prefix for scan).
@@ -86,20 +89,23 @@ std::vector<float> sequentialF32Scan(DType in, const void *data, int64_t n,
 /// whenever a random sum lands near zero.
 std::vector<double> absoluteMass(DType in, const void *data, int64_t n,
                                  int64_t segmentSize, bool isScan,
-                                 bool inclusive);
+                                 bool inclusive, bool reverse = false);
 
 /// The same three over segments from CSR offsets (k+1 entries, valid:
 /// offsetsError; n is the last): one value per segment, 0 for an empty
 /// one (reduce), or n values (scan).
 std::vector<double> referenceOffsets(DType in, const void *data,
                                      const std::vector<int64_t> &offsets,
-                                     bool isScan, bool inclusive);
+                                     bool isScan, bool inclusive,
+                                     bool reverse = false);
 std::vector<float> sequentialF32Offsets(DType in, const void *data,
                                         const std::vector<int64_t> &offsets,
-                                        bool isScan, bool inclusive);
+                                        bool isScan, bool inclusive,
+                                        bool reverse = false);
 std::vector<double> absoluteMassOffsets(DType in, const void *data,
                                         const std::vector<int64_t> &offsets,
-                                        bool isScan, bool inclusive);
+                                        bool isScan, bool inclusive,
+                                        bool reverse = false);
 
 struct ErrorStats {
   /// max_i |out_i - ref_i| (infinite if any element is NaN or Inf where the

@@ -43,10 +43,18 @@ struct Round {
   Value pick(Value c, Value x, Value y) {
     return arith::SelectOp::create(b, loc, c, x, y);
   }
-  /// off[i] as an index.
-  Value offset(Value offsets, Value i) {
+  /// off[i] as an index; with `mirror` (tcu.offset_heads' `mirror %n`)
+  /// the mirrored view's, n - off[K - i].
+  Value offset(Value offsets, Value i, Value mirror = nullptr) {
+    if (mirror)
+      i = arith::SubIOp::create(
+          b, loc,
+          arith::SubIOp::create(
+              b, loc, memref::DimOp::create(b, loc, offsets, 0), h.index(1)),
+          i);
     Value raw = memref::LoadOp::create(b, loc, offsets, ValueRange{i});
-    return arith::IndexCastOp::create(b, loc, b.getIndexType(), raw);
+    Value v = arith::IndexCastOp::create(b, loc, b.getIndexType(), raw);
+    return mirror ? arith::SubIOp::create(b, loc, mirror, v).getResult() : v;
   }
   /// The lanes before the first that stops (32 if none): the ballot's
   /// trailing zeros, popc((x & -x) - 1).
@@ -122,7 +130,8 @@ struct LowerOffsetHeads : OpConversionPattern<OffsetHeadsOp> {
           Value i = arith::AddIOp::create(b, l, s0, w.laneIndex());
           Value valid = w.h.cmp(P::slt, i, hi);
           Value p = arith::SubIOp::create(
-              b, l, w.offset(off, w.pick(valid, i, s0)), base);
+              b, l, w.offset(off, w.pick(valid, i, s0), adaptor.getMirror()),
+              base);
           Value past = w.h.cmp(P::sge, p, w.h.index(T * T));
           Value stops = arith::OrIOp::create(
               b, l, past,

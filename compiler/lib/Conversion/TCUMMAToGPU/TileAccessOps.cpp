@@ -90,6 +90,16 @@ void maskedStore(OpBuilder &b, Location loc, Value valid, Value x, Value dest,
                           addr);
 }
 
+/// Where a slot of a mirrored access (`mirror %m`, a reverse scan's) lies:
+/// logical `a.addr` is element m - addr, valid only inside the buffer (an
+/// unsigned compare: a negative place is the padding below it).
+void mirrorSlot(OpBuilder &b, Location loc, Value mirror, Value size,
+                Value &addr, Value &valid) {
+  addr = arith::SubIOp::create(b, loc, mirror, addr);
+  valid = arith::AndIOp::create(
+      b, loc, valid, cmp(b, loc, arith::CmpIPredicate::ult, addr, size));
+}
+
 /// Slot s of a tile access: the element (row, col) lies on line `row`
 /// (`rows` layout) or line `col` (`cols`), at position col or row. Freedoms
 /// of `order` (tcu.load_tile's) let a lane's elements be consecutive in
@@ -281,6 +291,25 @@ struct LowerLoadTile : OpConversionPattern<LoadTileOp> {
     LanePosition lane = getLanePosition(rewriter, loc);
     Value src = adaptor.getSource();
     Type fragment = fragmentType(op.getType().getElementType());
+    // A mirrored tile (reverse scans; never in a run, TileRuns) loads
+    // element by element: a lane's consecutive logical elements are
+    // consecutive physical ones backwards, not one aligned vector.
+    if (Value mirror = adaptor.getMirror()) {
+      Value size = memref::DimOp::create(rewriter, loc, src, 0);
+      SmallVector<Value> slots;
+      for (int s = 0; s < kSlots; ++s) {
+        SlotAddress a = slotAddress(rewriter, loc, lane, s, op.getLayout(),
+                                    adaptor.getBase(), adaptor.getStride(),
+                                    adaptor.getLineLength(), adaptor.getLimit(),
+                                    op.getOrder());
+        Value valid =
+            atOrAbove(rewriter, loc, a.valid, a.addr, adaptor.getFrom());
+        mirrorSlot(rewriter, loc, mirror, size, a.addr, valid);
+        slots.push_back(maskedLoad(rewriter, loc, valid, src, a.addr));
+      }
+      rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, fragment, slots);
+      return success();
+    }
     // The tiles loaded here: this one, or a run's (TileRuns), whose later
     // tiles move up to it.
     ArrayRef<std::pair<LoadTileOp, int64_t>> run;
@@ -447,6 +476,25 @@ struct LowerStoreTile : OpConversionPattern<StoreTileOp> {
     LanePosition lane = getLanePosition(rewriter, loc);
     Value dest = adaptor.getDest();
     Type destElt = cast<MemRefType>(dest.getType()).getElementType();
+    // Mirrored (reverse scans): element by element, as for loads.
+    if (Value mirror = adaptor.getMirror()) {
+      Value size = memref::DimOp::create(rewriter, loc, dest, 0);
+      for (int s = 0; s < kSlots; ++s) {
+        SlotAddress a = slotAddress(rewriter, loc, lane, s, TileLayout::Rows,
+                                    adaptor.getBase(), adaptor.getStride(),
+                                    adaptor.getLineLength(), adaptor.getLimit(),
+                                    op.getOrder());
+        Value valid =
+            atOrAbove(rewriter, loc, a.valid, a.addr, adaptor.getFrom());
+        mirrorSlot(rewriter, loc, mirror, size, a.addr, valid);
+        maskedStore(rewriter, loc, valid,
+                    vector::ExtractOp::create(rewriter, loc, adaptor.getTile(),
+                                              ArrayRef<int64_t>{s}),
+                    dest, a.addr);
+      }
+      rewriter.eraseOp(op);
+      return success();
+    }
     // The tiles stored here: this one, or a run's (TileRuns) from its
     // first store's base, lowered at its last store.
     Value base = adaptor.getBase();

@@ -88,15 +88,17 @@ std::optional<int64_t> constantDifference(Value a, Value b) {
 
 } // namespace
 
+// Mirrored accesses (reverse scans) lower one tile at a time: never a run.
 bool TileRuns::sameKind(LoadTileOp a, LoadTileOp b) {
-  return a.getSource() == b.getSource() && a.getLayout() == b.getLayout() &&
-         a.getStride() == b.getStride() &&
+  return !a.getMirror() && !b.getMirror() && a.getSource() == b.getSource() &&
+         a.getLayout() == b.getLayout() && a.getStride() == b.getStride() &&
          a.getLineLength() == b.getLineLength() &&
          a.getLimit() == b.getLimit() && a.getFrom() == b.getFrom() &&
          a.getOrder() == b.getOrder() && a.getCache() == b.getCache();
 }
 bool TileRuns::sameKind(StoreTileOp a, StoreTileOp b) {
-  return a.getDest() == b.getDest() && a.getStride() == b.getStride() &&
+  return !a.getMirror() && !b.getMirror() && a.getDest() == b.getDest() &&
+         a.getStride() == b.getStride() &&
          a.getLineLength() == b.getLineLength() &&
          a.getLimit() == b.getLimit() && a.getFrom() == b.getFrom() &&
          a.getOrder() == b.getOrder() && a.getCache() == b.getCache();

@@ -27,6 +27,8 @@ using P = arith::CmpIPredicate;
 struct Scalars {
   OpBuilder &b;
   Location loc;
+  /// tcu.offset_heads' `mirror %n`: offsets read as n - off[K - i].
+  Value mirror = nullptr;
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
   Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
@@ -38,15 +40,20 @@ struct Scalars {
   }
   /// off[i] as an index (i32 and i64 offsets are signed).
   Value offset(Value offsets, Value i) {
+    if (mirror) {
+      Value last = sub(memref::DimOp::create(b, loc, offsets, 0), idx(1));
+      i = sub(last, i);
+    }
     Value raw = memref::LoadOp::create(b, loc, offsets, ValueRange{i});
-    return arith::IndexCastOp::create(b, loc, b.getIndexType(), raw);
+    Value v = arith::IndexCastOp::create(b, loc, b.getIndexType(), raw);
+    return mirror ? sub(mirror, v) : v;
   }
   /// i < hi && off[i + shift] < bound, reading nothing when i >= hi.
   Value below(Value offsets, Value i, Value hi, int64_t shift, Value bound) {
     auto ifOp = scf::IfOp::create(
         b, loc, cmp(P::slt, i, hi),
         [&](OpBuilder &ib, Location l) {
-          Scalars s{ib, l};
+          Scalars s{ib, l, mirror};
           Value o = s.offset(offsets, s.add(i, s.idx(shift)));
           scf::YieldOp::create(ib, l, s.cmp(P::slt, o, bound));
         },
@@ -67,7 +74,8 @@ struct LowerOffsetHeads : OpRewritePattern<OffsetHeadsOp> {
   LogicalResult matchAndRewrite(OffsetHeadsOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Scalars s{rewriter, loc};
+    Value mirror = op.getMirror();
+    Scalars s{rewriter, loc, mirror};
     auto rowVec = VectorType::get({T}, rewriter.getI32Type());
     Value zeros = arith::ConstantOp::create(
         rewriter, loc,
@@ -79,12 +87,12 @@ struct LowerOffsetHeads : OpRewritePattern<OffsetHeadsOp> {
         rewriter, loc, TypeRange{index, rowVec, rowVec},
         ValueRange{op.getLo(), zeros, zeros},
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Scalars t{b, l};
+          Scalars t{b, l, mirror};
           scf::ConditionOp::create(b, l, t.below(off, args[0], hi, 0, tileEnd),
                                    args);
         },
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Scalars t{b, l};
+          Scalars t{b, l, mirror};
           Value p = t.sub(t.offset(off, args[0]), base);
           Value inside = t.cmp(P::sge, p, t.idx(0));
           // (p < 256: the loop's condition.)

@@ -89,6 +89,29 @@ Value atOrAbove(OpBuilder &b, Location loc, Value start, Value from) {
                                vector::BroadcastOp::create(b, loc, type, from));
 }
 
+/// A mirrored line (tcu.load_tile's `mirror %m`): element j of the line
+/// at logical `start` is buffer element m - start - j. Narrows `mask` to
+/// the elements inside the buffer and returns their indices, the others
+/// set to 0 so that no lane's address leaves the buffer.
+Value mirroredIndices(OpBuilder &b, Location loc, Value buffer, Value mirror,
+                      Value start, Value &mask) {
+  auto type = VectorType::get({T}, b.getIndexType());
+  SmallVector<int64_t> steps(T);
+  for (int64_t j = 0; j < T; ++j)
+    steps[j] = j;
+  Value first = arith::SubIOp::create(b, loc, mirror, start);
+  Value places = arith::SubIOp::create(
+      b, loc, vector::BroadcastOp::create(b, loc, type, first),
+      arith::ConstantOp::create(b, loc, b.getIndexVectorAttr(steps)));
+  // Unsigned: a negative place (padding) is past the end too.
+  Value size = memref::DimOp::create(b, loc, buffer, 0);
+  Value inside =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, places,
+                            vector::BroadcastOp::create(b, loc, type, size));
+  mask = arith::AndIOp::create(b, loc, mask, inside);
+  return arith::SelectOp::create(b, loc, mask, places, zeros(b, loc, type));
+}
+
 /// Converts a row of the tile's element type to `to` (f32 -> f16/bf16).
 Value convertRow(OpBuilder &b, Location loc, Value row, Type to) {
   auto type = cast<VectorType>(row.getType());
@@ -130,9 +153,18 @@ struct LowerLoadTile : OpRewritePattern<LoadTileOp> {
       if (Value from = op.getFrom())
         mask = arith::AndIOp::create(rewriter, loc, mask,
                                      atOrAbove(rewriter, loc, start, from));
-      Value line = vector::MaskedLoadOp::create(
-          rewriter, loc, rowType(elt), op.getSource(), ValueRange{start}, mask,
-          zeroRow);
+      Value line;
+      if (Value mirror = op.getMirror()) {
+        Value places =
+            mirroredIndices(rewriter, loc, op.getSource(), mirror, start, mask);
+        line = vector::GatherOp::create(
+            rewriter, loc, rowType(elt), op.getSource(),
+            ValueRange{constIndex(rewriter, loc, 0)}, places, mask, zeroRow);
+      } else {
+        line = vector::MaskedLoadOp::create(rewriter, loc, rowType(elt),
+                                            op.getSource(), ValueRange{start},
+                                            mask, zeroRow);
+      }
       if (op.getOrder() == ElementOrder::Quads)
         line = permuteLine(rewriter, loc, line, quadsPosition);
       tile = vector::InsertOp::create(rewriter, loc, line, tile, i);
@@ -161,9 +193,17 @@ struct LowerStoreTile : OpRewritePattern<StoreTileOp> {
       Value row = vector::ExtractOp::create(rewriter, loc, op.getTile(), i);
       if (op.getOrder() == ElementOrder::Quads)
         row = permuteLine(rewriter, loc, row, quadsColumn);
+      row = convertRow(rewriter, loc, row, destElt);
+      if (Value mirror = op.getMirror()) {
+        Value places =
+            mirroredIndices(rewriter, loc, op.getDest(), mirror, start, mask);
+        vector::ScatterOp::create(
+            rewriter, loc, /*resultType=*/Type(), op.getDest(),
+            ValueRange{constIndex(rewriter, loc, 0)}, places, mask, row);
+        continue;
+      }
       vector::MaskedStoreOp::create(rewriter, loc, op.getDest(),
-                                    ValueRange{start}, mask,
-                                    convertRow(rewriter, loc, row, destElt));
+                                    ValueRange{start}, mask, row);
     }
     rewriter.eraseOp(op);
     return success();

@@ -35,8 +35,8 @@ static constexpr int64_t T = kTileSize;
 
 /// The number of offsets in off[0 .. count) at or below x (sorted offsets:
 /// a binary search, warp-uniform).
-static Value offsetsAtOrBelow(TileBuilder &tb, Value offsets, Value count,
-                              Value x) {
+static Value offsetsAtOrBelow(TileBuilder &tb, const Collective &it,
+                              Value count, Value x) {
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
   Type index = b.getIndexType();
@@ -50,9 +50,8 @@ static Value offsetsAtOrBelow(TileBuilder &tb, Value offsets, Value count,
       [&](OpBuilder &ob, Location l, ValueRange a) {
         Value half = arith::DivUIOp::create(ob, l, a[1], tb.idx(2));
         Value mid = arith::AddIOp::create(ob, l, a[0], half);
-        Value v = arith::IndexCastOp::create(
-            ob, l, index,
-            memref::LoadOp::create(ob, l, offsets, ValueRange{mid}));
+        // (`ob` is tb's builder, placed in the loop body.)
+        Value v = readOffset(tb, it, mid);
         Value atOrBelow =
             arith::CmpIOp::create(ob, l, arith::CmpIPredicate::sle, v, x);
         Value rest = arith::SubIOp::create(ob, l, a[1], half);
@@ -94,7 +93,7 @@ static Run runOf(TileBuilder &tb, const Collective &it, Value q) {
   r.b1 = tb.min(tb.add(r.b0, r.length), it.n);
   Value k = it.numSegments;
   Value last = arith::SubIOp::create(b, loc, k, tb.idx(1));
-  Value below = offsetsAtOrBelow(tb, it.offsets, tb.add(k, tb.idx(1)), r.b0);
+  Value below = offsetsAtOrBelow(tb, it, tb.add(k, tb.idx(1)), r.b0);
   // The last offset at or below b0 opens sA (clamped to a segment).
   r.seg = tb.min(
       arith::MaxSIOp::create(
@@ -210,9 +209,9 @@ static SmallVector<Value> walkBody(
           llvm::append_range(next, extras);
           scf::YieldOp::create(ob, l, next);
           ob.setInsertionPointToStart(ifOp.elseBlock());
-          auto heads =
-              OffsetHeadsOp::create(ob, l, tb.tileType(ob.getI32Type()), index,
-                                    index, it.offsets, lo, hi, base);
+          auto heads = OffsetHeadsOp::create(
+              ob, l, tb.tileType(ob.getI32Type()), index, index, it.offsets, lo,
+              hi, base, it.reverse ? it.n : Value());
           Value tile = loadScanTile(tb, it, base, r.b1, /*from=*/r.h);
           auto [rTile, carried] =
               segmentedScanTile(tb, it, tile, heads.getRows(), heads.getMost(),

@@ -135,7 +135,7 @@ void prefetchChunk(TileBuilder &tb, const Collective &c, Value item,
   // A chunk past the input (the last segment cut short) has no elements.
   Value count = arith::MaxSIOp::create(
       b, loc, arith::SubIOp::create(b, loc, end, base), tb.idx(0));
-  PrefetchOp::create(b, loc, c.input, base, count);
+  tb.prefetch(c.input, base, count);
 }
 
 ChainChunk chainChunk(TileBuilder &tb, const Collective &c, Value item,

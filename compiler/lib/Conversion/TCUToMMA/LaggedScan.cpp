@@ -192,8 +192,7 @@ void scanLagged(TileBuilder &tb, const Collective &given) {
           Value count = arith::SelectOp::create(
               b, loc, reduces, arith::SubIOp::create(b, loc, to, from),
               tb.idx(0));
-          PrefetchOp::create(b, loc, c.input, from, count)
-              .setCache(CacheHint::EvictLast);
+          tb.prefetch(c.input, from, count).setCache(CacheHint::EvictLast);
         }
         if (drawNext)
           drawNext(w);
@@ -315,7 +314,10 @@ void scanLagged(TileBuilder &tb, const Collective &given) {
     memref::DeallocOp::create(b, loc, slots);
     memref::DeallocOp::create(b, loc, totals);
   });
-  if (int64_t blocksPerSM = schedule.getBlocksPerSm())
+  // Not for a reverse scan: its element-by-element mirrored accesses take
+  // more registers than the cap leaves (ptxas spilled 200-300 bytes).
+  if (int64_t blocksPerSM = schedule.getBlocksPerSm();
+      blocksPerSM && !c.reverse)
     blocks->setAttr(kMinBlocksPerSMAttr, b.getI64IntegerAttr(blocksPerSM));
   // A warp's runs of reduced, scanned and stored tiles, each tested and
   // addressed once (kTileRunsAttr); the block scans keep one test a tile

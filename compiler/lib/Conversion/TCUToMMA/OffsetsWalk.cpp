@@ -22,15 +22,32 @@ namespace mlir::tcu::detail {
 
 static constexpr int64_t T = kTileSize;
 
+/// off[i] as stored, an index.
+static Value storedOffset(TileBuilder &tb, Value offsets, Value i) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  Value raw = memref::LoadOp::create(b, loc, offsets, ValueRange{i});
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), raw);
+}
+
+Value readOffset(TileBuilder &tb, const Collective &c, Value i) {
+  if (!c.reverse)
+    return storedOffset(tb, c.offsets, i);
+  // The mirrored view's offsets: n - off[k - i] (n: the work item's).
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  Value stored = storedOffset(tb, c.offsets,
+                              arith::SubIOp::create(b, loc, c.numSegments, i));
+  return arith::SubIOp::create(b, loc, c.n, stored);
+}
+
 /// off[i] as an index, clamped into [lo, end]: offsets the kernel does not
 /// check can make it compute nonsense, never read or write out of bounds.
 Value clampedOffset(TileBuilder &tb, const Collective &c, Value i, Value lo,
                     Value end) {
-  OpBuilder &b = tb.builder();
-  Location loc = tb.location();
-  Value raw = memref::LoadOp::create(b, loc, c.offsets, ValueRange{i});
-  Value v = arith::IndexCastOp::create(b, loc, b.getIndexType(), raw);
-  return tb.min(arith::MaxSIOp::create(b, loc, v, lo), end);
+  Value v = readOffset(tb, c, i);
+  return tb.min(arith::MaxSIOp::create(tb.builder(), tb.location(), v, lo),
+                end);
 }
 
 /// The input's end: its last offset, within the buffer. A caller that
@@ -42,7 +59,9 @@ static Value inputEnd(TileBuilder &tb, const Collective &c) {
   Location loc = tb.location();
   Value count = memref::DimOp::create(b, loc, c.offsets, 0);
   Value last = arith::SubIOp::create(b, loc, count, tb.idx(1));
-  return clampedOffset(tb, c, last, tb.idx(0), c.n);
+  // As stored, also for a reverse scan (whose mirrored view needs it).
+  Value v = storedOffset(tb, c.offsets, last);
+  return tb.min(arith::MaxSIOp::create(b, loc, v, tb.idx(0)), c.n);
 }
 
 /// `buffer` seen as its first `n` elements: the tile accesses test whole
@@ -65,6 +84,11 @@ static Collective withInputEnd(TileBuilder &tb, const Collective &c, Value n) {
   item.input = firstElements(tb, c.input, n);
   if (c.isScan)
     item.output = firstElements(tb, c.output, n);
+  // A reverse scan: the views mirrored about the item's n (n' = n).
+  if (c.reverse)
+    tb.setMirror(
+        arith::SubIOp::create(tb.builder(), tb.location(), n, tb.idx(1)),
+        {item.input, item.output});
   return item;
 }
 

@@ -212,8 +212,8 @@ void scanStream(TileBuilder &tb, const Collective &collective) {
     // order, one in flight, so each load would otherwise wait for DRAM
     // alone (docs/rationale.md#stream-prefetch). A segment longer than an
     // item: its first item's worth only.
-    PrefetchOp::create(b, loc, c.input, first,
-                       tb.min(length, tb.idx(kStreamItemElements + 2 * T * T)));
+    tb.prefetch(c.input, first,
+                tb.min(length, tb.idx(kStreamItemElements + 2 * T * T)));
     forTileGroups(tb, tb.idx(0), count, tb.idx(1), c.tilesPerWarp, end,
                   {zeroCarry(tb, c)},
                   [&](ArrayRef<Value> tiles, ArrayRef<Value> limits,

@@ -28,6 +28,36 @@ using namespace mlir::tcu::detail;
 
 namespace {
 
+/// Makes `c` a reverse scan: the forward algorithm runs on the mirrored
+/// view of n' = n rounded up to a multiple of the segment size S elements
+/// (n' = n when n <= S, one segment; n' = n with offsets), logical index L
+/// being element n' - 1 - L and the n' - n logical elements below n' - n
+/// zero padding. The logical segments then begin at multiples of S: they
+/// are the physical ones reversed (docs/algorithms.md#reverse-scans).
+void mirror(TileBuilder &tb, Collective &c) {
+  c.reverse = true;
+  // With offsets n comes from the last one: each work item mirrors its
+  // views (offsetsItem), and the offsets are read mirrored (readOffset).
+  if (c.offsets)
+    return;
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  Value n = c.n, s = c.segment;
+  // pad = (S - n mod S) mod S, only with two segments or more (n > S): a
+  // segment longer than the input must not make n' (the work and the
+  // scratch) S. [n > S] is max(min(n - S, 1), 0): the kernel file's size
+  // expressions have no select.
+  Value rest =
+      arith::SubIOp::create(b, loc, s, arith::RemUIOp::create(b, loc, n, s));
+  Value pad = arith::RemUIOp::create(b, loc, rest, s);
+  Value several = arith::MaxSIOp::create(
+      b, loc, tb.min(arith::SubIOp::create(b, loc, n, s), tb.idx(1)),
+      tb.idx(0));
+  c.n = tb.add(n, tb.mul(pad, several));
+  tb.setMirror(arith::SubIOp::create(b, loc, c.n, tb.idx(1)),
+               {c.input, c.output});
+}
+
 /// The operands of `op` as the emitters want them.
 template <typename OpTy>
 Collective describe(TileBuilder &tb, OpTy op, bool inclusive) {
@@ -61,8 +91,11 @@ Collective describe(TileBuilder &tb, OpTy op, bool inclusive) {
   // f32 data, and sums of it, can hold values the split parts lose.
   tb.setSplitsCheckTiny(op.getInputType().getElementType().isF32());
   c.warpsPerBlock = op.getWarpsPerBlockOrZero();
-  if constexpr (std::is_same_v<OpTy, SegmentedScanOp>)
+  if constexpr (std::is_same_v<OpTy, SegmentedScanOp>) {
     c.schedule = op.getScheduleAttr();
+    if (op.getReverse())
+      mirror(tb, c);
+  }
   return c;
 }
 

@@ -138,19 +138,37 @@ Value TileBuilder::loadTile(TileLayout layout, Value src, Value base,
                             Value stride, Value lineLength, Value limit,
                             ElementOrder order, Value from) {
   Type elt = cast<MemRefType>(src.getType()).getElementType();
+  Value mirror = mirrorOf(src);
   return LoadTileOp::create(b, loc, tileType(elt), layout, src, base, stride,
-                            lineLength, limit, from, order, loadHint);
+                            lineLength, limit, from, mirror, order, loadHint);
 }
 
 void TileBuilder::storeTile(Value tile, Value dest, Value base, Value stride,
                             Value lineLength, Value limit, ElementOrder order,
                             Value from) {
+  Value mirror = mirrorOf(dest);
   StoreTileOp::create(b, loc, tile, dest, base, stride, lineLength, limit, from,
-                      order, storeHint);
+                      mirror, order, storeHint);
+}
+
+PrefetchOp TileBuilder::prefetch(Value src, Value from, Value count) {
+  Value point = mirrorOf(src);
+  if (!point)
+    return PrefetchOp::create(b, loc, src, from, count);
+  // Logical [from, from + count) is physical (point - from - count,
+  // point - from]; the padding part lies outside the buffer.
+  Value end = arith::SubIOp::create(b, loc, add(point, idx(1)), from);
+  Value start = arith::MaxSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, end, count), idx(0));
+  end = min(end, memref::DimOp::create(b, loc, src, 0));
+  Value n = arith::MaxSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, end, start), idx(0));
+  return PrefetchOp::create(b, loc, src, start, n);
 }
 
 void TileBuilder::storeRow(Value tile, int64_t row, Value dest, Value base,
                            Value limit, bool accumulate, int64_t step) {
+  assert(!mirrorOf(dest) && "store_row has no mirrored form");
   StoreRowOp::create(b, loc, tile, dest, base, limit, row, accumulate, step);
 }
 

@@ -48,6 +48,10 @@ struct Collective {
   ElementOrder scanOrder = ElementOrder::Fixed;
   /// The single-pass scans' tuning (the op's `schedule`), or null.
   ChainScheduleAttr schedule;
+  /// A reverse (suffix) scan: the emitters see the logical, mirrored
+  /// indices (`n` is the logical length) and the TileBuilder mirrors every
+  /// access to the input and output (TileBuilder::setMirror).
+  bool reverse = false;
 };
 
 class TileBuilder {
@@ -94,9 +98,23 @@ public:
                  Value lineLength, Value limit,
                  ElementOrder order = ElementOrder::Fixed,
                  Value from = nullptr);
+  /// tcu.prefetch of `count` elements of `src` from `from`; on a mirrored
+  /// buffer the physical range they stand for, cut to the buffer.
+  PrefetchOp prefetch(Value src, Value from, Value count);
   /// Whether the f32 tiles this builder splits may hold values below
   /// 2^-110 (the collective's input is f32): the splits get `check_tiny`.
   void setSplitsCheckTiny(bool check) { splitsCheckTiny = check; }
+
+  /// From now on loadTile, storeTile and prefetch on `buffers` (a reverse
+  /// scan's input and output, or a work item's views of them) address the
+  /// mirrored view: index x is element `point - x` (tcu.load_tile's
+  /// `mirror`).
+  void setMirror(Value point, ArrayRef<Value> buffers) {
+    for (Value buffer : buffers)
+      mirrors[buffer] = point;
+  }
+  /// The mirror point of `buffer`, or null when its accesses are direct.
+  Value mirrorOf(Value buffer) const { return mirrors.lookup(buffer); }
 
   /// The L2 hints loadTile and storeTile attach from now on (normal:
   /// none); returns the previous pair.
@@ -137,6 +155,7 @@ private:
   OpBuilder &b;
   Location loc;
   CacheHint loadHint = CacheHint::Normal, storeHint = CacheHint::Normal;
+  DenseMap<Value, Value> mirrors;
   bool splitsCheckTiny = false;
 };
 

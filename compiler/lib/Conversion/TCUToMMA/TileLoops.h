@@ -88,6 +88,9 @@ SegmentTiles offsetsSegmentTiles(TileBuilder &tb, const Collective &c,
 /// offset (clamped to the buffer), the input (a scan's output too) viewed
 /// as that long.
 Collective offsetsItem(TileBuilder &tb, const Collective &c);
+/// off[i] as an index, of the mirrored view in a reverse scan (n - off[k -
+/// i], n the work item's: offsetsItem).
+Value readOffset(TileBuilder &tb, const Collective &c, Value i);
 /// off[i] as an index, clamped into [lo, end]: offsets the kernel does not
 /// check can make it compute nonsense, never read or write out of bounds.
 Value clampedOffset(TileBuilder &tb, const Collective &c, Value i, Value lo,

@@ -111,7 +111,7 @@ def TCU_SplitOp : TCU_Op<"split", [Pure]> {
   let hasVerifier = 1;
 }
 
-def TCU_LoadTileOp : TCU_Op<"load_tile"> {
+def TCU_LoadTileOp : TCU_Op<"load_tile", [AttrSizedOperandSegments]> {
   let summary = "loads 16 lines of up to 16 elements into a tile, zero-padded";
   let description = [{
     Line `i` (0..15) holds `source[base + i * stride + j]` for `j` in 0..15,
@@ -135,9 +135,16 @@ def TCU_LoadTileOp : TCU_Op<"load_tile"> {
     `cache` is an L2 eviction hint (`#tcu.cache`; default `normal`, not
     printed).
 
+    With `mirror %m` the indices above are logical ones into a mirrored
+    view of the buffer: index x (selected as above) reads
+    `source[m - x]`, and reads 0 where `m - x` lies outside the buffer
+    (the reverse scans' padding, docs/algorithms.md#reverse-scans).
+
     ```mlir
     %A = tcu.load_tile <cols> %in[%base] stride %c16 line %c16 limit %n
         : memref<?xf16> -> vector<16x16xf16>
+    %R = tcu.load_tile <rows> %in[%base] stride %c16 line %c16 limit %n1
+        mirror %m : memref<?xf16> -> vector<16x16xf16>
     %B = tcu.load_tile <rows> %in[%base] stride %c16 line %c16 limit %n
         order <tile> : memref<?xf16> -> vector<16x16xf16>
     ```
@@ -146,6 +153,7 @@ def TCU_LoadTileOp : TCU_Op<"load_tile"> {
                    Arg<AnyMemRef, "the buffer read", [MemRead]>:$source,
                    Index:$base, Index:$stride, Index:$line_length,
                    Index:$limit, Optional<Index>:$from,
+                   Optional<Index>:$mirror,
                    DefaultValuedAttr<TCU_ElementOrderAttr,
                                      "::mlir::tcu::ElementOrder::Fixed">:$order,
                    DefaultValuedAttr<TCU_CacheHintAttr,
@@ -153,13 +161,14 @@ def TCU_LoadTileOp : TCU_Op<"load_tile"> {
   let results = (outs TCU_Tile:$result);
   let assemblyFormat = [{
     $layout $source `[` $base `]` `stride` $stride `line` $line_length
-    `limit` $limit (`from` $from^)? (`order` $order^)? (`cache` $cache^)?
+    `limit` $limit (`from` $from^)? (`mirror` $mirror^)? (`order` $order^)?
+    (`cache` $cache^)?
     attr-dict `:` type($source) `->` type($result)
   }];
   let hasVerifier = 1;
 }
 
-def TCU_StoreTileOp : TCU_Op<"store_tile"> {
+def TCU_StoreTileOp : TCU_Op<"store_tile", [AttrSizedOperandSegments]> {
   let summary = "stores the rows of a tile as 16 masked lines";
   let description = [{
     The inverse of `tcu.load_tile <rows>`: `dest[base + i * stride + j] =
@@ -173,7 +182,9 @@ def TCU_StoreTileOp : TCU_Op<"store_tile"> {
     (on the GPU a lane's four elements of a row are consecutive: one 8-byte
     store for f16, 16 for f32, and four lanes write whole 32-byte sectors
     of a 16-bit row). `cache` is an L2 eviction hint (`#tcu.cache`;
-    default `normal`, not printed).
+    default `normal`, not printed). `mirror %m` mirrors the view as in
+    `tcu.load_tile`: index x writes `dest[m - x]`, nothing where that lies
+    outside the buffer.
 
     ```mlir
     tcu.store_tile %R, %out[%base] stride %c16 line %c16 limit %n
@@ -184,13 +195,15 @@ def TCU_StoreTileOp : TCU_Op<"store_tile"> {
                    Arg<AnyMemRef, "the buffer written", [MemWrite]>:$dest,
                    Index:$base, Index:$stride, Index:$line_length,
                    Index:$limit, Optional<Index>:$from,
+                   Optional<Index>:$mirror,
                    DefaultValuedAttr<TCU_ElementOrderAttr,
                                      "::mlir::tcu::ElementOrder::Fixed">:$order,
                    DefaultValuedAttr<TCU_CacheHintAttr,
                                      "::mlir::tcu::CacheHint::Normal">:$cache);
   let assemblyFormat = [{
     $tile `,` $dest `[` $base `]` `stride` $stride `line` $line_length
-    `limit` $limit (`from` $from^)? (`order` $order^)? (`cache` $cache^)?
+    `limit` $limit (`from` $from^)? (`mirror` $mirror^)? (`order` $order^)?
+    (`cache` $cache^)?
     attr-dict `:` type($tile) `->` type($dest)
   }];
   let hasVerifier = 1;
@@ -593,6 +606,10 @@ def TCU_OffsetHeadsOp : TCU_Op<"offset_heads"> {
     lanes read 32 offsets at a time and the warp ORs their bits together
     (`redux.sync`); on the CPU a loop reads them one by one.
 
+    With `mirror %n` (a reverse scan's, docs/algorithms.md#reverse-scans)
+    the op reads the offsets of the mirrored view instead: `off[i]` above
+    stands for `n - off[K - i]`, K the buffer's length minus 1.
+
     ```mlir
     %rows, %next, %most = tcu.offset_heads %off[%lo, %hi] base %base
         : memref<?xi64> -> vector<16x16xi32>
@@ -600,11 +617,11 @@ def TCU_OffsetHeadsOp : TCU_Op<"offset_heads"> {
   }];
   let arguments = (ins Arg<MemRefRankOf<[I32, I64], [1]>, "the offsets",
                            [MemRead]>:$offsets,
-                   Index:$lo, Index:$hi, Index:$base);
+                   Index:$lo, Index:$hi, Index:$base, Optional<Index>:$mirror);
   let results = (outs TCU_Tile:$rows, Index:$next, Index:$most);
   let assemblyFormat = [{
-    $offsets `[` $lo `,` $hi `]` `base` $base attr-dict `:` type($offsets)
-    `->` type($rows)
+    $offsets `[` $lo `,` $hi `]` `base` $base (`mirror` $mirror^)? attr-dict
+    `:` type($offsets) `->` type($rows)
   }];
   let hasVerifier = 1;
 }

@@ -187,11 +187,24 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan",
     `lagged`; it is an error with any other variant.
     `tcu-select-strategy` sets it for them. It does not change the result.
 
+    `reverse` (written after the mode: `inclusive reverse`) makes it a
+    suffix scan: each element combines with the elements after it in its
+    segment instead of before, `out[i] = x[i] + ... + x[end - 1]`
+    (`exclusive`: from `x[i + 1]`, so each segment's last element gets 0).
+    The segments are the same as without it (with a constant or runtime
+    size the last one may be short; offsets as given). Every variant takes
+    it: `convert-tcu-to-mma` runs the forward algorithm over a mirrored
+    view of the buffers (docs/algorithms.md#reverse-scans), so it is a
+    true suffix scan, never a total minus a prefix.
+
     Example:
 
     ```mlir
     tcu.segmented_scan <add> exclusive %in into %out segment_size 256
         : memref<?xbf16> -> memref<?xf32>
+    // Suffix sums: out[i] = in[i] + ... + in[i | 255] (within n).
+    tcu.segmented_scan <add> inclusive reverse %in into %out segment_size 256
+        : memref<?xf16> -> memref<?xf32>
     ```
   }];
   let arguments = (ins
@@ -205,10 +218,11 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan",
     OptionalAttr<TCU_VariantAttr>:$variant,
     OptionalAttr<TCU_TilesPerWarpAttr>:$tiles_per_warp,
     OptionalAttr<TCU_WarpsPerBlockAttr>:$warps_per_block,
-    OptionalAttr<TCU_ChainScheduleAttr>:$schedule
+    OptionalAttr<TCU_ChainScheduleAttr>:$schedule,
+    UnitAttr:$reverse
   );
   let assemblyFormat = [{
-    $kind custom<ScanMode>($inclusive) $input `into` $output
+    $kind custom<ScanMode>($inclusive, $reverse) $input `into` $output
     custom<Segments>($dynamic_segment_size, $offsets, $segment_size)
     attr-dict
     `:` type($input) (`,` type($offsets)^)? `->` type($output)
@@ -301,7 +315,8 @@ def TCU_ScanOp : TCU_TensorCollectiveOp<"scan", [AttrSizedOperandSegments]> {
   let summary = "tcu.segmented_scan on tensors (destination style)";
   let description = [{
     The value-semantics form of `tcu.segmented_scan` (with its `variant`,
-    `tiles_per_warp`, `warps_per_block` and `schedule`), as `tcu.reduce` is
+    `tiles_per_warp`, `warps_per_block`, `schedule` and `reverse`, a
+    suffix scan), as `tcu.reduce` is
     of `tcu.segmented_reduce`: 1-D ranked tensors, `init` only the
     destination (overwritten), rewritten by `one-shot-bufferize`; a constant
     or runtime (`segment_size %s`) segment size, or offsets (`offsets %off`).
@@ -325,11 +340,12 @@ def TCU_ScanOp : TCU_TensorCollectiveOp<"scan", [AttrSizedOperandSegments]> {
     OptionalAttr<TCU_VariantAttr>:$variant,
     OptionalAttr<TCU_TilesPerWarpAttr>:$tiles_per_warp,
     OptionalAttr<TCU_WarpsPerBlockAttr>:$warps_per_block,
-    OptionalAttr<TCU_ChainScheduleAttr>:$schedule
+    OptionalAttr<TCU_ChainScheduleAttr>:$schedule,
+    UnitAttr:$reverse
   );
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
-    $kind custom<ScanMode>($inclusive) $input `into` $init
+    $kind custom<ScanMode>($inclusive, $reverse) $input `into` $init
     custom<Segments>($dynamic_segment_size, $offsets, $segment_size)
     attr-dict `:` type($input) (`,` type($offsets)^)? `->` type($init)
   }];
