@@ -49,7 +49,7 @@ KernelSpec specOf(bool isScan, int64_t segment, int offsetBits,
   if (reverse) {
     if (!isScan)
       throw py::value_error("tcuc: reverse applies to scans only");
-    throw py::value_error("tcuc: reverse scans: not yet");  // MERGE: reverse
+    spec.reverse = true;
   }
   return spec;
 }
