@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++ python3
-  python3-dev pybind11-dev python3-numpy      # the Python package (python/)
+  python3-dev pybind11-dev python3-numpy python3-pytest # python/
   llvm-22-dev libmlir-22-dev mlir-22-tools # LLVM/MLIR 22, lit and FileCheck
   libgtest-dev                              # C++ unit tests
   ccache lld                                # faster rebuilds and links
@@ -17,7 +17,22 @@ for p in "${packages[@]}"; do
     missing+=("$p")
   fi
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+
+# The Python package's tests run with the python3 on PATH (a virtual
+# environment's or pyenv's may come first): it needs pytest and NumPy.
+python_test_deps() {
+  command -v python3 >/dev/null || return 0
+  python3 -c "import pytest, numpy" 2>/dev/null && return 0
+  if [ "$(python3 -c 'import sys; print(sys.prefix)')" != /usr ]; then
+    echo "tcuc setup: installing pytest and numpy for $(command -v python3)"
+    python3 -m pip install -q pytest numpy
+  fi
+}
+
+if [ ${#missing[@]} -eq 0 ]; then
+  python_test_deps
+  exit 0
+fi
 
 echo "tcuc setup: installing missing packages: ${missing[*]}"
 sudo=""
@@ -31,3 +46,4 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -q
 $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+python_test_deps

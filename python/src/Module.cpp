@@ -74,8 +74,8 @@ void runGPU(const KernelSpec &spec, uintptr_t in, uintptr_t out, int64_t n,
     check(rt.getKernelFor(spec, kernel));
     check(rt.launchOffsets(*kernel, reinterpret_cast<const void *>(in),
                            reinterpret_cast<void *>(out),
-                           reinterpret_cast<const void *>(offsets),
-                           numSegments, s));
+                           reinterpret_cast<const void *>(offsets), numSegments,
+                           s));
     return;
   }
   check(rt.run(spec, reinterpret_cast<const void *>(in),
@@ -137,15 +137,14 @@ void runCPU(const KernelSpec &spec, uintptr_t in, uintptr_t out, int64_t n,
   }
   precompileForGPU(spec);
   std::string error;
-  bool ok =
-      spec.offsetBits
-          ? kernel->runOffsets(reinterpret_cast<const void *>(in), n,
-                               reinterpret_cast<void *>(out), outLength,
-                               reinterpret_cast<const void *>(offsets),
-                               numSegments + 1, error)
-          : kernel->run(reinterpret_cast<const void *>(in), n,
-                        reinterpret_cast<void *>(out), outLength,
-                        spec.segmentSize, error);
+  bool ok = spec.offsetBits
+                ? kernel->runOffsets(reinterpret_cast<const void *>(in), n,
+                                     reinterpret_cast<void *>(out), outLength,
+                                     reinterpret_cast<const void *>(offsets),
+                                     numSegments + 1, error)
+                : kernel->run(reinterpret_cast<const void *>(in), n,
+                              reinterpret_cast<void *>(out), outLength,
+                              spec.segmentSize, error);
   if (!ok)
     throw std::runtime_error("tcuc: " + error);
 }
@@ -173,9 +172,8 @@ PYBIND11_MODULE(_tcuc, m) {
          int64_t numSegments, int offsetBits, const std::string &inType,
          const std::string &outType, bool inclusive, bool reverse,
          uintptr_t stream) {
-        KernelSpec spec = specOf(isScan, offsetBits ? 16 : segment,
-                                 offsetBits, inType, outType, inclusive,
-                                 reverse);
+        KernelSpec spec = specOf(isScan, offsetBits ? 16 : segment, offsetBits,
+                                 inType, outType, inclusive, reverse);
         if (n < 0 || outLength < 0 || numSegments < 0)
           throw py::value_error("tcuc: negative size");
         if (!offsetBits && spec.outputLength(n, segment) != outLength)

@@ -23,8 +23,8 @@ std::unique_ptr<CPUKernel> CPUKernel::cached(const KernelSpec &spec,
   const char *env = std::getenv("TCUC_CPU_CACHE");
   if (dir.empty() || (env && std::string(env) == "0"))
     return compile(spec, error);
-  std::string key = buildKernelSource(spec) + "|" + tcuc::buildId() + "|" +
-                    hostKey();
+  std::string key =
+      buildKernelSource(spec) + "|" + tcuc::buildId() + "|" + hostKey();
   char name[32];
   std::snprintf(name, sizeof name, "%016llx.o",
                 (unsigned long long)cache::fnv1a64(key));

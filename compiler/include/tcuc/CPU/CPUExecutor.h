@@ -34,9 +34,8 @@ public:
   /// files), else compiled and stored there; `origin` says which ("read
   /// from the disk cache" or "compiled"). TCUC_CPU_CACHE=0 compiles every
   /// time. What `tcuc run --device cpu` and the Python package use.
-  static std::unique_ptr<CPUKernel> cached(const KernelSpec &spec,
-                                           std::string &origin,
-                                           std::string &error);
+  static std::unique_ptr<CPUKernel>
+  cached(const KernelSpec &spec, std::string &origin, std::string &error);
   /// The object code compile() kept (empty otherwise).
   const std::string &object() const { return objectCode; }
   /// What identifies this host's code generation in a cache key: the CPU,
