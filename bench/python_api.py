@@ -108,7 +108,6 @@ def overhead(say, out_dir):
 def table(say, out_dir, n):
     gen = torch.Generator(device="cuda").manual_seed(2026)
     x = torch.randn(n, device="cuda", generator=gen).half()
-    o32 = torch.empty(n, device="cuda", dtype=torch.float32)
     o16 = torch.empty(n, device="cuda", dtype=torch.float16)
     sink = torch.empty(65536, device="cuda", dtype=torch.int32)
     words = n * 2 // 4
@@ -119,7 +118,6 @@ def table(say, out_dir, n):
     read_gbs, copy_gbs = 2 * n / read_ms / 1e6, 4 * n / copy_ms / 1e6
     say(f"table: n = {n} f16 in, f32 out; read ceiling {read_gbs:.0f} GB/s,"
         f" copy ceiling {copy_gbs:.0f} GB/s")
-    del o16
     rows = []
 
     def record(op, seg, lib, fn, nbytes, ceiling):

@@ -17,10 +17,11 @@ TCUC_NAMES = {"float16": "f16", "bfloat16": "bf16", "float32": "f32",
 
 
 class Plan:
-    """The flat call for an array of `shape` reduced or scanned along its
-    last axis (the caller moves `dim` there): `rows` rows of `length`
-    elements, and either segments of `segment` elements over all rows
-    (`flat_offsets` False) or offsets the caller builds per row."""
+    """The flat call for an array reduced or scanned along its last axis
+    (the caller moves `dim` there): `rows` rows of `length` elements;
+    segments of `segment` elements over all rows at once, or (`per_row`)
+    offsets the caller builds for every row's segments; `out_length`
+    elements along the last axis of the result."""
 
     __slots__ = ("rows", "length", "segment", "per_row", "out_length")
 

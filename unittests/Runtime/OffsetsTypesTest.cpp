@@ -110,6 +110,21 @@ int bytesOf(DType t) {
 
 /// The reference value `v` (exact) as the output type's bits, widened to
 /// 32 bits for comparison.
+/// The inputs q / 4 (q itself for i8) in `in`'s encoding: exact in every
+/// input type.
+std::vector<uint8_t> encodeQuarters(const std::vector<int> &q, DType in) {
+  std::vector<uint8_t> host(q.size() * bytesOf(in));
+  for (size_t i = 0; i < q.size(); ++i) {
+    float x = in == DType::I8 ? float(q[i]) : float(q[i]) / 4;
+    uint32_t bits = in == DType::F32   ? bitsOf(x)
+                    : in == DType::I8  ? uint32_t(int8_t(q[i]))
+                    : in == DType::F16 ? toF16(x)
+                                       : toBF16(x);
+    std::memcpy(host.data() + i * bytesOf(in), &bits, bytesOf(in));
+  }
+  return host;
+}
+
 uint32_t expectedBits(DType out, double v) {
   switch (out) {
   case DType::F32:
@@ -159,15 +174,7 @@ TEST(Gpu, OffsetsEveryTypeAgainstFloat64) {
   ASSERT_TRUE(rt.deviceAlloc(n * 4, dOut).ok());
 
   for (const Pair &p : pairs) {
-    std::vector<uint8_t> host(n * bytesOf(p.in));
-    for (int64_t i = 0; i < n; ++i) {
-      float x = p.in == DType::I8 ? float(q[i]) : float(q[i]) / 4;
-      uint32_t bits = p.in == DType::F32   ? bitsOf(x)
-                      : p.in == DType::I8  ? uint32_t(int8_t(q[i]))
-                      : p.in == DType::F16 ? toF16(x)
-                                           : toBF16(x);
-      std::memcpy(host.data() + i * bytesOf(p.in), &bits, bytesOf(p.in));
-    }
+    std::vector<uint8_t> host = encodeQuarters(q, p.in);
     ASSERT_TRUE(rt.copyToDevice(dIn, host.data(), host.size()).ok());
     auto value = [&](int64_t i) {
       return p.in == DType::I8 ? double(q[i]) : double(q[i]) / 4;
@@ -262,15 +269,7 @@ TEST(Gpu, ReverseScansEveryTypeAgainstFloat64) {
   ASSERT_TRUE(rt.deviceAlloc(maxN * 4, dIn).ok());
   ASSERT_TRUE(rt.deviceAlloc(maxN * 4, dOut).ok());
   for (const Pair &p : pairs) {
-    std::vector<uint8_t> host(maxN * bytesOf(p.in));
-    for (int64_t i = 0; i < maxN; ++i) {
-      float x = p.in == DType::I8 ? float(q[i]) : float(q[i]) / 4;
-      uint32_t bits = p.in == DType::F32   ? bitsOf(x)
-                      : p.in == DType::I8  ? uint32_t(int8_t(q[i]))
-                      : p.in == DType::F16 ? toF16(x)
-                                           : toBF16(x);
-      std::memcpy(host.data() + i * bytesOf(p.in), &bits, bytesOf(p.in));
-    }
+    std::vector<uint8_t> host = encodeQuarters(q, p.in);
     ASSERT_TRUE(rt.copyToDevice(dIn, host.data(), host.size()).ok());
     auto value = [&](int64_t i) {
       return p.in == DType::I8 ? double(q[i]) : double(q[i]) / 4;
