@@ -188,27 +188,6 @@ SlotAddress slotAddress(OpBuilder &b, Location loc, const LanePosition &lane,
   return {addr, valid};
 }
 
-/// Every slot of a mirrored tile access (`mirror %m`), element by element:
-/// a lane's consecutive logical elements are consecutive physical ones
-/// backwards, not one aligned vector. Loads and stores share it.
-template <typename Adaptor>
-SmallVector<SlotAddress> mirroredSlots(OpBuilder &b, Location loc,
-                                       const LanePosition &lane,
-                                       TileLayout layout, ElementOrder order,
-                                       Adaptor adaptor, Value buffer) {
-  Value size = memref::DimOp::create(b, loc, buffer, 0);
-  SmallVector<SlotAddress> slots;
-  for (int s = 0; s < kSlots; ++s) {
-    SlotAddress a = slotAddress(b, loc, lane, s, layout, adaptor.getBase(),
-                                adaptor.getStride(), adaptor.getLineLength(),
-                                adaptor.getLimit(), order);
-    a.valid = atOrAbove(b, loc, a.valid, a.addr, adaptor.getFrom());
-    mirrorSlot(b, loc, adaptor.getMirror(), size, a.addr, a.valid);
-    slots.push_back(a);
-  }
-  return slots;
-}
-
 } // namespace
 
 SmallVector<SmallVector<int, 8>, 8>
@@ -315,12 +294,19 @@ struct LowerLoadTile : OpConversionPattern<LoadTileOp> {
     // A mirrored tile (reverse scans; never in a run, TileRuns) loads
     // element by element: a lane's consecutive logical elements are
     // consecutive physical ones backwards, not one aligned vector.
-    if (adaptor.getMirror()) {
+    if (Value mirror = adaptor.getMirror()) {
+      Value size = memref::DimOp::create(rewriter, loc, src, 0);
       SmallVector<Value> slots;
-      for (const SlotAddress &a : mirroredSlots(rewriter, loc, lane,
-                                                op.getLayout(), op.getOrder(),
-                                                adaptor, src))
-        slots.push_back(maskedLoad(rewriter, loc, a.valid, src, a.addr));
+      for (int s = 0; s < kSlots; ++s) {
+        SlotAddress a = slotAddress(rewriter, loc, lane, s, op.getLayout(),
+                                    adaptor.getBase(), adaptor.getStride(),
+                                    adaptor.getLineLength(), adaptor.getLimit(),
+                                    op.getOrder());
+        Value valid =
+            atOrAbove(rewriter, loc, a.valid, a.addr, adaptor.getFrom());
+        mirrorSlot(rewriter, loc, mirror, size, a.addr, valid);
+        slots.push_back(maskedLoad(rewriter, loc, valid, src, a.addr));
+      }
       rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, fragment, slots);
       return success();
     }
@@ -491,14 +477,21 @@ struct LowerStoreTile : OpConversionPattern<StoreTileOp> {
     Value dest = adaptor.getDest();
     Type destElt = cast<MemRefType>(dest.getType()).getElementType();
     // Mirrored (reverse scans): element by element, as for loads.
-    if (adaptor.getMirror()) {
-      SmallVector<SlotAddress> slots = mirroredSlots(
-          rewriter, loc, lane, TileLayout::Rows, op.getOrder(), adaptor, dest);
-      for (auto [s, a] : llvm::enumerate(slots))
-        maskedStore(rewriter, loc, a.valid,
+    if (Value mirror = adaptor.getMirror()) {
+      Value size = memref::DimOp::create(rewriter, loc, dest, 0);
+      for (int s = 0; s < kSlots; ++s) {
+        SlotAddress a = slotAddress(rewriter, loc, lane, s, TileLayout::Rows,
+                                    adaptor.getBase(), adaptor.getStride(),
+                                    adaptor.getLineLength(), adaptor.getLimit(),
+                                    op.getOrder());
+        Value valid =
+            atOrAbove(rewriter, loc, a.valid, a.addr, adaptor.getFrom());
+        mirrorSlot(rewriter, loc, mirror, size, a.addr, valid);
+        maskedStore(rewriter, loc, valid,
                     vector::ExtractOp::create(rewriter, loc, adaptor.getTile(),
-                                              ArrayRef<int64_t>{int64_t(s)}),
+                                              ArrayRef<int64_t>{s}),
                     dest, a.addr);
+      }
       rewriter.eraseOp(op);
       return success();
     }
