@@ -41,7 +41,9 @@ if [ ! -f "$build/build.ninja" ]; then
   CC=clang-22 CXX=clang++-22 cmake -S "$root" -B "$build" -G Ninja \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLLVM_ENABLE_ASSERTIONS=ON \
     -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
-    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit "${flags[@]}"
+    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit "${flags[@]}" \
+    -DTCUC_ENABLE_PYTHON=OFF # an instrumented module needs the sanitizer
+                             # runtime preloaded into Python: not tested
 fi
 
 # Leaks are reported (detect_leaks=1); UBSan stops at the first error.
