@@ -89,7 +89,8 @@ void runGPU(const KernelSpec &spec, uintptr_t in, uintptr_t out, int64_t n,
 /// GPU machine without the compiler is given the kernels a workload needs
 /// (scripts/python-gpu-tests.sh, docs/python.md).
 void precompileForGPU(const KernelSpec &spec) {
-  const char *dir = std::getenv("TCUC_PRECOMPILE_DIR");
+  // Read once: this runs on every CPU call.
+  static const char *dir = std::getenv("TCUC_PRECOMPILE_DIR");
   if (!dir || !*dir)
     return;
   const char *env = std::getenv("TCUC_PRECOMPILE_TARGET");
