@@ -60,26 +60,32 @@ static double roundTo(double v, const llvm::fltSemantics &semantics) {
 }
 
 double DecayMatrixOp::getEntry(int r, int c) {
-  std::optional<int> k = decayPower(getKind(), r, c);
+  return entry(getKind(), getDecay().convertToFloat(),
+               getResult().getType().getElementType(),
+               static_cast<int64_t>(getPart()),
+               static_cast<int64_t>(getScale()), r, c);
+}
+
+double DecayMatrixOp::entry(DecayMatrixKind kind, float decay, Type elt,
+                            int64_t part, int64_t scale, int r, int c) {
+  std::optional<int> k = decayPower(kind, r, c);
   if (!k)
     return 0.0;
   // a is an f32, so a^k in double is within an ulp of double of the exact
   // power (pow(0, 0) = 1); 2^scale is exact.
-  double a = getDecay().convertToDouble();
-  double v = std::ldexp(std::pow(a, *k), int(static_cast<int64_t>(getScale())));
-  Type elt = getResult().getType().getElementType();
+  double v = std::ldexp(std::pow(double(decay), *k), int(scale));
   if (elt.isF32())
     return roundTo(v, APFloat::IEEEsingle());
   const llvm::fltSemantics &semantics =
       elt.isF16() ? APFloat::IEEEhalf() : APFloat::BFloat();
   // Each part rounds what the parts before it left (the subtractions are
   // exact in double: the parts have few bits).
-  double part = roundTo(v, semantics);
-  for (int64_t p = 0; p < getPart(); ++p) {
-    v -= part;
-    part = roundTo(v, semantics);
+  double value = roundTo(v, semantics);
+  for (int64_t p = 0; p < part; ++p) {
+    v -= value;
+    value = roundTo(v, semantics);
   }
-  return part;
+  return value;
 }
 
 LogicalResult DecayMatrixOp::verify() {

@@ -58,6 +58,15 @@ Value decayMatrix(TileBuilder &tb, DecayMatrixKind kind, float a, Type elt,
                                b.getI64IntegerAttr(scale));
 }
 
+bool isZeroPart(DecayMatrixKind kind, const DecayParts &d, int64_t part) {
+  for (int r = 0; r < T; ++r)
+    for (int c = 0; c < T; ++c)
+      if (DecayMatrixOp::entry(kind, d.a, d.partType, part, d.scale, r, c) !=
+          0.0)
+        return false;
+  return true;
+}
+
 /// 2^scale · (K_a · data) (constOnLeft) or 2^scale · (data · K_a), f32:
 /// the sum of the products of every part of K_a with every operand part of
 /// `data` (f16/bf16 as it is, f32 split into three bf16 parts), the
@@ -78,6 +87,10 @@ Value decayProduct(TileBuilder &tb, const DecayParts &d, DecayMatrixKind kind,
   }
   Value acc = tb.zeroAcc(d.partType);
   for (int64_t p = 2; p >= 0; --p) {
+    // Where the higher parts hold the powers whole (a = 0.5, 0, -1: powers
+    // of two) a lower part is all zeros: its products add nothing.
+    if (p > 0 && isZeroPart(kind, d, p))
+      continue;
     Value m = decayMatrix(tb, kind, d.a, d.partType, p, d.scale);
     for (Value x : dataParts)
       acc = constOnLeft

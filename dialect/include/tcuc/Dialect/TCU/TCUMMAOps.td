@@ -82,6 +82,10 @@ def TCU_DecayMatrixOp : TCU_Op<"decay_matrix", [Pure]> {
     /// Entry (r, c) of this part, in double (exactly representable in the
     /// element type).
     double getEntry(int r, int c);
+    /// Entry (r, c) of part `part` of the decay matrix `kind` of `decay`
+    /// scaled by 2^scale, as an `elementType` tile holds it.
+    static double entry(DecayMatrixKind kind, float decay, Type elementType,
+                        int64_t part, int64_t scale, int r, int c);
   }];
 }
 
