@@ -75,9 +75,10 @@ static KernelSpec autoSegmentClassOf(const KernelSpec &spec) {
 }
 
 KernelSpec tcuc::segmentClassOf(const KernelSpec &spec) {
-  // Offsets kernels already serve every length.
+  // Offsets kernels already serve every length. Decayed scans have no
+  // class kernel yet (seg16 and seg256 only: docs/algorithms.md).
   if (spec.runtimeSegment || spec.offsetBits || !spec.variant.empty() ||
-      spec.tilesPerWarp || spec.warpsPerBlock)
+      spec.tilesPerWarp || spec.warpsPerBlock || spec.decay != 1.0)
     return spec;
   const char *variant = classVariant(spec);
   if (!variant)

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <string>
 #include <utility>
 #include <vector>
@@ -280,6 +281,11 @@ std::string KernelSpec::key() const {
   // Only when set: forward keys (and the kernel library's) stay as they were.
   if (isScan && reverse)
     k += " reverse=1";
+  if (isScan && decay != 1.0) {
+    char text[64];
+    std::snprintf(text, sizeof text, " decay=%a", decay);
+    k += text;
+  }
   k += " variant=" + (variant.empty() ? std::string("default") : variant);
   if (tilesPerWarp > 0)
     k += " tiles=" + std::to_string(tilesPerWarp);

@@ -49,7 +49,8 @@ protected:
           /*variant=*/tcu::VariantAttr(),
           /*tiles_per_warp=*/IntegerAttr(),
           /*warps_per_block=*/IntegerAttr(),
-          /*schedule=*/tcu::ChainScheduleAttr());
+          /*schedule=*/tcu::ChainScheduleAttr(), /*reverse=*/false,
+          /*decay=*/FloatAttr());
     else
       tcu::SegmentedReduceOp::create(
           b, loc, kind, body->getArgument(0), body->getArgument(1),

@@ -2,6 +2,9 @@
 
 #include "tcuc/Pipelines/KernelSource.h"
 
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <sstream>
 
 std::string tcuc::buildKernelSource(const KernelSpec &spec) {
@@ -31,6 +34,16 @@ std::string tcuc::buildKernelSource(const KernelSpec &spec) {
     os << "segment_size %segment";
   else
     os << "segment_size " << spec.segmentSize;
+  if (spec.isScan && spec.decay != 1.0) {
+    // The bits of the f32 the attribute holds (the spec's double rounded to
+    // it, as documented), which the parser reads back exactly.
+    float a = static_cast<float>(spec.decay);
+    uint32_t bits;
+    std::memcpy(&bits, &a, sizeof bits);
+    char text[16];
+    std::snprintf(text, sizeof text, "0x%08X", static_cast<unsigned>(bits));
+    os << " decay " << text;
+  }
   std::string attrs;
   if (!spec.variant.empty())
     attrs = "variant = #tcu.variant<" + spec.variant + ">";

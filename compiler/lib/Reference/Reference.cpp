@@ -351,15 +351,15 @@ struct AbsoluteSum {
 /// element order, its value taken once per segment (reduce) or before /
 /// after each element (exclusive / inclusive scan).
 template <typename Acc, typename Out, typename Load>
-static std::vector<Out> segmentedFold(Load load, const Segments &segments,
-                                      bool isScan, bool inclusive,
-                                      bool reverse = false) {
+static std::vector<Out>
+segmentedFold(Load load, const Segments &segments, bool isScan, bool inclusive,
+              bool reverse = false, const Acc &init = Acc()) {
   std::vector<Out> out;
   if (isScan && reverse) {
     // A suffix scan: each segment fed from its end backwards.
     out.resize(static_cast<size_t>(segments.n));
     forEachSegment(segments, [&](int64_t begin, int64_t end) {
-      Acc acc;
+      Acc acc = init;
       for (int64_t i = end - 1; i >= begin; --i) {
         if (!inclusive)
           out[i] = acc.value();
@@ -372,7 +372,7 @@ static std::vector<Out> segmentedFold(Load load, const Segments &segments,
   }
   out.reserve(static_cast<size_t>(isScan ? segments.n : numSegments(segments)));
   forEachSegment(segments, [&](int64_t begin, int64_t end) {
-    Acc acc;
+    Acc acc = init;
     for (int64_t i = begin; i < end; ++i) {
       if (isScan && !inclusive)
         out.push_back(acc.value());
@@ -455,6 +455,76 @@ std::vector<double> absoluteMass(DType in, const void *data, int64_t n,
                                  int64_t segmentSize, bool isScan,
                                  bool inclusive, bool reverse) {
   return mass(in, data, {n, segmentSize}, isScan, inclusive, reverse);
+}
+
+namespace {
+/// The decayed recurrence h = a·h + x in float64, sequentially: each step
+/// rounds once or twice by 2^-53 and earlier errors decay with h, so it is
+/// far more accurate than the f32 results it judges (|a| <= 1).
+struct DecayedSum {
+  double a = 1, h = 0;
+  template <typename T> void add(T x) { h = a * h + static_cast<double>(x); }
+  double value() const { return h; }
+};
+
+/// The same in float32, a product and a sum each rounded (no fused
+/// multiply-add: two statements), the bar a decayed scan has to meet.
+struct DecayedF32Sum {
+  float a = 1, h = 0;
+  template <typename T> void add(T x) {
+    volatile float product = a * h; // rounded to f32, never fused
+    h = product + static_cast<float>(x);
+  }
+  float value() const { return h; }
+};
+
+/// sum_j |a|^(i-j) |x_j|: the scale of a decayed scan's rounding errors.
+struct DecayedAbsSum {
+  double a = 1, m = 0;
+  template <typename T> void add(T x) {
+    m = a * m + std::fabs(static_cast<double>(x));
+  }
+  double value() const { return m; }
+};
+} // namespace
+
+std::vector<double> referenceDecayedScan(DType in, const void *data, int64_t n,
+                                         int64_t segmentSize, double decay,
+                                         bool inclusive, bool reverse) {
+  Segments segments{n, segmentSize};
+  if (nothing(segments, true))
+    return {};
+  return withLoader(in, data, [&](auto load) {
+    return segmentedFold<DecayedSum, double>(load, segments, true, inclusive,
+                                             reverse, DecayedSum{decay, 0});
+  });
+}
+
+std::vector<float> sequentialF32DecayedScan(DType in, const void *data,
+                                            int64_t n, int64_t segmentSize,
+                                            double decay, bool inclusive,
+                                            bool reverse) {
+  Segments segments{n, segmentSize};
+  if (nothing(segments, true))
+    return {};
+  return withLoader(in, data, [&](auto load) {
+    return segmentedFold<DecayedF32Sum, float>(
+        load, segments, true, inclusive, reverse,
+        DecayedF32Sum{static_cast<float>(decay), 0.0f});
+  });
+}
+
+std::vector<double> absoluteMassDecayed(DType in, const void *data, int64_t n,
+                                        int64_t segmentSize, double decay,
+                                        bool inclusive, bool reverse) {
+  Segments segments{n, segmentSize};
+  if (nothing(segments, true))
+    return {};
+  return withLoader(in, data, [&](auto load) {
+    return segmentedFold<DecayedAbsSum, double>(
+        load, segments, true, inclusive, reverse,
+        DecayedAbsSum{std::fabs(decay), 0});
+  });
 }
 
 std::vector<double> referenceOffsets(DType in, const void *data,

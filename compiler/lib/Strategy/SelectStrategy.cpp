@@ -92,6 +92,31 @@ void choose(OpT op, bool isScan, const std::string &chip,
   }
 }
 
+/// A decayed scan has a form in the variants of isDecayVariant only (seg16,
+/// seg256): the smallest that takes its segment size, whatever the table
+/// says of plain scans; none for a runtime size, offsets or S > 256.
+LogicalResult chooseDecayed(SegmentedScanOp op, bool explain) {
+  if (op.getVariant())
+    return success(); // checked by the verifier
+  if (op.hasRuntimeSegmentSize() || op.hasOffsets() ||
+      op.getSegmentSize() > 256)
+    return op.emitOpError()
+           << "decayed scans are implemented for a constant segment_size "
+              "<= 256 (variants 'seg16' and 'seg256') only, got "
+           << (op.hasOffsets() ? std::string("offsets")
+               : op.hasRuntimeSegmentSize()
+                   ? std::string("a runtime size")
+                   : "segment_size " + std::to_string(op.getSegmentSize()));
+  Variant v = op.getSegmentSize() <= 16 ? Variant::Seg16 : Variant::Seg256;
+  op.setVariant(v);
+  if (explain)
+    op.emitRemark() << "variant " << stringifyVariant(v)
+                    << ", 1 tile(s) per warp: a decayed scan (decay "
+                    << formatDecay(float(*op.getDecayFactor()))
+                    << ") has a form in seg16 and seg256 only";
+  return success();
+}
+
 struct TCUSelectStrategyPass
     : tcu::impl::TCUSelectStrategyBase<TCUSelectStrategyPass> {
   using Base::Base;
@@ -112,14 +137,21 @@ struct TCUSelectStrategyPass
         return signalPassFailure();
       }
     }
+    bool failed = false;
     getOperation()->walk([&](Operation *op) {
       if (auto r = dyn_cast<SegmentedReduceOp>(op))
         choose(r, /*isScan=*/false, chip, gpu, explain, chooseTiles, rows);
       else if (auto s = dyn_cast<SegmentedScanOp>(op)) {
+        if (s.getDecayFactor()) {
+          failed |= mlir::failed(chooseDecayed(s, explain));
+          return;
+        }
         choose(s, /*isScan=*/true, chip, gpu, explain, chooseTiles, rows);
         scheduleChain(s);
       }
     });
+    if (failed)
+      signalPassFailure();
   }
 };
 

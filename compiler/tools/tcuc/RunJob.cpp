@@ -467,24 +467,36 @@ int tcuc::driver::runJob(const RunRequest &request, const ExecuteFn &execute) {
     Progress progress("computing the float64 reference");
     const std::vector<int64_t> &offsets = request.offsets;
     bool csr = spec.offsetBits != 0;
+    // A decayed scan (no offsets: parseSpecOptions) is judged against its
+    // recurrence, with the f32 decay the kernel uses.
+    double decay = static_cast<float>(spec.decay);
+    bool decayed = spec.isScan && spec.decay != 1.0;
     std::vector<double> reference =
-        csr ? ref::referenceOffsets(spec.input, input.data(), offsets,
-                                    spec.isScan, spec.inclusive, spec.reverse)
+        decayed
+            ? ref::referenceDecayedScan(spec.input, input.data(), n, segment,
+                                        decay, spec.inclusive, spec.reverse)
+        : csr ? ref::referenceOffsets(spec.input, input.data(), offsets,
+                                      spec.isScan, spec.inclusive, spec.reverse)
         : spec.isScan
             ? ref::referenceScan(spec.input, input.data(), n, segment,
                                  spec.inclusive, spec.reverse)
             : ref::referenceReduce(spec.input, input.data(), n, segment);
     std::vector<double> mass =
-        csr ? ref::absoluteMassOffsets(spec.input, input.data(), offsets,
-                                       spec.isScan, spec.inclusive,
-                                       spec.reverse)
-            : ref::absoluteMass(spec.input, input.data(), n, segment,
-                                spec.isScan, spec.inclusive, spec.reverse);
+        decayed ? ref::absoluteMassDecayed(spec.input, input.data(), n, segment,
+                                           decay, spec.inclusive, spec.reverse)
+        : csr   ? ref::absoluteMassOffsets(spec.input, input.data(), offsets,
+                                           spec.isScan, spec.inclusive,
+                                           spec.reverse)
+                : ref::absoluteMass(spec.input, input.data(), n, segment,
+                                    spec.isScan, spec.inclusive, spec.reverse);
     stats = ref::compare(spec.output, output.data(), reference, mass);
     std::vector<float> seq =
-        csr ? ref::sequentialF32Offsets(spec.input, input.data(), offsets,
-                                        spec.isScan, spec.inclusive,
-                                        spec.reverse)
+        decayed ? ref::sequentialF32DecayedScan(spec.input, input.data(), n,
+                                                segment, decay, spec.inclusive,
+                                                spec.reverse)
+        : csr   ? ref::sequentialF32Offsets(spec.input, input.data(), offsets,
+                                            spec.isScan, spec.inclusive,
+                                            spec.reverse)
         : spec.isScan
             ? ref::sequentialF32Scan(spec.input, input.data(), n, segment,
                                      spec.inclusive, spec.reverse)
@@ -503,6 +515,14 @@ int tcuc::driver::runJob(const RunRequest &request, const ExecuteFn &execute) {
   // The text report says "inclusive reverse"; JSON keeps `mode` as it was
   // and adds `reverse`.
   std::string modeText = std::string(mode) + (spec.reverse ? " reverse" : "");
+  // A decayed scan says its decay (the f32 the kernel used); JSON gains
+  // `decay` only then, so plain runs' reports are unchanged.
+  bool decayedRun = spec.isScan && spec.decay != 1.0;
+  std::string decayText =
+      decayedRun ? format("%.9g", double(static_cast<float>(spec.decay)))
+                 : std::string();
+  if (decayedRun)
+    modeText += " decay " + decayText;
   std::string variant = !request.variantName.empty() ? request.variantName
                         : spec.variant.empty()       ? "default"
                                                      : spec.variant;
@@ -525,6 +545,8 @@ int tcuc::driver::runJob(const RunRequest &request, const ExecuteFn &execute) {
                 ", \"max_abs_err\": " + format("%.3e", stats.maxAbsErr) +
                 ", \"seq_f32_rel_err\": " + format("%.3e", seqStats.relErr) +
                 ", \"mismatches\": " + std::to_string(stats.mismatches);
+    if (decayedRun)
+      checked += ", \"decay\": " + decayText;
     std::string fallback;
     if (request.autoDevice)
       fallback =

@@ -7,6 +7,9 @@
 
 #include "tcuc/Dialect/TCU/TCUOps.h"
 
+#include <cmath>
+#include <cstdlib>
+
 using namespace llvm;
 using namespace tcuc;
 using namespace tcuc::driver;
@@ -86,6 +89,48 @@ cl::opt<std::string> offsetType(
              "this says i32)"),
     cl::value_desc("T"), cl::init(""), cl::sub(runCommand),
     cl::sub(compileCommand), cl::cat(tcucCategory));
+cl::opt<std::string> decay(
+    "decay",
+    cl::desc("Decayed scan: h = A·h + x within each segment (A in [-1, 1], "
+             "rounded to f32; 1 = the plain scan; f16, bf16 or f32 input, "
+             "segment <= 256 so far)"),
+    cl::value_desc("A"), cl::init(""), cl::sub(runCommand),
+    cl::sub(compileCommand), cl::cat(tcucCategory));
+
+/// Sets spec.decay from --decay, with the rules of `decay` on
+/// tcu.segmented_scan said in the driver's terms.
+bool parseDecay(KernelSpec &spec, bool csr, std::string &error) {
+  if (decay.empty())
+    return true;
+  char *end = nullptr;
+  double a = std::strtod(decay.c_str(), &end);
+  if (end == decay.c_str() || *end != '\0' || !std::isfinite(a)) {
+    error = "--decay '" + decay + "': expected a finite number";
+    return false;
+  }
+  if (a == 1.0)
+    return true; // the plain scan
+  if (!spec.isScan) {
+    error = "--decay applies to --op scan only";
+    return false;
+  }
+  if (a < -1.0 || a > 1.0) {
+    error = "--decay " + decay + ": must lie in [-1, 1]";
+    return false;
+  }
+  if (!isFloat(spec.input)) {
+    error = "--decay needs f16, bf16 or f32 input (integer sums have no "
+            "decay), got " +
+            std::string(dtypeName(spec.input));
+    return false;
+  }
+  if (csr) {
+    error = "--decay takes one --segment size (<= 256) so far, not offsets";
+    return false;
+  }
+  spec.decay = a;
+  return true;
+}
 } // namespace
 
 bool tcuc::driver::parseSpecOptions(KernelSpec &spec, std::string &error) {
@@ -120,5 +165,5 @@ bool tcuc::driver::parseSpecOptions(KernelSpec &spec, bool offsets,
   }
   if (csr)
     spec.offsetBits = offsetType == "i32" ? 32 : 64;
-  return true;
+  return parseDecay(spec, csr, error);
 }

@@ -8,6 +8,8 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "tcuc/Dialect/TCU/TCUOps.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::tcu;
 
@@ -26,6 +28,84 @@ LogicalResult MatrixOp::verify() {
       getKind() != MatrixKind::P)
     return emitOpError() << "only L and P take a block size, got " << getBlock()
                          << " for " << stringifyMatrixKind(getKind());
+  return success();
+}
+
+/// The power of the decay at entry (r, c) of `kind`, or none (entry 0).
+static std::optional<int> decayPower(DecayMatrixKind kind, int r, int c) {
+  switch (kind) {
+  case DecayMatrixKind::U:
+    return r <= c ? std::optional<int>(c - r) : std::nullopt;
+  case DecayMatrixKind::Ustrict:
+    return r < c ? std::optional<int>(c - r - 1) : std::nullopt;
+  case DecayMatrixKind::L:
+    return r > c ? std::optional<int>(kTileSize * (r - 1 - c)) : std::nullopt;
+  case DecayMatrixKind::RowTail:
+    return kTileSize - 1 - c;
+  case DecayMatrixKind::RowHead:
+    return c + 1;
+  case DecayMatrixKind::RowHeadStrict:
+    return c;
+  }
+  return std::nullopt;
+}
+
+/// `v` rounded to nearest in `semantics`, as a double.
+static double roundTo(double v, const llvm::fltSemantics &semantics) {
+  APFloat x(v);
+  bool lost;
+  x.convert(semantics, APFloat::rmNearestTiesToEven, &lost);
+  x.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+  return x.convertToDouble();
+}
+
+double DecayMatrixOp::getEntry(int r, int c) {
+  return entry(getKind(), getDecay().convertToFloat(),
+               getResult().getType().getElementType(),
+               static_cast<int64_t>(getPart()),
+               static_cast<int64_t>(getScale()), r, c);
+}
+
+double DecayMatrixOp::entry(DecayMatrixKind kind, float decay, Type elt,
+                            int64_t part, int64_t scale, int r, int c) {
+  std::optional<int> k = decayPower(kind, r, c);
+  if (!k)
+    return 0.0;
+  // a is an f32, so a^k in double is within an ulp of double of the exact
+  // power (pow(0, 0) = 1); 2^scale is exact.
+  double v = std::ldexp(std::pow(double(decay), *k), int(scale));
+  if (elt.isF32())
+    return roundTo(v, APFloat::IEEEsingle());
+  const llvm::fltSemantics &semantics =
+      elt.isF16() ? APFloat::IEEEhalf() : APFloat::BFloat();
+  // Each part rounds what the parts before it left (the subtractions are
+  // exact in double: the parts have few bits).
+  double value = roundTo(v, semantics);
+  for (int64_t p = 0; p < part; ++p) {
+    v -= value;
+    value = roundTo(v, semantics);
+  }
+  return value;
+}
+
+LogicalResult DecayMatrixOp::verify() {
+  Type t = getResult().getType().getElementType();
+  if (!t.isF16() && !t.isBF16() && !t.isF32())
+    return emitOpError() << "element type must be f16, bf16 (mma operand "
+                            "parts) or f32 (weights), got "
+                         << t;
+  if (t.isF32() && getPart() != 0)
+    return emitOpError() << "an f32 decay matrix is one part (0), got part "
+                         << getPart();
+  APFloat a = getDecay();
+  if (!a.isFinite() || a.convertToDouble() < -1.0 || a.convertToDouble() > 1.0)
+    return emitOpError() << "decay must be finite and in [-1, 1]";
+  // Entries are at most 2^scale: within f16's largest finite value, 65504,
+  // for scale <= 15, and far from f32's and bf16's limits for |scale| <= 64.
+  int64_t scale = static_cast<int64_t>(getScale()); // I64Attr: two's complement
+  if (scale > (t.isF16() ? 15 : 64) || scale < -64)
+    return emitOpError() << "scale " << scale
+                         << " puts entries out of range for " << t;
   return success();
 }
 

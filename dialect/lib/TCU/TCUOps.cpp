@@ -5,6 +5,13 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
 
 using namespace mlir;
 using namespace mlir::tcu;
@@ -171,6 +178,50 @@ static void printScanMode(OpAsmPrinter &printer, Operation *,
   printer << (inclusive.getValue() ? "inclusive" : "exclusive");
   if (reverse)
     printer << " reverse";
+}
+
+//===----------------------------------------------------------------------===//
+// custom<Decay>: the value `a` of `decay a` (an optional group: absent, no
+// `decay`) for the F32Attr `decay`.
+// `a` prints in the fewest decimal digits that read back as the same f32
+// (0.9, not 9.000000e-01); a non-finite value as its bits in hex, which the
+// parser also takes, so a verifier error can show what was written.
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseDecay(OpAsmParser &parser, FloatAttr &decay) {
+  APFloat value(0.0f);
+  if (parser.parseFloat(APFloat::IEEEsingle(), value))
+    return failure();
+  decay = parser.getBuilder().getF32FloatAttr(value.convertToFloat());
+  return success();
+}
+
+std::string mlir::tcu::formatDecay(float a) {
+  uint32_t bits;
+  std::memcpy(&bits, &a, sizeof bits);
+  if (!std::isfinite(a))
+    return llvm::formatv("{0:X8}", bits).str().insert(0, "0x");
+  // Nine significant digits always read back as the same f32.
+  for (int digits = 1; digits <= 9; ++digits) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.*g", digits, double(a));
+    if (std::strtof(text, nullptr) != a && digits < 9)
+      continue;
+    // MLIR reads a literal without a point ("1", "1e-05") as an integer,
+    // which a float may not be: give it one.
+    std::string literal = text;
+    if (literal.find('.') == std::string::npos) {
+      size_t e = literal.find('e');
+      literal.insert(e == std::string::npos ? literal.size() : e, ".0");
+    }
+    return literal;
+  }
+  return {};
+}
+
+static void printDecay(OpAsmPrinter &printer, Operation *, FloatAttr decay) {
+  if (decay)
+    printer << formatDecay(decay.getValue().convertToFloat());
 }
 
 //===----------------------------------------------------------------------===//
@@ -487,7 +538,45 @@ LogicalResult SegmentedReduceOp::verify() {
       hasRuntimeSegmentSize() || hasOffsets());
 }
 
+bool mlir::tcu::isDecayVariant(Variant variant) {
+  return variant == Variant::Seg16 || variant == Variant::Seg256;
+}
+
+/// A scan's `decay`: finite, in [-1, 1] (the weights a^k of a tile row
+/// stay within 1, so their f16/bf16 parts and the f32 carries cannot
+/// overflow), on float input, and with a variant that has a decayed form
+/// (isDecayVariant) where one is given.
+static LogicalResult verifyDecay(Operation *op, std::optional<APFloat> decay,
+                                 Type inputElement,
+                                 std::optional<Variant> variant) {
+  if (!decay)
+    return success();
+  if (!decay->isFinite())
+    return op->emitOpError() << "decay must be finite, got "
+                             << (decay->isNaN() ? "NaN" : "an infinity");
+  if (decay->isExactlyValue(1.0))
+    return success(); // the plain scan
+  double a = decay->convertToDouble();
+  if (a < -1.0 || a > 1.0)
+    return op->emitOpError()
+           << "decay must lie in [-1, 1], got " << formatDecay(float(a))
+           << " (the weights a^k would grow past the f16 and f32 ranges)";
+  if (!isa<FloatType>(inputElement))
+    return op->emitOpError()
+           << "a decayed scan takes f16, bf16 or f32 input, got "
+           << inputElement << " (integer sums have no decay)";
+  if (variant && !isDecayVariant(*variant))
+    return op->emitOpError()
+           << "decayed scans are implemented for variants 'seg16' and "
+              "'seg256' only (segment_size <= 256), got '"
+           << stringifyVariant(*variant) << "'";
+  return success();
+}
+
 LogicalResult SegmentedScanOp::verify() {
+  if (failed(verifyDecay(*this, getDecay(), getInputType().getElementType(),
+                         getVariant())))
+    return failure();
   if (failed(verifyBalancedHasOffsets(*this, getVariant(), hasOffsets())))
     return failure();
   if (hasOffsets() &&
@@ -516,6 +605,9 @@ LogicalResult ReduceOp::verify() {
 }
 
 LogicalResult ScanOp::verify() {
+  if (failed(verifyDecay(*this, getDecay(), getInputType().getElementType(),
+                         getVariant())))
+    return failure();
   if (failed(verifyBalancedHasOffsets(*this, getVariant(), hasOffsets())))
     return failure();
   if (hasOffsets() &&

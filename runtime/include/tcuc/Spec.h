@@ -92,6 +92,11 @@ struct KernelSpec {
   /// Class kernels follow the same rules (reverse class kernels, not in the
   /// kernel library).
   bool reverse = false;
+  /// Scans only: a decayed scan, h_i = decay·h_{i-1} + x_i within each
+  /// segment (`decay` on tcu.segmented_scan; the kernel uses it rounded to
+  /// f32); 1 is the plain scan. So far seg16 and seg256 (segment <= 256,
+  /// docs/algorithms.md#decayed-scans).
+  double decay = 1.0;
   /// A `#tcu.variant` name ("seg256n", ...); empty for the compiler's
   /// default for the segment size.
   std::string variant;
@@ -125,7 +130,8 @@ struct KernelSpec {
 
   /// Canonical text, e.g. "op=scan segment=1000 in=f16 out=f32 inclusive=1
   /// variant=default" (and " reverse=1" after inclusive= for a reverse
-  /// scan, " tiles=N", " warps=W" when set; "segment=runtime"
+  /// scan, " decay=A" (A in C's exact hex, %a) for a decayed one,
+  /// " tiles=N", " warps=W" when set; "segment=runtime"
   /// for a class kernel, "offsets=i32" / "offsets=i64" for offsets): the
   /// cache key (with arch and build id) and the `tcuc.spec` line of a
   /// kernel file.

@@ -91,6 +91,24 @@ std::vector<double> absoluteMass(DType in, const void *data, int64_t n,
                                  int64_t segmentSize, bool isScan,
                                  bool inclusive, bool reverse = false);
 
+/// Decayed scans: h_i = a·h_{i-1} + x_i, restarted at each segment's head
+/// (exclusive: out_i = h_{i-1}, 0 at the head; reverse: from the segment's
+/// end), with a = `decay` (callers pass the f32 the kernel uses, widened).
+/// The float64 reference runs the recurrence sequentially in double; the
+/// sequential float32 one rounds a·h and then + x (no fused multiply-add),
+/// as a plain loop would; the mass is sum_j |a|^(i-j) |x_j| over the inputs
+/// that feed out_i, the scale of both's rounding errors.
+std::vector<double> referenceDecayedScan(DType in, const void *data, int64_t n,
+                                         int64_t segmentSize, double decay,
+                                         bool inclusive, bool reverse = false);
+std::vector<float> sequentialF32DecayedScan(DType in, const void *data,
+                                            int64_t n, int64_t segmentSize,
+                                            double decay, bool inclusive,
+                                            bool reverse = false);
+std::vector<double> absoluteMassDecayed(DType in, const void *data, int64_t n,
+                                        int64_t segmentSize, double decay,
+                                        bool inclusive, bool reverse = false);
+
 /// The same three over segments from CSR offsets (k+1 entries, valid:
 /// offsetsError; n is the last): one value per segment, 0 for an empty
 /// one (reduce), or n values (scan).

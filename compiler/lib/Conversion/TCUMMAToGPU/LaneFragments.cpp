@@ -11,6 +11,8 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/SymbolTable.h"
 
+#include <array>
+
 #include "tcuc/Conversion/Passes.h"
 
 using namespace mlir;
@@ -110,6 +112,36 @@ Value gpu_lowering::buildMatrixFragment(OpBuilder &b, Location loc,
     });
     Value bit = laneBit(b, loc, table, lane);
     slots.push_back(arith::SelectOp::create(b, loc, bit, one, zero));
+  }
+  return vector::FromElementsOp::create(b, loc, fragmentType(elementType),
+                                        slots);
+}
+
+Value gpu_lowering::buildEntriesFragment(
+    OpBuilder &b, Location loc, function_ref<double(int row, int col)> entry,
+    bool transposed, Type elementType) {
+  Value lane = laneId32(b, loc);
+  auto constant = [&](double v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(elementType, v));
+  };
+  SmallVector<Value> slots;
+  for (int s = 0; s < kSlots; ++s) {
+    std::array<double, 32> values;
+    for (int l = 0; l < 32; ++l) {
+      int r = slotRow(l, s), c = slotCol(l, s);
+      values[l] = transposed ? entry(c, r) : entry(r, c);
+    }
+    Value slot = constant(values[0]);
+    SmallVector<double> seen{values[0]};
+    for (double v : values) {
+      if (llvm::is_contained(seen, v))
+        continue;
+      seen.push_back(v);
+      uint32_t table = laneTable([&](int l) { return values[l] == v; });
+      slot = arith::SelectOp::create(b, loc, laneBit(b, loc, table, lane),
+                                     constant(v), slot);
+    }
+    slots.push_back(slot);
   }
   return vector::FromElementsOp::create(b, loc, fragmentType(elementType),
                                         slots);

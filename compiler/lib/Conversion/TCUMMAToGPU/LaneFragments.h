@@ -59,6 +59,15 @@ LanePosition getLanePosition(OpBuilder &b, Location loc);
 Value buildMatrixFragment(OpBuilder &b, Location loc, MatrixKind kind,
                           int block, bool transposed, Type elementType);
 
+/// The lane's fragment of the constant tile whose entry (r, c) is
+/// `entry(r, c)` (or of its transpose), element type `elementType`: each
+/// slot starts from lane 0's value and selects each other value by a
+/// 32-bit table of the lanes that hold it (a decay matrix has up to 15
+/// values a slot; loop-invariant, so built once a kernel).
+Value buildEntriesFragment(OpBuilder &b, Location loc,
+                           function_ref<double(int row, int col)> entry,
+                           bool transposed, Type elementType);
+
 /// D = A · B + C on fragments: `lhs` in A layout, `rhsT` the fragment of
 /// B's transpose, `acc` the accumulator fragment. f16 and bf16 operands use
 /// `mma.sync.m16n8k16` on a zero accumulator, and C (unless it is a +0

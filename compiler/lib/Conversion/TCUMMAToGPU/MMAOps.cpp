@@ -137,6 +137,21 @@ struct LowerMatrix : OpConversionPattern<MatrixOp> {
   }
 };
 
+/// A decay matrix (decayed scans) as a left operand or an f32 weight tile;
+/// as a right operand LowerMMA builds its transpose.
+struct LowerDecayMatrix : OpConversionPattern<DecayMatrixOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DecayMatrixOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, buildEntriesFragment(
+                               rewriter, op.getLoc(),
+                               [&](int r, int c) { return op.getEntry(r, c); },
+                               false, op.getType().getElementType()));
+    return success();
+  }
+};
+
 struct LowerMMA : OpConversionPattern<MMAOp> {
   LowerMMA(const TypeConverter &types, MLIRContext *ctx, FiniteChecks *checks)
       : OpConversionPattern(types, ctx), checks(checks) {}
@@ -152,6 +167,10 @@ struct LowerMMA : OpConversionPattern<MMAOp> {
       rhsT = buildMatrixFragment(rewriter, loc, rhsMatrix.getKind(),
                                  rhsMatrix.getBlock(), true,
                                  rhsMatrix.getType().getElementType());
+    else if (auto decay = op.getRhs().getDefiningOp<DecayMatrixOp>())
+      rhsT = buildEntriesFragment(
+          rewriter, loc, [&](int r, int c) { return decay.getEntry(r, c); },
+          true, decay.getType().getElementType());
     else if (op.getRhsTransposed())
       rhsT = adaptor.getRhs();
     else
@@ -380,7 +399,8 @@ struct LowerElementwise : ConversionPattern {
 void gpu_lowering::populateMMAPatterns(const TypeConverter &types,
                                        RewritePatternSet &patterns,
                                        FiniteChecks *checks) {
-  patterns.add<LowerMatrix, LowerBlockPrefix, LowerElementwise>(
-      types, patterns.getContext());
+  patterns
+      .add<LowerMatrix, LowerDecayMatrix, LowerBlockPrefix, LowerElementwise>(
+          types, patterns.getContext());
   patterns.add<LowerMMA, LowerSplit>(types, patterns.getContext(), checks);
 }

@@ -53,7 +53,8 @@ struct ConvertTCUMMAToGPUPass
     // The right operands must be transposes already (or constant
     // matrices, built transposed here).
     WalkResult transposed = module.walk([](MMAOp mma) {
-      if (mma.getRhs().getDefiningOp<MatrixOp>() || mma.getRhsTransposed())
+      if (mma.getRhs().getDefiningOp<MatrixOp>() ||
+          mma.getRhs().getDefiningOp<DecayMatrixOp>() || mma.getRhsTransposed())
         return WalkResult::advance();
       mma.emitOpError("right operand must be a constant matrix or a "
                       "transpose (run tcu-transpose-mma-operands first)");
@@ -68,11 +69,12 @@ struct ConvertTCUMMAToGPUPass
       return isTile(t) ? fragmentType(t.getElementType()) : t;
     });
     ConversionTarget target(*ctx);
-    target.addIllegalOp<
-        MatrixOp, MMAOp, SplitOp, LoadTileOp, StoreTileOp, StoreRowOp,
-        RowSumsOp, BlockPrefixOp, TicketOp, PrefetchOp, BlockLookbackOp,
-        BlockLaggedLookbackOp, LaggedPrefixOp, PositionsOp, OffsetHeadsOp,
-        StoreSegmentEndsOp, SegmentedReduceOp, SegmentedScanOp>();
+    target.addIllegalOp<MatrixOp, DecayMatrixOp, MMAOp, SplitOp, LoadTileOp,
+                        StoreTileOp, StoreRowOp, RowSumsOp, BlockPrefixOp,
+                        TicketOp, PrefetchOp, BlockLookbackOp,
+                        BlockLaggedLookbackOp, LaggedPrefixOp, PositionsOp,
+                        OffsetHeadsOp, StoreSegmentEndsOp, SegmentedReduceOp,
+                        SegmentedScanOp>();
     target.markUnknownOpDynamicallyLegal(
         [&](Operation *op) { return types.isLegal(op); });
     RewritePatternSet patterns(ctx);

@@ -100,7 +100,9 @@ FailureOr<Value> transposed(Value v, DenseMap<Value, Value> &memo) {
 LogicalResult transposeRightOperands(Operation *root) {
   DenseMap<Value, Value> memo;
   WalkResult r = root->walk([&](MMAOp mma) {
-    if (mma.getRhs().getDefiningOp<MatrixOp>())
+    // Constant matrices are built transposed by the lowering.
+    if (mma.getRhs().getDefiningOp<MatrixOp>() ||
+        mma.getRhs().getDefiningOp<DecayMatrixOp>())
       return WalkResult::advance();
     FailureOr<Value> t = transposed(mma.getRhs(), memo);
     if (failed(t)) {

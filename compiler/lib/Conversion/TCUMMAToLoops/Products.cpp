@@ -50,6 +50,24 @@ struct LowerMatrix : OpRewritePattern<MatrixOp> {
   }
 };
 
+/// A decay matrix is a constant tile of its entries (the products with it
+/// are contractions: its entries are not 0/1, except where a = 0).
+struct LowerDecayMatrix : OpRewritePattern<DecayMatrixOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(DecayMatrixOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType type = op.getType();
+    SmallVector<Attribute> values;
+    for (int r = 0; r < T; ++r)
+      for (int c = 0; c < T; ++c)
+        values.push_back(
+            rewriter.getFloatAttr(type.getElementType(), op.getEntry(r, c)));
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        op, DenseElementsAttr::get(type, values));
+    return success();
+  }
+};
+
 /// The entries of `v` when it is a named matrix or a constant 0/1 tile.
 std::optional<ZeroOne> zeroOneEntries(Value v) {
   ZeroOne e{};
@@ -312,5 +330,6 @@ void mlir::tcu::loops::lowerSplitChains(Operation *root) {
 }
 
 void mlir::tcu::loops::populateProductPatterns(RewritePatternSet &patterns) {
-  patterns.add<LowerMatrix, LowerMMA, LowerSplit>(patterns.getContext());
+  patterns.add<LowerMatrix, LowerDecayMatrix, LowerMMA, LowerSplit>(
+      patterns.getContext());
 }

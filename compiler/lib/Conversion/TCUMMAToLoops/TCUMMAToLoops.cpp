@@ -555,11 +555,11 @@ struct ConvertTCUMMAToLoopsPass
       return signalPassFailure();
     // Anything of the mma form left over would silently never execute.
     WalkResult left = getOperation()->walk([](Operation *op) {
-      if (isa<MatrixOp, MMAOp, SplitOp, LoadTileOp, StoreTileOp, StoreRowOp,
-              RowSumsOp, PositionsOp, BlockPrefixOp, TicketOp, PrefetchOp,
-              BlockLookbackOp, BlockLaggedLookbackOp, LaggedPrefixOp,
-              OffsetHeadsOp, StoreSegmentEndsOp, SegmentedReduceOp,
-              SegmentedScanOp>(op)) {
+      if (isa<MatrixOp, DecayMatrixOp, MMAOp, SplitOp, LoadTileOp, StoreTileOp,
+              StoreRowOp, RowSumsOp, PositionsOp, BlockPrefixOp, TicketOp,
+              PrefetchOp, BlockLookbackOp, BlockLaggedLookbackOp,
+              LaggedPrefixOp, OffsetHeadsOp, StoreSegmentEndsOp,
+              SegmentedReduceOp, SegmentedScanOp>(op)) {
         op->emitError("not lowered by convert-tcu-mma-to-loops (run "
                       "convert-tcu-to-mma first)");
         return WalkResult::interrupt();

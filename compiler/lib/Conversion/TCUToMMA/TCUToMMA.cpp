@@ -93,6 +93,8 @@ Collective describe(TileBuilder &tb, OpTy op, bool inclusive) {
   c.warpsPerBlock = op.getWarpsPerBlockOrZero();
   if constexpr (std::is_same_v<OpTy, SegmentedScanOp>) {
     c.schedule = op.getScheduleAttr();
+    if (std::optional<double> a = op.getDecayFactor())
+      c.decay = static_cast<float>(*a); // an f32 attribute: exact
     if (op.getReverse())
       mirror(tb, c);
   }
@@ -118,7 +120,11 @@ struct LowerSegmentedScan : OpRewritePattern<SegmentedScanOp> {
   LogicalResult matchAndRewrite(SegmentedScanOp op,
                                 PatternRewriter &rewriter) const override {
     TileBuilder tb(rewriter, op.getLoc());
-    emitScan(tb, describe(tb, op, op.getInclusive()), op.getVariantOrDefault());
+    Collective c = describe(tb, op, op.getInclusive());
+    if (op.getDecayFactor())
+      scanDecayed(tb, c, op.getVariantOrDefault());
+    else
+      emitScan(tb, c, op.getVariantOrDefault());
     rewriter.eraseOp(op);
     return success();
   }
@@ -127,6 +133,19 @@ struct LowerSegmentedScan : OpRewritePattern<SegmentedScanOp> {
 struct ConvertTCUToMMAPass
     : tcu::impl::ConvertTCUToMMABase<ConvertTCUToMMAPass> {
   void runOnOperation() override {
+    // A decayed scan has a form in a few variants only; without a variant
+    // (no tcu-select-strategy) the default for its size must be one.
+    WalkResult unsupported = getOperation()->walk([](SegmentedScanOp op) {
+      if (!op.getDecayFactor() || isDecayVariant(op.getVariantOrDefault()))
+        return WalkResult::advance();
+      op.emitOpError() << "decayed scans are implemented for a constant "
+                          "segment_size <= 256 (variants 'seg16' and "
+                          "'seg256') only, got variant '"
+                       << stringifyVariant(op.getVariantOrDefault()) << "'";
+      return WalkResult::interrupt();
+    });
+    if (unsupported.wasInterrupted())
+      return signalPassFailure();
     RewritePatternSet patterns(&getContext());
     populateTCUToMMAPatterns(patterns);
     // Each collective is rewritten once, where it stands; no folding of the

@@ -52,6 +52,9 @@ struct Collective {
   /// indices (`n` is the logical length) and the TileBuilder mirrors every
   /// access to the input and output (TileBuilder::setMirror).
   bool reverse = false;
+  /// A decayed scan's a (h = a·h + x; 1: a plain scan), emitted by
+  /// scanDecayed (DecayedScan.cpp).
+  float decay = 1.0f;
 };
 
 class TileBuilder {

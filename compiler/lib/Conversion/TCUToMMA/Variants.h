@@ -51,6 +51,9 @@ void emitReduce(TileBuilder &tb, const Collective &c, Variant variant);
 void reduceBalanced(TileBuilder &tb, const Collective &c);
 void scanBalanced(TileBuilder &tb, const Collective &c);
 void emitScan(TileBuilder &tb, const Collective &c, Variant variant);
+/// A decayed scan (c.decay != 1) in `variant`, seg16 or seg256
+/// (isDecayVariant; DecayedScan.cpp).
+void scanDecayed(TileBuilder &tb, const Collective &c, Variant variant);
 
 // Steps shared by the reductions and the scans' reduce-then-scan variants
 // (defined in ReduceVariants.cpp).

@@ -166,6 +166,36 @@ def TCU_MatrixKindAttr : EnumAttr<TCU_Dialect, TCU_MatrixKind, "matrix"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
+def TCU_DecayMatrixKind : I32EnumAttr<"DecayMatrixKind",
+    "a 16x16 matrix of powers of a decay", [
+      I32EnumAttrCase<"U", 0, "U">,
+      I32EnumAttrCase<"Ustrict", 1, "Ustrict">,
+      I32EnumAttrCase<"L", 2, "L">,
+      I32EnumAttrCase<"RowTail", 3, "RowTail">,
+      I32EnumAttrCase<"RowHead", 4, "RowHead">,
+      I32EnumAttrCase<"RowHeadStrict", 5, "RowHeadStrict">
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tcu";
+}
+
+def TCU_DecayMatrixKindAttr : EnumAttr<TCU_Dialect, TCU_DecayMatrixKind,
+                                       "decay_matrix"> {
+  let summary = "a matrix of powers of a decay a (tcu.decay_matrix)";
+  let description = [{
+    Entry (r, c), 0 where no power is given:
+    `U`: a^(c-r) for r <= c (A·U_a: each row's decayed inclusive scan).
+    `Ustrict`: a^(c-r-1) for r < c (the exclusive one).
+    `L`: a^(16(r-1-c)) for r > c (L_a·A: row r gets the earlier rows,
+    each decayed to the end of row r - 1, column by column).
+    `RowTail`: a^(15-c) in every row (weights an element of a row by the
+    steps to the row's end). `RowHead`: a^(c+1) in every row (a value at
+    the end of the previous row, carried to column c). `RowHeadStrict`:
+    a^c (the same for an exclusive scan).
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
 def TCU_TileLayout : I32EnumAttr<"TileLayout", "how lines map onto a tile", [
       I32EnumAttrCase<"Rows", 0, "rows">,
       I32EnumAttrCase<"Cols", 1, "cols">

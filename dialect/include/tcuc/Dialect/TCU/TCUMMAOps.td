@@ -46,6 +46,49 @@ def TCU_MatrixOp : TCU_Op<"matrix", [Pure]> {
   let hasVerifier = 1;
 }
 
+def TCU_DecayMatrixOp : TCU_Op<"decay_matrix", [Pure]> {
+  let summary = "one part of a 16x16 constant matrix of powers of a decay";
+  let description = [{
+    The matrices of a decayed scan (`decay` on tcu.segmented_scan): entry
+    (r, c) is v = 2^scale · a^k for the power k that `kind` gives it (0
+    where it gives none; a^0 = 1, also for a = 0), `a` the f32 `decay`.
+    As an f16 or bf16 tile (an mma operand) it holds `part` p of v: the
+    parts are v rounded to the element type (p = 0, `hi`), the rest
+    rounded (p = 1), the rest of that (p = 2), so the sum of the three
+    parts is v within 2^-24 relative (bf16: 3 x 8 bits) or better (f16: 3
+    x 11 bits, which `scale` keeps out of f16's subnormals: with the
+    entries <= 1, scale 15 puts them in [2^-15·..., 2^15]). As an f32 tile
+    (elementwise weights on accumulators) it holds v rounded to f32 and
+    part must be 0. Decay matrices are not 0/1: products with them take no
+    exact NaN/Inf path (docs/algorithms.md#decayed-scans).
+
+    ```mlir
+    %U1 = tcu.decay_matrix <U> 0.9 part 1 scale 15 : vector<16x16xf16>
+    %W = tcu.decay_matrix <RowTail> 0.9 scale -15 : vector<16x16xf32>
+    ```
+  }];
+  let arguments = (ins TCU_DecayMatrixKindAttr:$kind, F32Attr:$decay,
+                   DefaultValuedAttr<ConfinedAttr<I64Attr, [IntMinValue<0>,
+                                                            IntMaxValue<2>]>,
+                                     "0">:$part,
+                   DefaultValuedAttr<I64Attr, "0">:$scale);
+  let results = (outs TCU_Tile:$result);
+  let assemblyFormat = [{
+    $kind custom<Decay>($decay) (`part` $part^)? (`scale` $scale^)? attr-dict `:`
+    type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Entry (r, c) of this part, in double (exactly representable in the
+    /// element type).
+    double getEntry(int r, int c);
+    /// Entry (r, c) of part `part` of the decay matrix `kind` of `decay`
+    /// scaled by 2^scale, as an `elementType` tile holds it.
+    static double entry(DecayMatrixKind kind, float decay, Type elementType,
+                        int64_t part, int64_t scale, int r, int c);
+  }];
+}
+
 def TCU_MMAOp : TCU_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
   let summary = "one Tensor Core tile product: result = lhs · rhs + acc";
   let description = [{

@@ -43,6 +43,15 @@ int64_t getElementBytes(Type elementType);
 /// up to 16 elements a segment, seg256 up to 256, seg256n beyond.
 Variant getDefaultVariant(int64_t segmentSize);
 
+/// A scan's `decay` as its custom syntax prints it: the fewest decimal
+/// digits that read back as the same f32, always with a point ("0.9",
+/// "1.0", "1.0e-05"); a non-finite value as its bits ("0x7FC00000").
+std::string formatDecay(float a);
+
+/// Whether `variant` has a decayed form (a scan's `decay`): seg16 and
+/// seg256 so far (docs/algorithms.md#decayed-scans).
+bool isDecayVariant(Variant variant);
+
 /// True for the variants whose blocks of warps share a segment (`block`,
 /// `lookback`): the ones `warps_per_block` applies to.
 bool takesWarpsPerBlock(Variant variant);

@@ -14,6 +14,18 @@ def TCU_TilesPerWarpAttr : ConfinedAttr<I64Attr, [IntMinValue<1>,
 def TCU_WarpsPerBlockAttr : ConfinedAttr<I64Attr, [IntPositivePowerOf2,
                                                    IntMaxValue<16>]>;
 
+// The scans' `decay` accessor (tcu.segmented_scan and tcu.scan).
+defvar TCU_DecayDeclaration = [{
+  /// The decay a of a decayed scan (h = a·h + x), or std::nullopt for a
+  /// plain scan: `decay` absent or 1.
+  std::optional<double> getDecayFactor() {
+    std::optional<::llvm::APFloat> a = getDecay();
+    if (!a || a->isExactlyValue(1.0))
+      return std::nullopt;
+    return a->convertToDouble();
+  }
+}];
+
 class TCU_Op<string mnemonic, list<Trait> traits = []>
     : Op<TCU_Dialect, mnemonic, traits>;
 
@@ -197,6 +209,17 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan",
     view of the buffers (docs/algorithms.md#reverse-scans), so it is a
     true suffix scan, never a total minus a prefix.
 
+    `decay a` (an f32 constant, written after the segments) makes it a
+    decayed scan, the linear recurrence `h_i = a·h_{i-1} + x_i` restarted
+    at each segment's head: inclusive writes `h_i`, exclusive `h_{i-1}`
+    (0 at each head), reverse runs it from each segment's end. Absent, or
+    1, is the plain scan. `a` must be finite and in [-1, 1] (with |a| > 1
+    the weights a^k of a tile grow past the f16 and f32 ranges), the input
+    f16, bf16 or f32 (integer sums have no decay), and the variant `seg16`
+    or `seg256` (a constant segment_size <= 256) so far; the weights a^k
+    enter the products as exact f16/bf16 parts
+    (docs/algorithms.md#decayed-scans).
+
     Example:
 
     ```mlir
@@ -205,6 +228,9 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan",
     // Suffix sums: out[i] = in[i] + ... + in[i | 255] (within n).
     tcu.segmented_scan <add> inclusive reverse %in into %out segment_size 256
         : memref<?xf16> -> memref<?xf32>
+    // h_i = 0.9·h_{i-1} + in[i], restarted every 100 elements.
+    tcu.segmented_scan <add> inclusive %in into %out segment_size 100
+        decay 0.9 : memref<?xf16> -> memref<?xf32>
     ```
   }];
   let arguments = (ins
@@ -219,16 +245,18 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan",
     OptionalAttr<TCU_TilesPerWarpAttr>:$tiles_per_warp,
     OptionalAttr<TCU_WarpsPerBlockAttr>:$warps_per_block,
     OptionalAttr<TCU_ChainScheduleAttr>:$schedule,
-    UnitAttr:$reverse
+    UnitAttr:$reverse,
+    OptionalAttr<F32Attr>:$decay
   );
   let assemblyFormat = [{
     $kind custom<ScanMode>($inclusive, $reverse) $input `into` $output
     custom<Segments>($dynamic_segment_size, $offsets, $segment_size)
-    attr-dict
+    (`decay` custom<Decay>($decay)^)? attr-dict
     `:` type($input) (`,` type($offsets)^)? `->` type($output)
   }];
   let hasVerifier = 1;
-  let extraClassDeclaration = commonExtraClassDeclaration;
+  let extraClassDeclaration =
+      !strconcat(commonExtraClassDeclaration, TCU_DecayDeclaration);
 }
 
 //===----------------------------------------------------------------------===//
@@ -315,8 +343,8 @@ def TCU_ScanOp : TCU_TensorCollectiveOp<"scan", [AttrSizedOperandSegments]> {
   let summary = "tcu.segmented_scan on tensors (destination style)";
   let description = [{
     The value-semantics form of `tcu.segmented_scan` (with its `variant`,
-    `tiles_per_warp`, `warps_per_block`, `schedule` and `reverse`, a
-    suffix scan), as `tcu.reduce` is
+    `tiles_per_warp`, `warps_per_block`, `schedule`, `reverse`, a
+    suffix scan, and `decay`, a linear recurrence), as `tcu.reduce` is
     of `tcu.segmented_reduce`: 1-D ranked tensors, `init` only the
     destination (overwritten), rewritten by `one-shot-bufferize`; a constant
     or runtime (`segment_size %s`) segment size, or offsets (`offsets %off`).
@@ -341,15 +369,17 @@ def TCU_ScanOp : TCU_TensorCollectiveOp<"scan", [AttrSizedOperandSegments]> {
     OptionalAttr<TCU_TilesPerWarpAttr>:$tiles_per_warp,
     OptionalAttr<TCU_WarpsPerBlockAttr>:$warps_per_block,
     OptionalAttr<TCU_ChainScheduleAttr>:$schedule,
-    UnitAttr:$reverse
+    UnitAttr:$reverse,
+    OptionalAttr<F32Attr>:$decay
   );
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $kind custom<ScanMode>($inclusive, $reverse) $input `into` $init
     custom<Segments>($dynamic_segment_size, $offsets, $segment_size)
-    attr-dict `:` type($input) (`,` type($offsets)^)? `->` type($init)
+    (`decay` custom<Decay>($decay)^)? attr-dict `:` type($input) (`,` type($offsets)^)? `->` type($init)
   }];
-  let extraClassDeclaration = commonExtraClassDeclaration;
+  let extraClassDeclaration =
+      !strconcat(commonExtraClassDeclaration, TCU_DecayDeclaration);
 }
 
 include "tcuc/Dialect/TCU/TCUMMAOps.td"

@@ -1,0 +1,111 @@
+// Decayed scans in the mma form (docs/algorithms.md#decayed-scans): every
+// product with a decay matrix is three products with its parts (lo, mid,
+// hi) accumulated in f32; f16 parts are scaled by 2^15 and the product
+// scaled back (2^-15 = 3.05175781E-5); seg256 adds the carries between the
+// rows of the tile, rowsums((L_a·A) ⊙ RowTail) ⊙ RowHead; f32 data is split
+// into bf16 parts, each multiplied by each matrix part; a part that is all
+// zeros (a power of two: every power exact in the higher parts) is left out.
+// RUN: tcuc-opt %s --convert-tcu-to-mma --canonicalize --cse | FileCheck %s
+// The same goes through the GPU lowering to PTX (mma.sync on the parts):
+// RUN: tcuc-opt %s --tcu-to-ptx="chip=sm_90" | FileCheck %s --check-prefix=PTX
+// PTX-COUNT-3: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+
+// CHECK-LABEL: func @seg256_f16
+// CHECK-DAG: %[[UNSCALE:.*]] = arith.constant dense<3.05175781E-5> : vector<16x16xf32>
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<16x16xf32>
+// CHECK: scf.parallel
+// CHECK: %[[A:.*]] = tcu.load_tile <rows> %arg0[%[[BASE:.*]]] stride %c16 line %c16 limit %[[END:.*]] : memref<?xf16> -> vector<16x16xf16>
+// CHECK: %[[U2:.*]] = tcu.decay_matrix <U> 0.9 part 2 scale 15 : vector<16x16xf16>
+// CHECK: %[[R2:.*]] = tcu.mma %[[A]], %[[U2]], %[[ZERO]]
+// CHECK: %[[U1:.*]] = tcu.decay_matrix <U> 0.9 part 1 scale 15
+// CHECK: %[[R1:.*]] = tcu.mma %[[A]], %[[U1]], %[[R2]]
+// CHECK: %[[U0:.*]] = tcu.decay_matrix <U> 0.9 scale 15
+// CHECK: %[[R0:.*]] = tcu.mma %[[A]], %[[U0]], %[[R1]]
+// CHECK: %[[ROWS:.*]] = arith.mulf %[[R0]], %[[UNSCALE]]
+// CHECK: %[[L2:.*]] = tcu.decay_matrix <L> 0.9 part 2 scale 15
+// CHECK: %[[M2:.*]] = tcu.mma %[[L2]], %[[A]], %[[ZERO]]
+// CHECK: tcu.decay_matrix <L> 0.9 part 1 scale 15
+// CHECK: tcu.mma
+// CHECK: tcu.decay_matrix <L> 0.9 scale 15
+// CHECK: %[[M0:.*]] = tcu.mma
+// CHECK: %[[TAIL:.*]] = tcu.decay_matrix <RowTail> 0.9 scale -15 : vector<16x16xf32>
+// CHECK: %[[W:.*]] = arith.mulf %[[M0]], %[[TAIL]]
+// CHECK: %[[ENDS:.*]] = tcu.row_sums %[[W]]
+// CHECK: %[[HEAD:.*]] = tcu.decay_matrix <RowHead> 0.9 : vector<16x16xf32>
+// CHECK: %[[CARRY:.*]] = arith.mulf %[[ENDS]], %[[HEAD]]
+// CHECK: %[[R:.*]] = arith.addf %[[ROWS]], %[[CARRY]]
+// CHECK: tcu.store_tile %[[R]], %arg1[%[[BASE]]] stride %c16 line %c16 limit %[[END]]
+// CHECK-NOT: tcu.mma
+// CHECK: return
+func.func @seg256_f16(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 100 decay 0.9 : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// Exclusive: Ustrict_a and RowHeadStrict (a^c); bf16 parts are not scaled.
+// CHECK-LABEL: func @seg256_bf16_exclusive
+// CHECK-NOT: 3.05175781E-5
+// CHECK: tcu.decay_matrix <Ustrict> 0.75 part 2 : vector<16x16xbf16>
+// CHECK: tcu.decay_matrix <Ustrict> 0.75 part 1 : vector<16x16xbf16>
+// CHECK: tcu.decay_matrix <Ustrict> 0.75 : vector<16x16xbf16>
+// CHECK: tcu.decay_matrix <L> 0.75 : vector<16x16xbf16>
+// CHECK: tcu.decay_matrix <RowTail> 0.75 : vector<16x16xf32>
+// CHECK: tcu.decay_matrix <RowHeadStrict> 0.75 : vector<16x16xf32>
+// CHECK: return
+func.func @seg256_bf16_exclusive(%in: memref<?xbf16>, %out: memref<?xbf16>) {
+  tcu.segmented_scan <add> exclusive %in into %out segment_size 256 decay 0.75 : memref<?xbf16> -> memref<?xbf16>
+  return
+}
+
+// seg16: a segment a row (stride S), A·U_a alone. At a = 0.5 every power
+// is a power of two, whole in the hi part: one product.
+// CHECK-LABEL: func @seg16_exact_powers
+// CHECK: %[[A:.*]] = tcu.load_tile <rows> %arg0[%{{.*}}] stride %c7 line %c7 limit %{{.*}} : memref<?xbf16>
+// CHECK-NOT: part
+// CHECK: %[[U:.*]] = tcu.decay_matrix <Ustrict> 0.5 : vector<16x16xbf16>
+// CHECK: %[[R:.*]] = tcu.mma %[[A]], %[[U]], %{{.*}}
+// CHECK-NOT: tcu.mma
+// CHECK-NOT: row_sums
+// CHECK: tcu.store_tile %[[R]], %arg1[%{{.*}}] stride %c7 line %c7
+func.func @seg16_exact_powers(%in: memref<?xbf16>, %out: memref<?xf32>) {
+  tcu.segmented_scan <add> exclusive %in into %out segment_size 7 decay 0.5 : memref<?xbf16> -> memref<?xf32>
+  return
+}
+
+// f32 data: three bf16 data parts times each matrix part (lo first).
+// CHECK-LABEL: func @seg16_f32
+// CHECK: %[[P:.*]]:3 = tcu.split %{{.*}} : vector<16x16xf32> -> vector<16x16xbf16>, vector<16x16xbf16>, vector<16x16xbf16>
+// CHECK: %[[U2:.*]] = tcu.decay_matrix <U> 0.9 part 2 : vector<16x16xbf16>
+// CHECK: tcu.mma %[[P]]#2, %[[U2]]
+// CHECK: tcu.mma %[[P]]#1, %[[U2]]
+// CHECK: tcu.mma %[[P]]#0, %[[U2]]
+// CHECK: tcu.decay_matrix <U> 0.9 part 1
+// CHECK-COUNT-3: tcu.mma
+// CHECK: tcu.decay_matrix <U> 0.9 :
+// CHECK-COUNT-3: tcu.mma
+// CHECK-NOT: tcu.mma
+// CHECK: return
+func.func @seg16_f32(%in: memref<?xf32>, %out: memref<?xf32>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 16 decay 0.9 : memref<?xf32> -> memref<?xf32>
+  return
+}
+
+// Reverse: the same products over the mirrored view.
+// CHECK-LABEL: func @reverse
+// CHECK: tcu.load_tile <rows> {{.*}} mirror
+// CHECK: tcu.decay_matrix <U> 0.9 part 2 scale 15
+// CHECK: tcu.store_tile {{.*}} mirror
+func.func @reverse(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_scan <add> inclusive reverse %in into %out segment_size 16 decay 0.9 : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// decay 1 is the plain scan: named 0/1 matrices, no decay matrix.
+// CHECK-LABEL: func @plain
+// CHECK-NOT: decay_matrix
+// CHECK: tcu.matrix <U>
+// CHECK: return
+func.func @plain(%in: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 16 decay 1.0 : memref<?xf16> -> memref<?xf32>
+  return
+}

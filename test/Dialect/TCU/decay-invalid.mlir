@@ -1,0 +1,105 @@
+// The verifier's rules for `decay` (tcu.segmented_scan, tcu.scan) and
+// tcu.decay_matrix, each with its exact message.
+// RUN: tcuc-opt %s -split-input-file -verify-diagnostics
+
+func.func @nan(%in: memref<?xf16>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op decay must be finite, got NaN}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 16 decay 0x7FC00000 : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @inf(%in: memref<?xf16>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op decay must be finite, got an infinity}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 16 decay 0xFF800000 : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @above_one(%in: memref<?xf16>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op decay must lie in [-1, 1], got 1.5 (the weights a^k would grow past the f16 and f32 ranges)}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 16 decay 1.5 : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @below_minus_one(%in: memref<?xf16>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op decay must lie in [-1, 1], got -2.0}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 16 decay -2.0 : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @i8(%in: memref<?xi8>, %out: memref<?xi32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op a decayed scan takes f16, bf16 or f32 input, got 'i8' (integer sums have no decay)}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 16 decay 0.5 : memref<?xi8> -> memref<?xi32>
+  return
+}
+
+// -----
+
+// decay 1 is the plain scan: i8 takes it.
+func.func @i8_plain(%in: memref<?xi8>, %out: memref<?xi32>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 16 decay 1.0 : memref<?xi8> -> memref<?xi32>
+  return
+}
+
+// -----
+
+func.func @variant(%in: memref<?xf16>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op decayed scans are implemented for variants 'seg16' and 'seg256' only (segment_size <= 256), got 'seg256n'}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 100 decay 0.5 {variant = #tcu.variant<seg256n>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @tensor_nan(%in: tensor<?xf16>, %init: tensor<?xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{'tcu.scan' op decay must be finite, got NaN}}
+  %r = tcu.scan <add> inclusive %in into %init segment_size 16 decay 0x7FC00000 : tensor<?xf16> -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
+
+// -----
+
+func.func @tensor_i8(%in: tensor<?xi8>, %init: tensor<?xi32>) -> tensor<?xi32> {
+  // expected-error @+1 {{'tcu.scan' op a decayed scan takes f16, bf16 or f32 input, got 'i8'}}
+  %r = tcu.scan <add> inclusive %in into %init segment_size 16 decay 0.25 : tensor<?xi8> -> tensor<?xi32>
+  return %r : tensor<?xi32>
+}
+
+// -----
+
+func.func @matrix_type() -> vector<16x16xi8> {
+  // expected-error @+1 {{'tcu.decay_matrix' op element type must be f16, bf16 (mma operand parts) or f32 (weights), got 'i8'}}
+  %m = tcu.decay_matrix <U> 0.5 : vector<16x16xi8>
+  return %m : vector<16x16xi8>
+}
+
+// -----
+
+func.func @matrix_f32_part() -> vector<16x16xf32> {
+  // expected-error @+1 {{'tcu.decay_matrix' op an f32 decay matrix is one part (0), got part 1}}
+  %m = tcu.decay_matrix <RowHead> 0.5 part 1 : vector<16x16xf32>
+  return %m : vector<16x16xf32>
+}
+
+// -----
+
+func.func @matrix_scale() -> vector<16x16xf16> {
+  // expected-error @+1 {{'tcu.decay_matrix' op scale 16 puts entries out of range for 'f16'}}
+  %m = tcu.decay_matrix <U> 0.5 scale 16 : vector<16x16xf16>
+  return %m : vector<16x16xf16>
+}
+
+// -----
+
+func.func @matrix_decay() -> vector<16x16xf16> {
+  // expected-error @+1 {{'tcu.decay_matrix' op decay must be finite and in [-1, 1]}}
+  %m = tcu.decay_matrix <U> 1.25 : vector<16x16xf16>
+  return %m : vector<16x16xf16>
+}
