@@ -39,7 +39,7 @@ DType dtypeOf(const std::string &name) {
 /// The spec of one call; `segment` is ignored with offsets.
 KernelSpec specOf(bool isScan, int64_t segment, int offsetBits,
                   const std::string &inType, const std::string &outType,
-                  bool inclusive, bool reverse) {
+                  bool inclusive, bool reverse, double decay) {
   DType in = dtypeOf(inType), out = dtypeOf(outType);
   KernelSpec spec = isScan ? KernelSpec::scan(segment, in, out, inclusive)
                            : KernelSpec::reduce(segment, in, out);
@@ -50,6 +50,13 @@ KernelSpec specOf(bool isScan, int64_t segment, int offsetBits,
     if (!isScan)
       throw py::value_error("tcuc: reverse applies to scans only");
     spec.reverse = true;
+  }
+  if (decay != 1.0) {
+    if (!isScan)
+      throw py::value_error("tcuc: decay applies to scans only");
+    if (std::string e = decayError(decay, in); !e.empty())
+      throw py::value_error("tcuc: " + e);
+    spec.decay = decay;
   }
   return spec;
 }
@@ -172,9 +179,9 @@ PYBIND11_MODULE(_tcuc, m) {
          int64_t n, int64_t outLength, int64_t segment, uintptr_t offsets,
          int64_t numSegments, int offsetBits, const std::string &inType,
          const std::string &outType, bool inclusive, bool reverse,
-         uintptr_t stream) {
+         uintptr_t stream, double decay) {
         KernelSpec spec = specOf(isScan, offsetBits ? 16 : segment, offsetBits,
-                                 inType, outType, inclusive, reverse);
+                                 inType, outType, inclusive, reverse, decay);
         if (n < 0 || outLength < 0 || numSegments < 0)
           throw py::value_error("tcuc: negative size");
         if (!offsetBits && spec.outputLength(n, segment) != outLength)
@@ -205,7 +212,7 @@ PYBIND11_MODULE(_tcuc, m) {
       py::arg("segment"), py::arg("offsets"), py::arg("num_segments"),
       py::arg("offset_bits"), py::arg("in_type"), py::arg("out_type"),
       py::arg("inclusive"), py::arg("reverse"), py::arg("stream"),
-      "Runs one call on raw pointers (internal).");
+      py::arg("decay") = 1.0, "Runs one call on raw pointers (internal).");
 
   m.def(
       "offsets_error",

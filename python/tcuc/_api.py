@@ -77,8 +77,30 @@ def _torch_modules():
     return _TORCH
 
 
+def _decay_value(decay):
+    """`decay` as a float (1.0: the plain scan), or a clear error."""
+    if decay is None:
+        return 1.0
+    if isinstance(decay, bool) or not isinstance(decay, (int, float)):
+        if hasattr(decay, "item") and getattr(decay, "ndim", None) == 0 \
+                and not hasattr(decay, "requires_grad"):
+            decay = decay.item()  # a NumPy scalar
+        else:
+            raise TypeError(
+                "tcuc.segment_cumsum: decay must be a Python number (one "
+                f"decay for every segment), got {type(decay).__name__}; "
+                "per-segment and per-element decays are not supported yet")
+    a = float(decay)
+    if a != a or a in (float("inf"), float("-inf")):
+        raise ValueError(f"tcuc.segment_cumsum: decay must be finite, got {a}")
+    if not -1.0 <= a <= 1.0:
+        raise ValueError("tcuc.segment_cumsum: decay must lie in [-1, 1], "
+                         f"got {a}")
+    return a
+
+
 def _call(op, is_scan, x, segment_size, offsets, dim, out_dtype, exclusive,
-          reverse, validate):
+          reverse, validate, decay=1.0):
     torch = sys.modules.get("torch")
     if torch is not None and isinstance(x, torch.Tensor):
         lib = "torch"
@@ -99,20 +121,21 @@ def _call(op, is_scan, x, segment_size, offsets, dim, out_dtype, exclusive,
                 torch, x):
             return _torch_impl.run(op, is_scan, x, seg, offsets, dim,
                                    out_dtype, exclusive, reverse,
-                                   validate is not False)
+                                   validate is not False, decay)
         if is_scan:
             return _torch_ops.segment_cumsum(x, seg, offsets, dim, exclusive,
                                              reverse, out_dtype,
-                                             validate is not False)
+                                             validate is not False, decay)
         return _torch_ops.segment_sum(x, seg, offsets, dim, out_dtype,
                                       validate is not False)
     if lib == "cupy":
         import cupy
         return _xp_impl.run(op, is_scan, cupy, x, segment_size, offsets, dim,
-                            out_dtype, exclusive, reverse, validate, True)
+                            out_dtype, exclusive, reverse, validate, True,
+                            decay)
     import numpy
     return _xp_impl.run(op, is_scan, numpy, x, segment_size, offsets, dim,
-                        out_dtype, exclusive, reverse, validate, False)
+                        out_dtype, exclusive, reverse, validate, False, decay)
 
 
 def segment_sum(x, segment_size=None, *, offsets=None, dim=-1,
@@ -141,7 +164,8 @@ def segment_sum(x, segment_size=None, *, offsets=None, dim=-1,
 
 
 def segment_cumsum(x, segment_size=None, *, offsets=None, exclusive=False,
-                   reverse=False, dim=-1, out_dtype=None, validate=True):
+                   reverse=False, decay=None, dim=-1, out_dtype=None,
+                   validate=True):
     """Prefix sums within the segments of `x` along `dim` (segments as in
     segment_sum; the result has the input's shape).
 
@@ -150,6 +174,13 @@ def segment_cumsum(x, segment_size=None, *, offsets=None, exclusive=False,
     after it (with itself unless `exclusive`). Other arguments as in
     segment_sum. Differentiable for torch tensors: the gradient is the scan
     of the output's gradient in the other direction.
+
+    `decay` (a number in [-1, 1]; None or 1: plain sums): the decayed scan
+    h_i = decay * h_{i-1} + x_i within each segment, restarted at each
+    segment's head (exclusive: h_{i-1}, 0 at a head; reverse: from the
+    segment's end), on float inputs. Each decay value is its own kernel,
+    compiled on its first call. Its gradient is the decayed scan of the
+    gradient run the other way (the decay itself gets none).
     """
     return _call("segment_cumsum", True, x, segment_size, offsets, dim,
-                 out_dtype, exclusive, reverse, validate)
+                 out_dtype, exclusive, reverse, validate, _decay_value(decay))

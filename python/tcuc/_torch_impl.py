@@ -107,7 +107,7 @@ def _types(x_dtype, out_dtype, op):
 
 
 def run(op, is_scan, x, segment_size, offsets, dim, out_dtype, exclusive,
-        reverse, validate):
+        reverse, validate, decay=1.0):
     """One call. The common case (a contiguous tensor on the CPU or CUDA
     device 0, segments along its last axis that never straddle two rows) is
     a few attribute reads and one native call (docs/python.md "Overhead");
@@ -129,10 +129,10 @@ def run(op, is_scan, x, segment_size, offsets, dim, out_dtype, exclusive,
                 _native.run("cuda" if cuda else "cpu", is_scan,
                             x.data_ptr(), out.data_ptr(), n, out.numel(),
                             seg, 0, 0, 0, t[1], t[2], not exclusive, reverse,
-                            _raw_stream() if cuda else 0)
+                            _raw_stream() if cuda else 0, decay)
                 return out
     return run_general(op, is_scan, x, segment_size, offsets, dim, out_dtype,
-                       exclusive, reverse, validate)
+                       exclusive, reverse, validate, decay)
 
 
 def _raw_stream():
@@ -141,7 +141,7 @@ def _raw_stream():
 
 
 def run_general(op, is_scan, x, segment_size, offsets, dim, out_dtype,
-                exclusive, reverse, validate):
+                exclusive, reverse, validate, decay=1.0):
     dim = check(op, x, segment_size, offsets, dim, out_dtype)
     result_dtype = out_dtype_of(x.dtype, out_dtype, op)
     last = x.dim() - 1
@@ -167,7 +167,7 @@ def run_general(op, is_scan, x, segment_size, offsets, dim, out_dtype,
         if offsets is None and not p.per_row:
             _native.run(device, is_scan, xs.data_ptr(), out.data_ptr(), n,
                         out.numel(), p.segment, 0, 0, 0, in_name, out_name,
-                        not exclusive, reverse, stream)
+                        not exclusive, reverse, stream, decay)
         else:
             offs = offsets.contiguous() if offsets is not None else None
             if p.per_row:
@@ -177,5 +177,5 @@ def run_general(op, is_scan, x, segment_size, offsets, dim, out_dtype,
             _native.run(device, is_scan, xs.data_ptr(), out.data_ptr(), n,
                         out.numel(), 16, offs.data_ptr(), offs.numel() - 1,
                         bits, in_name, out_name, not exclusive, reverse,
-                        stream)
+                        stream, decay)
     return out if dim == last else out.movedim(-1, dim)

@@ -2,7 +2,9 @@
 tcuc::segment_cumsum): fake implementations for torch.compile, and autograd.
 The gradient of a segment sum broadcasts the output's gradient back over
 each segment; the gradient of a scan is the scan of the gradient in the
-other direction (reverse for a forward scan, exclusive stays exclusive)."""
+other direction (reverse for a forward scan, exclusive stays exclusive), with
+the same decay for a decayed scan (its transpose is the decayed scan run
+the other way)."""
 
 from typing import Optional
 
@@ -24,9 +26,9 @@ def segment_sum(x: Tensor, segment_size: int, offsets: Optional[Tensor],
 def segment_cumsum(x: Tensor, segment_size: int, offsets: Optional[Tensor],
                    dim: int, exclusive: bool, reverse: bool,
                    out_dtype: Optional[torch.dtype],
-                   validate: bool) -> Tensor:
+                   validate: bool, decay: float = 1.0) -> Tensor:
     return _torch_impl.run("segment_cumsum", True, x, segment_size, offsets,
-                           dim, out_dtype, exclusive, reverse, validate)
+                           dim, out_dtype, exclusive, reverse, validate, decay)
 
 
 @segment_sum.register_fake
@@ -37,7 +39,7 @@ def _(x, segment_size, offsets, dim, out_dtype, validate):
 
 @segment_cumsum.register_fake
 def _(x, segment_size, offsets, dim, exclusive, reverse, out_dtype,
-      validate):
+      validate, decay=1.0):
     return _torch_impl.fake("segment_cumsum", True, x, segment_size, offsets,
                             dim, out_dtype)
 
@@ -63,19 +65,19 @@ def _sum_backward(ctx, grad):
 
 
 def _scan_setup(ctx, inputs, output):
-    x, segment_size, offsets, dim, exclusive, reverse, _, _ = inputs
-    ctx.args = (segment_size, dim, exclusive, reverse)
+    x, segment_size, offsets, dim, exclusive, reverse, _, _, decay = inputs
+    ctx.args = (segment_size, dim, exclusive, reverse, decay)
     ctx.x_dtype = x.dtype
     ctx.save_for_backward(offsets)
 
 
 def _scan_backward(ctx, grad):
     (offsets,) = ctx.saved_tensors
-    segment_size, dim, exclusive, reverse = ctx.args
+    segment_size, dim, exclusive, reverse, decay = ctx.args
     # f32 gradients through the f32 kernels (an f16 grad widens exactly).
     g = segment_cumsum(grad.to(torch.float32), segment_size, offsets, dim,
-                       exclusive, not reverse, None, False)
-    return g.to(ctx.x_dtype), None, None, None, None, None, None, None
+                       exclusive, not reverse, None, False, decay)
+    return g.to(ctx.x_dtype), None, None, None, None, None, None, None, None
 
 
 segment_sum.register_autograd(_sum_backward, setup_context=_sum_setup)

@@ -9,7 +9,7 @@ def _dtype_name(dtype):
 
 
 def run(op, is_scan, xp, x, segment_size, offsets, dim, out_dtype, exclusive,
-        reverse, validate, on_gpu):
+        reverse, validate, on_gpu, decay=1.0):
     in_name = _plan.input_dtype_name(_dtype_name(x.dtype), op)
     out_name = _plan.output_dtype_name(
         in_name, None if out_dtype is None else _dtype_name(
@@ -61,7 +61,7 @@ def run(op, is_scan, xp, x, segment_size, offsets, dim, out_dtype, exclusive,
         if offs is None and not p.per_row:
             _native.run(device, is_scan, ptr(xs), ptr(out), n, out.size,
                         p.segment, 0, 0, 0, in_t, out_t, not exclusive,
-                        reverse, stream)
+                        reverse, stream, decay)
         else:
             if p.per_row:
                 if offs is None:
@@ -75,5 +75,5 @@ def run(op, is_scan, xp, x, segment_size, offsets, dim, out_dtype, exclusive,
             bits = 32 if offs.dtype == xp.int32 else 64
             _native.run(device, is_scan, ptr(xs), ptr(out), n, out.size, 16,
                         ptr(offs), offs.size - 1, bits, in_t, out_t,
-                        not exclusive, reverse, stream)
+                        not exclusive, reverse, stream, decay)
     return xp.moveaxis(out, -1, dim)

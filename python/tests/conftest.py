@@ -102,3 +102,47 @@ def out_name(dtype, out_dtype):
 @pytest.fixture(params=devices())
 def device(request):
     return request.param
+
+
+def decayed_reference(x, decay, segment_size=None, offsets=None,
+                      exclusive=False, reverse=False, dtype=np.float64):
+    """h_i = decay * h_{i-1} + x_i along the last axis of `x` within each
+    segment, in `dtype` (float64: the reference; float32: the sequential
+    recurrence a plain loop computes, product and sum each rounded)."""
+    a = dtype(decay)
+    rows = x.reshape(-1, x.shape[-1]).astype(dtype)
+    out = np.zeros_like(rows)
+    for b, e in segments_of(x.shape[-1], segment_size, offsets):
+        cols = range(e - 1, b - 1, -1) if reverse else range(b, e)
+        h = np.zeros(rows.shape[0], dtype=dtype)
+        for j in cols:
+            if exclusive:
+                out[:, j] = h
+            h = (a * h).astype(dtype) + rows[:, j]
+            if not exclusive:
+                out[:, j] = h
+    return out.reshape(x.shape)
+
+
+def assert_decayed_close(got, x, decay, out_dtype_name, **kw):
+    """`got` against the float64 recurrence, judged as `tcuc run --check`
+    does: the error relative to the decayed mass (the recurrence over |x|
+    with |decay|) within 2x the sequential float32 recurrence's plus the
+    output type's rounding."""
+    want = decayed_reference(x, decay, **kw)
+    mass = decayed_reference(np.abs(x.astype(np.float64)), abs(decay), **kw)
+    seq = decayed_reference(x, decay, dtype=np.float32, **kw)
+    mass = np.maximum(mass, np.finfo(np.float64).tiny)
+    got = np.asarray(got, dtype=np.float64)
+    assert got.shape == want.shape, (got.shape, want.shape)
+    rel = np.abs(got - want) / mass
+    seq_rel = float((np.abs(seq.astype(np.float64) - want) / mass).max(
+        initial=0.0))
+    floor = {"float32": 4 * 2.0**-24, "float16": 2.0**-11 + 4 * 2.0**-24,
+             "bfloat16": 2.0**-8 + 4 * 2.0**-24}[out_dtype_name]
+    bound = 2 * seq_rel + floor
+    worst = float(rel.max(initial=0.0))
+    assert worst <= bound, (
+        f"relative error {worst:.3g} > {bound:.3g} (2 x the sequential f32 "
+        f"recurrence's {seq_rel:.3g} + {floor:.3g}) first at "
+        f"{np.argwhere(rel > bound)[0]}")

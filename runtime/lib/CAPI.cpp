@@ -82,6 +82,21 @@ extern "C" int tcuc_scan_ex(const void *in, void *out, int64_t n,
                                        variant ? variant : ""));
 }
 
+extern "C" int tcuc_scan_decayed(const void *in, void *out, int64_t n,
+                                 int64_t segment, const char *in_type,
+                                 const char *out_type, int flags, double decay,
+                                 void *stream) {
+  DType i, o;
+  ScanMode mode;
+  if (Status s = parseScanFlags(flags, mode); !s)
+    return finish(s);
+  if (Status s = parseTypes(in_type, out_type, i, o); !s)
+    return finish(s);
+  mode.decay = decay;
+  return finish(
+      Runtime::global().scan(in, out, n, segment, i, o, mode, stream, ""));
+}
+
 /// "i32" -> 32, "i64" -> 64.
 static Status parseOffsetType(const char *name, int &bits) {
   std::string t = name ? name : "";
@@ -136,6 +151,24 @@ extern "C" int tcuc_scan_offsets_ex(const void *in, void *out,
   if (Status s = parseOffsetsCall(offset_type, in_type, out_type, bits, i, o);
       !s)
     return finish(s);
+  return finish(Runtime::global().scanOffsets(in, out, offsets, num_segments,
+                                              bits, i, o, mode, stream));
+}
+
+extern "C" int
+tcuc_scan_offsets_decayed(const void *in, void *out, const void *offsets,
+                          int64_t num_segments, const char *offset_type,
+                          const char *in_type, const char *out_type, int flags,
+                          double decay, void *stream) {
+  DType i, o;
+  int bits = 0;
+  ScanMode mode;
+  if (Status s = parseScanFlags(flags, mode); !s)
+    return finish(s);
+  if (Status s = parseOffsetsCall(offset_type, in_type, out_type, bits, i, o);
+      !s)
+    return finish(s);
+  mode.decay = decay;
   return finish(Runtime::global().scanOffsets(in, out, offsets, num_segments,
                                               bits, i, o, mode, stream));
 }

@@ -325,6 +325,9 @@ Status Runtime::enqueueLaunch(const Kernel &kernel, const LaunchArgs &args,
 }
 
 Status Runtime::getKernelFor(const KernelSpec &spec, const Kernel *&kernel) {
+  if (spec.isScan)
+    if (std::string e = decayError(spec.decay, spec.input); !e.empty())
+      return Status::error(e);
   KernelSpec chosen = resolveSegmentClass(spec, impl->options.segmentKernels);
   // Only runtimes without a compiler ever record a fallback: the others
   // skip the lock and the key on every call.

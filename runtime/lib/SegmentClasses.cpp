@@ -67,20 +67,27 @@ const char *classVariant(const KernelSpec &spec) {
 /// SegmentKernelMode::Auto: the size's class kernel where that is the
 /// streaming scan and the size is not a multiple of 16 (where the per-size
 /// variants place segments badly on 16-wide tile rows:
-/// docs/rationale.md#auto-classes); elsewhere `spec` itself.
+/// docs/rationale.md#auto-classes), or a decayed scan's seg256n (the same
+/// walk as the per-size kernel: one kernel for every size past 256);
+/// elsewhere `spec` itself.
 static KernelSpec autoSegmentClassOf(const KernelSpec &spec) {
   KernelSpec c = segmentClassOf(spec);
   bool stream = c.runtimeSegment && c.variant == "stream";
-  return stream && spec.segmentSize % 16 != 0 ? c : spec;
+  bool decayedWalk = c.runtimeSegment && spec.decay != 1.0;
+  return (stream && spec.segmentSize % 16 != 0) || decayedWalk ? c : spec;
 }
 
 KernelSpec tcuc::segmentClassOf(const KernelSpec &spec) {
-  // Offsets kernels already serve every length. Decayed scans have no
-  // class kernel yet (seg16 and seg256 only: docs/algorithms.md).
+  // Offsets kernels already serve every length. A decayed scan's class
+  // is seg256n for 256 < S < 65536 (its decayed forms: docs/algorithms.md);
+  // shorter and longer ones keep their size's kernel (seg16, seg256, and
+  // from 65536 on the grid: tcu-select-strategy's kDecayedGridMinSegment).
+  bool decayed = spec.isScan && spec.decay != 1.0;
   if (spec.runtimeSegment || spec.offsetBits || !spec.variant.empty() ||
-      spec.tilesPerWarp || spec.warpsPerBlock || spec.decay != 1.0)
+      spec.tilesPerWarp || spec.warpsPerBlock ||
+      (decayed && (spec.segmentSize <= 256 || spec.segmentSize >= 65536)))
     return spec;
-  const char *variant = classVariant(spec);
+  const char *variant = decayed ? "seg256n" : classVariant(spec);
   if (!variant)
     return spec;
   KernelSpec c = spec;

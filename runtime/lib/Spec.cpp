@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -61,6 +62,19 @@ std::string tcuc::segmentSizeError(int64_t segment) {
   if (segment > kMaxElements)
     return "segment size must be <= 2^47 (" + std::to_string(kMaxElements) +
            "), got " + std::to_string(segment);
+  return "";
+}
+
+std::string tcuc::decayError(double decay, DType in) {
+  if (!std::isfinite(decay))
+    return "decay must be finite, got " + std::to_string(decay);
+  if (decay == 1.0)
+    return "";
+  if (decay < -1.0 || decay > 1.0)
+    return "decay must lie in [-1, 1], got " + std::to_string(decay);
+  if (in != DType::F16 && in != DType::BF16 && in != DType::F32)
+    return std::string("a decayed scan takes f16, bf16 or f32 input, got ") +
+           dtypeName(in) + " (integer sums have no decay)";
   return "";
 }
 
@@ -366,5 +380,6 @@ KernelSpec KernelSpec::scan(int64_t segment, DType in, DType out, ScanMode mode,
                             std::string variant) {
   KernelSpec spec = scan(segment, in, out, mode.inclusive, std::move(variant));
   spec.reverse = mode.reverse;
+  spec.decay = mode.decay;
   return spec;
 }

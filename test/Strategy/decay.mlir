@@ -1,13 +1,13 @@
 // tcu-select-strategy on decayed scans: seg16 up to 16, seg256 up to 256,
 // whatever the tuned table says of plain scans of the size (packed, seg16n,
-// stream, ...); decay 1 is a plain scan and chosen as one; anything longer,
-// a runtime size or offsets is an error that names what is implemented.
+// stream, ...); seg256n with 2 tiles in flight for anything longer, a
+// runtime size or offsets; decay 1 is a plain scan and chosen as one.
 // RUN: tcuc-opt %s -split-input-file --tcu-select-strategy="chip=sm_90 explain=true" -verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: func @short
 // CHECK: segment_size 7 decay 0.9 {variant = #tcu.variant<seg16>}
 func.func @short(%in: memref<?xf16>, %out: memref<?xf32>) {
-  // expected-remark @+1 {{variant seg16, 1 tile(s) per warp: a decayed scan (decay 0.9) has a form in seg16 and seg256 only}}
+  // expected-remark @+1 {{variant seg16, 1 tile(s) per warp: a decayed scan (decay 0.9) has a form in seg16, seg256, seg256n and grid only}}
   tcu.segmented_scan <add> inclusive %in into %out segment_size 7 decay 0.9 : memref<?xf16> -> memref<?xf32>
   return
 }
@@ -18,7 +18,7 @@ func.func @short(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK-LABEL: func @mid
 // CHECK: segment_size 64 decay 0.5 {variant = #tcu.variant<seg256>}
 func.func @mid(%in: memref<?xf16>, %out: memref<?xf32>) {
-  // expected-remark @+1 {{variant seg256, 1 tile(s) per warp: a decayed scan (decay 0.5) has a form in seg16 and seg256 only}}
+  // expected-remark @+1 {{variant seg256, 1 tile(s) per warp: a decayed scan (decay 0.5) has a form in seg16, seg256, seg256n and grid only}}
   tcu.segmented_scan <add> exclusive %in into %out segment_size 64 decay 0.5 : memref<?xf16> -> memref<?xf32>
   return
 }
@@ -36,24 +36,53 @@ func.func @plain_one(%in: memref<?xf16>, %out: memref<?xf32>) {
 
 // -----
 
+// CHECK-LABEL: func @long
+// CHECK: segment_size 257 decay 0.9 {tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>}
 func.func @long(%in: memref<?xf16>, %out: memref<?xf32>) {
-  // expected-error @+1 {{'tcu.segmented_scan' op decayed scans are implemented for a constant segment_size <= 256 (variants 'seg16' and 'seg256') only, got segment_size 257}}
+  // expected-remark @+1 {{variant seg256n, 2 tile(s) per warp: a decayed scan (decay 0.9) has a form in seg16, seg256, seg256n and grid only}}
   tcu.segmented_scan <add> inclusive %in into %out segment_size 257 decay 0.9 : memref<?xf16> -> memref<?xf32>
   return
 }
 
 // -----
 
+// CHECK-LABEL: func @runtime
+// CHECK: segment_size %{{.*}} decay 0.9 {tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>}
 func.func @runtime(%in: memref<?xf16>, %out: memref<?xf32>, %s: index) {
-  // expected-error @+1 {{'tcu.segmented_scan' op decayed scans are implemented for a constant segment_size <= 256 (variants 'seg16' and 'seg256') only, got a runtime size}}
+  // expected-remark @+1 {{variant seg256n, 2 tile(s) per warp}}
   tcu.segmented_scan <add> inclusive %in into %out segment_size %s decay 0.9 : memref<?xf16> -> memref<?xf32>
   return
 }
 
 // -----
 
+// (A plain scan over offsets takes `balanced`.)
+// CHECK-LABEL: func @offsets
+// CHECK: offsets %{{.*}} decay 0.9 {tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>}
 func.func @offsets(%in: memref<?xf16>, %out: memref<?xf32>, %off: memref<?xi64>) {
-  // expected-error @+1 {{'tcu.segmented_scan' op decayed scans are implemented for a constant segment_size <= 256 (variants 'seg16' and 'seg256') only, got offsets}}
+  // expected-remark @+1 {{variant seg256n, 2 tile(s) per warp}}
   tcu.segmented_scan <add> inclusive %in into %out offsets %off decay 0.9 : memref<?xf16>, memref<?xi64> -> memref<?xf32>
+  return
+}
+
+// -----
+
+// tiles_per_warp given is kept.
+// CHECK-LABEL: func @given_tiles
+// CHECK: segment_size 5000 decay 0.5 {tiles_per_warp = 4 : i64, variant = #tcu.variant<seg256n>}
+func.func @given_tiles(%in: memref<?xf32>, %out: memref<?xf32>) {
+  // expected-remark @+1 {{variant seg256n, 4 tile(s) per warp}}
+  tcu.segmented_scan <add> exclusive %in into %out segment_size 5000 decay 0.5 {tiles_per_warp = 4} : memref<?xf32> -> memref<?xf32>
+  return
+}
+
+// -----
+
+// From kDecayedGridMinSegment on, a constant size takes the grid.
+// CHECK-LABEL: func @grid
+// CHECK: segment_size 65536 decay 0.999 {tiles_per_warp = 2 : i64, variant = #tcu.variant<grid>}
+func.func @grid(%in: memref<?xbf16>, %out: memref<?xf32>) {
+  // expected-remark @+1 {{variant grid, 2 tile(s) per warp}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 decay 0.999 : memref<?xbf16> -> memref<?xf32>
   return
 }

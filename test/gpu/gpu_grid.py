@@ -16,6 +16,11 @@ the classes need a cache.
 (with `--variant class`: the class kernels) at the CPU grid's reverse
 sizes, both modes, every dtype.
 
+`--decay`: the decayed scans' grid instead (h = a*h + x): decays near 1,
+0, negative and 0.5, the sizes of each decayed form (seg16, seg256, the
+seg256n class kernel, the grid), every float dtype and scan mode, and
+offsets with empty segments.
+
 `fill` compiles every kernel the grid needs into a runtime kernel cache, so
 a GPU machine without LLVM (a runtime-only build) can run the grid."""
 
@@ -142,6 +147,36 @@ def reverse_grid():
                 yield spec_args("scan", variant, dtype, mode, segment), n
 
 
+DECAYS = ("0.999", "0.9", "0.5", "0", "-0.5")
+# seg16, seg256, the seg256n class kernel (257..65535), the grid (65536+).
+DECAY_SIZES = ((7, 100003), (16, 100003), (100, 100003),
+               (256, 100003), (1000, 1000003), (5000, 1000003),
+               (70001, 3 * 70001 + 17), (1 << 20, 3 << 20))
+DECAY_MODES = ("inclusive", "exclusive", "inclusive reverse",
+               "exclusive reverse")
+
+
+def decay_grid():
+    """Yields (spec args, n) of the decayed scans: a decay near 1 and a
+    negative one at every size, float dtype and scan mode (bf16: two
+    modes; the grid's sizes: two modes), the other decays on f16 at three
+    sizes."""
+    for decay in DECAYS:
+        main = decay in ("0.999", "-0.5")
+        for dtype in ("f16", "bf16", "f32") if main else ("f16",):
+            for segment, n in DECAY_SIZES:
+                if not main and segment not in (7, 100, 1000):
+                    continue
+                modes = DECAY_MODES
+                if not main:
+                    modes = DECAY_MODES[:1]
+                elif dtype == "bf16" or segment >= 70001:
+                    modes = (DECAY_MODES[0], DECAY_MODES[3])
+                for mode in modes:
+                    yield spec_args("scan", None, dtype, mode, segment) + [
+                        "--decay", decay], n
+
+
 # What examples/cpp/reduce_scan.cpp runs (default variants).
 EXAMPLE = [("--op", "reduce", "--segment", "1000", "--dtype", "f16"),
            ("--op", "scan", "--segment", "256", "--dtype", "f16")]
@@ -154,7 +189,9 @@ def chosen(a, variant):
 
 
 def fill(args):
-    if args.variant == "class":
+    if args.decay:
+        specs = {tuple(a) for a, _ in decay_grid()}
+    elif args.variant == "class":
         specs = {tuple(a) for a, _ in class_grid(args.reverse)}
     elif args.reverse:
         specs = {tuple(a) for a, _ in reverse_grid()
@@ -201,7 +238,9 @@ def run(args):
     large_sel = True
     if args.large_cases:
         large_sel = [int(i) for i in args.large_cases.split(",")]
-    if args.variant == "class":
+    if args.decay:
+        todo = list(decay_grid())
+    elif args.variant == "class":
         todo = list(class_grid(args.reverse))
     elif args.reverse:
         todo = [(a, n) for a, n in reverse_grid() if chosen(a, args.variant)]
@@ -246,6 +285,8 @@ def main():
                    "'class': the class kernels' grid")
     p.add_argument("--reverse", action="store_true",
                    help="the reverse scans' grid instead")
+    p.add_argument("--decay", action="store_true",
+                   help="the decayed scans' grid instead")
     p.add_argument("--large-cases", default="",
                    help="comma-separated indices into LARGE (default: all)")
     args = p.parse_args()

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <climits>
+#include <cmath>
 #include <string>
 
 namespace {
@@ -89,6 +90,37 @@ TEST(CAPI, ArgumentsAreCheckedBeforeTheGPU) {
   EXPECT_EQ(
       tcuc_reduce(nullptr, nullptr, 0, 16, "f16", "f32", nullptr, nullptr), 0);
   EXPECT_EQ(lastError(), "");
+}
+
+// Bad decays fail before any GPU work (non-null fake pointers pass the
+// argument checks, so the decay's is what answers).
+TEST(CAPI, DecayedScansCheckTheDecay) {
+  void *in = reinterpret_cast<void *>(0x1000);
+  void *out = reinterpret_cast<void *>(0x2000);
+  EXPECT_EQ(tcuc_scan_decayed(in, out, 10, 5, "f16", "f32", 0, 1.5, nullptr),
+            -1);
+  EXPECT_NE(std::string(tcuc_last_error()).find("must lie in [-1, 1]"),
+            std::string::npos)
+      << tcuc_last_error();
+  EXPECT_EQ(tcuc_scan_decayed(in, out, 10, 5, "i8", "i32", 0, 0.5, nullptr),
+            -1);
+  EXPECT_NE(std::string(tcuc_last_error()).find("f16, bf16 or f32"),
+            std::string::npos)
+      << tcuc_last_error();
+  EXPECT_EQ(tcuc_scan_decayed(in, out, 10, 5, "f32", "f32", 8, 0.5, nullptr),
+            -1);
+  EXPECT_NE(std::string(tcuc_last_error()).find("scan flags"),
+            std::string::npos);
+  EXPECT_EQ(tcuc_scan_offsets_decayed(in, out, nullptr, 1, "i64", "f32", "f32",
+                                      0, NAN, nullptr),
+            -1);
+  EXPECT_NE(std::string(tcuc_last_error()).find("pointer is null"),
+            std::string::npos)
+      << tcuc_last_error();
+  // Nothing to do is a success whatever the decay.
+  EXPECT_EQ(tcuc_scan_decayed(nullptr, nullptr, 0, 5, "f16", "f32",
+                              TCUC_SCAN_REVERSE, 0.5, nullptr),
+            0);
 }
 
 } // namespace

@@ -488,10 +488,10 @@ struct DecayedAbsSum {
 };
 } // namespace
 
-std::vector<double> referenceDecayedScan(DType in, const void *data, int64_t n,
-                                         int64_t segmentSize, double decay,
-                                         bool inclusive, bool reverse) {
-  Segments segments{n, segmentSize};
+static std::vector<double> decayedReference(DType in, const void *data,
+                                            const Segments &segments,
+                                            double decay, bool inclusive,
+                                            bool reverse) {
   if (nothing(segments, true))
     return {};
   return withLoader(in, data, [&](auto load) {
@@ -500,11 +500,10 @@ std::vector<double> referenceDecayedScan(DType in, const void *data, int64_t n,
   });
 }
 
-std::vector<float> sequentialF32DecayedScan(DType in, const void *data,
-                                            int64_t n, int64_t segmentSize,
-                                            double decay, bool inclusive,
-                                            bool reverse) {
-  Segments segments{n, segmentSize};
+static std::vector<float> decayedSequentialF32(DType in, const void *data,
+                                               const Segments &segments,
+                                               double decay, bool inclusive,
+                                               bool reverse) {
   if (nothing(segments, true))
     return {};
   return withLoader(in, data, [&](auto load) {
@@ -514,10 +513,9 @@ std::vector<float> sequentialF32DecayedScan(DType in, const void *data,
   });
 }
 
-std::vector<double> absoluteMassDecayed(DType in, const void *data, int64_t n,
-                                        int64_t segmentSize, double decay,
-                                        bool inclusive, bool reverse) {
-  Segments segments{n, segmentSize};
+static std::vector<double> decayedMass(DType in, const void *data,
+                                       const Segments &segments, double decay,
+                                       bool inclusive, bool reverse) {
   if (nothing(segments, true))
     return {};
   return withLoader(in, data, [&](auto load) {
@@ -525,6 +523,55 @@ std::vector<double> absoluteMassDecayed(DType in, const void *data, int64_t n,
         load, segments, true, inclusive, reverse,
         DecayedAbsSum{std::fabs(decay), 0});
   });
+}
+
+/// Segments from CSR offsets (n is the last).
+static Segments fromOffsets(const std::vector<int64_t> &offsets) {
+  return {offsets.empty() ? 0 : offsets.back(), 0, &offsets};
+}
+
+std::vector<double> referenceDecayedScan(DType in, const void *data, int64_t n,
+                                         int64_t segmentSize, double decay,
+                                         bool inclusive, bool reverse) {
+  return decayedReference(in, data, {n, segmentSize}, decay, inclusive,
+                          reverse);
+}
+
+std::vector<float> sequentialF32DecayedScan(DType in, const void *data,
+                                            int64_t n, int64_t segmentSize,
+                                            double decay, bool inclusive,
+                                            bool reverse) {
+  return decayedSequentialF32(in, data, {n, segmentSize}, decay, inclusive,
+                              reverse);
+}
+
+std::vector<double> absoluteMassDecayed(DType in, const void *data, int64_t n,
+                                        int64_t segmentSize, double decay,
+                                        bool inclusive, bool reverse) {
+  return decayedMass(in, data, {n, segmentSize}, decay, inclusive, reverse);
+}
+
+std::vector<double>
+referenceDecayedScanOffsets(DType in, const void *data,
+                            const std::vector<int64_t> &offsets, double decay,
+                            bool inclusive, bool reverse) {
+  return decayedReference(in, data, fromOffsets(offsets), decay, inclusive,
+                          reverse);
+}
+
+std::vector<float>
+sequentialF32DecayedScanOffsets(DType in, const void *data,
+                                const std::vector<int64_t> &offsets,
+                                double decay, bool inclusive, bool reverse) {
+  return decayedSequentialF32(in, data, fromOffsets(offsets), decay, inclusive,
+                              reverse);
+}
+
+std::vector<double>
+absoluteMassDecayedOffsets(DType in, const void *data,
+                           const std::vector<int64_t> &offsets, double decay,
+                           bool inclusive, bool reverse) {
+  return decayedMass(in, data, fromOffsets(offsets), decay, inclusive, reverse);
 }
 
 std::vector<double> referenceOffsets(DType in, const void *data,

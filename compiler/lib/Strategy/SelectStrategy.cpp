@@ -92,28 +92,36 @@ void choose(OpT op, bool isScan, const std::string &chip,
   }
 }
 
-/// A decayed scan has a form in the variants of isDecayVariant only (seg16,
-/// seg256): the smallest that takes its segment size, whatever the table
-/// says of plain scans; none for a runtime size, offsets or S > 256.
+/// A decayed scan has a form in the variants of isDecayVariant only, whatever
+/// the table says of plain scans: seg16 (S <= 16) and seg256 (S <= 256),
+/// one tile a warp; seg256n for longer, runtime-size and offsets segments,
+/// and the grid (many warps a segment) for a constant S of at least
+/// kDecayedGridMinSegment, kDecayedTilesInFlight tiles loaded before the
+/// first is scanned (docs/rationale.md#decayed-scans).
+constexpr int64_t kDecayedTilesInFlight = 2;
+constexpr int64_t kDecayedGridMinSegment = 65536;
+
 LogicalResult chooseDecayed(SegmentedScanOp op, bool explain) {
   if (op.getVariant())
     return success(); // checked by the verifier
-  if (op.hasRuntimeSegmentSize() || op.hasOffsets() ||
-      op.getSegmentSize() > 256)
-    return op.emitOpError()
-           << "decayed scans are implemented for a constant segment_size "
-              "<= 256 (variants 'seg16' and 'seg256') only, got "
-           << (op.hasOffsets() ? std::string("offsets")
-               : op.hasRuntimeSegmentSize()
-                   ? std::string("a runtime size")
-                   : "segment_size " + std::to_string(op.getSegmentSize()));
-  Variant v = op.getSegmentSize() <= 16 ? Variant::Seg16 : Variant::Seg256;
+  bool walk = op.hasRuntimeSegmentSize() || op.hasOffsets() ||
+              op.getSegmentSize() > 256;
+  bool grid = !op.hasRuntimeSegmentSize() && !op.hasOffsets() &&
+              op.getSegmentSize() >= kDecayedGridMinSegment;
+  Variant v = grid                        ? Variant::Grid
+              : walk                      ? Variant::Seg256N
+              : op.getSegmentSize() <= 16 ? Variant::Seg16
+                                          : Variant::Seg256;
   op.setVariant(v);
+  if (!op.getTilesPerWarp() && walk)
+    op.setTilesPerWarp(kDecayedTilesInFlight);
   if (explain)
-    op.emitRemark() << "variant " << stringifyVariant(v)
-                    << ", 1 tile(s) per warp: a decayed scan (decay "
+    op.emitRemark() << "variant " << stringifyVariant(v) << ", "
+                    << op.getTilesPerWarpOrDefault()
+                    << " tile(s) per warp: a decayed scan (decay "
                     << formatDecay(float(*op.getDecayFactor()))
-                    << ") has a form in seg16 and seg256 only";
+                    << ") has a form in seg16, seg256, seg256n and grid "
+                       "only";
   return success();
 }
 

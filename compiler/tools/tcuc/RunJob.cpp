@@ -467,40 +467,45 @@ int tcuc::driver::runJob(const RunRequest &request, const ExecuteFn &execute) {
     Progress progress("computing the float64 reference");
     const std::vector<int64_t> &offsets = request.offsets;
     bool csr = spec.offsetBits != 0;
-    // A decayed scan (no offsets: parseSpecOptions) is judged against its
-    // recurrence, with the f32 decay the kernel uses.
+    // A decayed scan is judged against its recurrence, with the f32 decay
+    // the kernel uses.
     double decay = static_cast<float>(spec.decay);
     bool decayed = spec.isScan && spec.decay != 1.0;
-    std::vector<double> reference =
-        decayed
-            ? ref::referenceDecayedScan(spec.input, input.data(), n, segment,
-                                        decay, spec.inclusive, spec.reverse)
-        : csr ? ref::referenceOffsets(spec.input, input.data(), offsets,
-                                      spec.isScan, spec.inclusive, spec.reverse)
-        : spec.isScan
-            ? ref::referenceScan(spec.input, input.data(), n, segment,
-                                 spec.inclusive, spec.reverse)
-            : ref::referenceReduce(spec.input, input.data(), n, segment);
-    std::vector<double> mass =
-        decayed ? ref::absoluteMassDecayed(spec.input, input.data(), n, segment,
-                                           decay, spec.inclusive, spec.reverse)
-        : csr   ? ref::absoluteMassOffsets(spec.input, input.data(), offsets,
-                                           spec.isScan, spec.inclusive,
-                                           spec.reverse)
-                : ref::absoluteMass(spec.input, input.data(), n, segment,
-                                    spec.isScan, spec.inclusive, spec.reverse);
+    bool incl = spec.inclusive, rev = spec.reverse;
+    const void *x = input.data();
+    std::vector<double> reference, mass;
+    std::vector<float> seq;
+    if (decayed && csr) {
+      reference = ref::referenceDecayedScanOffsets(spec.input, x, offsets,
+                                                   decay, incl, rev);
+      mass = ref::absoluteMassDecayedOffsets(spec.input, x, offsets, decay,
+                                             incl, rev);
+      seq = ref::sequentialF32DecayedScanOffsets(spec.input, x, offsets, decay,
+                                                 incl, rev);
+    } else if (decayed) {
+      reference = ref::referenceDecayedScan(spec.input, x, n, segment, decay,
+                                            incl, rev);
+      mass =
+          ref::absoluteMassDecayed(spec.input, x, n, segment, decay, incl, rev);
+      seq = ref::sequentialF32DecayedScan(spec.input, x, n, segment, decay,
+                                          incl, rev);
+    } else if (csr) {
+      reference =
+          ref::referenceOffsets(spec.input, x, offsets, spec.isScan, incl, rev);
+      mass = ref::absoluteMassOffsets(spec.input, x, offsets, spec.isScan, incl,
+                                      rev);
+      seq = ref::sequentialF32Offsets(spec.input, x, offsets, spec.isScan, incl,
+                                      rev);
+    } else if (spec.isScan) {
+      reference = ref::referenceScan(spec.input, x, n, segment, incl, rev);
+      mass = ref::absoluteMass(spec.input, x, n, segment, true, incl, rev);
+      seq = ref::sequentialF32Scan(spec.input, x, n, segment, incl, rev);
+    } else {
+      reference = ref::referenceReduce(spec.input, x, n, segment);
+      mass = ref::absoluteMass(spec.input, x, n, segment, false, false);
+      seq = ref::sequentialF32Reduce(spec.input, x, n, segment);
+    }
     stats = ref::compare(spec.output, output.data(), reference, mass);
-    std::vector<float> seq =
-        decayed ? ref::sequentialF32DecayedScan(spec.input, input.data(), n,
-                                                segment, decay, spec.inclusive,
-                                                spec.reverse)
-        : csr   ? ref::sequentialF32Offsets(spec.input, input.data(), offsets,
-                                            spec.isScan, spec.inclusive,
-                                            spec.reverse)
-        : spec.isScan
-            ? ref::sequentialF32Scan(spec.input, input.data(), n, segment,
-                                     spec.inclusive, spec.reverse)
-            : ref::sequentialF32Reduce(spec.input, input.data(), n, segment);
     seqStats = ref::compareF32(seq, reference, mass);
     ok = ref::withinTolerance(spec.output, stats, seqStats);
     bound = ref::relErrBound(spec.output, seqStats);

@@ -91,15 +91,15 @@ cl::opt<std::string> offsetType(
     cl::sub(compileCommand), cl::cat(tcucCategory));
 cl::opt<std::string> decay(
     "decay",
-    cl::desc("Decayed scan: h = A·h + x within each segment (A in [-1, 1], "
-             "rounded to f32; 1 = the plain scan; f16, bf16 or f32 input, "
-             "segment <= 256 so far)"),
+    cl::desc("Decayed scan: h = A·h + x within each segment, restarted at "
+             "each head (A in [-1, 1], rounded to f32; 1 = the plain scan; "
+             "f16, bf16 or f32 input; any --segment size or --offsets)"),
     cl::value_desc("A"), cl::init(""), cl::sub(runCommand),
     cl::sub(compileCommand), cl::cat(tcucCategory));
 
 /// Sets spec.decay from --decay, with the rules of `decay` on
 /// tcu.segmented_scan said in the driver's terms.
-bool parseDecay(KernelSpec &spec, bool csr, std::string &error) {
+bool parseDecay(KernelSpec &spec, std::string &error) {
   if (decay.empty())
     return true;
   char *end = nullptr;
@@ -122,10 +122,6 @@ bool parseDecay(KernelSpec &spec, bool csr, std::string &error) {
     error = "--decay needs f16, bf16 or f32 input (integer sums have no "
             "decay), got " +
             std::string(dtypeName(spec.input));
-    return false;
-  }
-  if (csr) {
-    error = "--decay takes one --segment size (<= 256) so far, not offsets";
     return false;
   }
   spec.decay = a;
@@ -165,5 +161,5 @@ bool tcuc::driver::parseSpecOptions(KernelSpec &spec, bool offsets,
   }
   if (csr)
     spec.offsetBits = offsetType == "i32" ? 32 : 64;
-  return parseDecay(spec, csr, error);
+  return parseDecay(spec, error);
 }

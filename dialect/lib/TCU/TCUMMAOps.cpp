@@ -46,6 +46,10 @@ static std::optional<int> decayPower(DecayMatrixKind kind, int r, int c) {
     return c + 1;
   case DecayMatrixKind::RowHeadStrict:
     return c;
+  case DecayMatrixKind::Carry:
+    return kTileSize * r + c + 1;
+  case DecayMatrixKind::CarryStrict:
+    return kTileSize * r + c;
   }
   return std::nullopt;
 }

@@ -539,7 +539,8 @@ LogicalResult SegmentedReduceOp::verify() {
 }
 
 bool mlir::tcu::isDecayVariant(Variant variant) {
-  return variant == Variant::Seg16 || variant == Variant::Seg256;
+  return variant == Variant::Seg16 || variant == Variant::Seg256 ||
+         variant == Variant::Seg256N || variant == Variant::Grid;
 }
 
 /// A scan's `decay`: finite, in [-1, 1] (the weights a^k of a tile row
@@ -567,8 +568,8 @@ static LogicalResult verifyDecay(Operation *op, std::optional<APFloat> decay,
            << inputElement << " (integer sums have no decay)";
   if (variant && !isDecayVariant(*variant))
     return op->emitOpError()
-           << "decayed scans are implemented for variants 'seg16' and "
-              "'seg256' only (segment_size <= 256), got '"
+           << "decayed scans are implemented for variants 'seg16', "
+              "'seg256', 'seg256n' and 'grid' only, got '"
            << stringifyVariant(*variant) << "'";
   return success();
 }

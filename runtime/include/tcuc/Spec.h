@@ -64,14 +64,20 @@ std::string elementCountError(int64_t n);
 /// ones allowed. What the drivers and the APIs' validation check before a
 /// launch.
 std::string offsetsError(const int64_t *offsets, size_t count, int64_t n);
+/// Why a scan with `decay` of `in` elements cannot run, or "": the decay
+/// must be finite and in [-1, 1] (1 is the plain scan), the input a float.
+std::string decayError(double decay, DType in);
 std::string offsetsError(const int32_t *offsets, size_t count, int64_t n);
 
 /// How a scan combines each element with the others of its segment:
 /// inclusive (with itself) or exclusive, and forward (a prefix scan, the
-/// elements before it) or reverse (a suffix scan, the elements after it).
+/// elements before it) or reverse (a suffix scan, the elements after it);
+/// with `decay` a != 1 a decayed scan, h_i = a·h_{i-1} + x_i (KernelSpec's
+/// decay).
 struct ScanMode {
   bool inclusive = true;
   bool reverse = false;
+  double decay = 1.0;
 };
 
 /// One segmented collective. Segments are consecutive runs of `segmentSize`

@@ -84,6 +84,20 @@ int tcuc_prepare_ex(const char *op, int64_t segment, const char *in_type,
                     const char *out_type, int flags, const char *variant,
                     int64_t n, uint64_t *scratch_bytes, int *num_kernels);
 
+/* Decayed scans: h_i = decay * h_{i-1} + in[i] within each segment,
+ * restarted at each head (flags as tcuc_scan_ex's: exclusive writes
+ * h_{i-1}, 0 at a head; reverse runs from each segment's end). `decay`
+ * must be finite and in [-1, 1] (1 is the plain scan) and the input
+ * "f16", "bf16" or "f32"; the kernel uses it rounded to float. One kernel
+ * per decay value (compiled on first use, then cached). */
+int tcuc_scan_decayed(const void *in, void *out, int64_t n, int64_t segment,
+                      const char *in_type, const char *out_type, int flags,
+                      double decay, void *stream);
+int tcuc_scan_offsets_decayed(const void *in, void *out, const void *offsets,
+                              int64_t num_segments, const char *offset_type,
+                              const char *in_type, const char *out_type,
+                              int flags, double decay, void *stream);
+
 /* The message of this thread's last failed call ("" if none). */
 const char *tcuc_last_error(void);
 

@@ -51,8 +51,8 @@ func.func @i8_plain(%in: memref<?xi8>, %out: memref<?xi32>) {
 // -----
 
 func.func @variant(%in: memref<?xf16>, %out: memref<?xf32>) {
-  // expected-error @+1 {{'tcu.segmented_scan' op decayed scans are implemented for variants 'seg16' and 'seg256' only (segment_size <= 256), got 'seg256n'}}
-  tcu.segmented_scan <add> inclusive %in into %out segment_size 100 decay 0.5 {variant = #tcu.variant<seg256n>} : memref<?xf16> -> memref<?xf32>
+  // expected-error @+1 {{'tcu.segmented_scan' op decayed scans are implemented for variants 'seg16', 'seg256', 'seg256n' and 'grid' only, got 'stream'}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 100 decay 0.5 {variant = #tcu.variant<stream>} : memref<?xf16> -> memref<?xf32>
   return
 }
 

@@ -110,6 +110,20 @@ std::vector<double> absoluteMassDecayed(DType in, const void *data, int64_t n,
                                         bool inclusive, bool reverse = false);
 
 /// The same three over segments from CSR offsets (k+1 entries, valid:
+/// offsetsError; n is the last).
+std::vector<double>
+referenceDecayedScanOffsets(DType in, const void *data,
+                            const std::vector<int64_t> &offsets, double decay,
+                            bool inclusive, bool reverse = false);
+std::vector<float> sequentialF32DecayedScanOffsets(
+    DType in, const void *data, const std::vector<int64_t> &offsets,
+    double decay, bool inclusive, bool reverse = false);
+std::vector<double>
+absoluteMassDecayedOffsets(DType in, const void *data,
+                           const std::vector<int64_t> &offsets, double decay,
+                           bool inclusive, bool reverse = false);
+
+/// The same three over segments from CSR offsets (k+1 entries, valid:
 /// offsetsError; n is the last): one value per segment, 0 for an empty
 /// one (reduce), or n values (scan).
 std::vector<double> referenceOffsets(DType in, const void *data,

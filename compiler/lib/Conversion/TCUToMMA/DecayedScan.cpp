@@ -1,4 +1,4 @@
-//===- DecayedScan.cpp - decayed scans (h = a·h + x) in seg16 and seg256 --===//
+//===- DecayedScan.cpp - decayed scans (h = a·h + x) ----------------------===//
 //
 // A scan with `decay a` computes h_i = a·h_{i-1} + x_i within each segment
 // (docs/algorithms.md#decayed-scans). The 0/1 matrices of the plain scan
@@ -18,11 +18,21 @@
 // would lose bits of a small power a^k), and the product is scaled back in
 // f32 (exactly: a power of two).
 //
+// Longer segments (seg256n: any size, runtime sizes, offsets) walk their
+// tiles in order with the value h the segment had before the tile: R gains
+// h ⊙ Carry_a (a^(16r+c+1)), and the tile's last h is the next carry. The
+// grid cuts long segments into chunks: their totals, scanned with decay
+// a^(chunk length), are the chunks' carries.
+//
 //===----------------------------------------------------------------------===//
 
 #include "ScanTiles.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::tcu;
@@ -142,6 +152,129 @@ Value decayedTile(TileBuilder &tb, const Collective &c, const DecayParts &d,
                                arith::MulFOp::create(b, loc, ends, head));
 }
 
+/// decayedTile of a tile that continues its segment from `carry`, the
+/// splat value h the segment had before the tile: R + carry ⊙ Carry_a
+/// (a^(16r+c+1); exclusive: a^(16r+c)). Returns R and the next carry, the
+/// h after the tile's last element (inclusive: R's; exclusive: a·R + x
+/// there). Elements past the segment's end are 0 in `a`: the carry they
+/// give is never used.
+std::pair<Value, Value> decayedCarriedTile(TileBuilder &tb, const Collective &c,
+                                           const DecayParts &d, Value a,
+                                           Value carry) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  Type f32 = b.getF32Type();
+  Value weights = decayMatrix(
+      tb, c.inclusive ? DecayMatrixKind::Carry : DecayMatrixKind::CarryStrict,
+      d.a, f32, 0, 0);
+  Value r =
+      arith::AddFOp::create(b, loc, decayedTile(tb, c, d, a),
+                            arith::MulFOp::create(b, loc, carry, weights));
+  Value last = tb.element(r, T - 1, T - 1);
+  if (!c.inclusive) {
+    Value x = tb.element(a, T - 1, T - 1);
+    if (x.getType() != f32)
+      x = arith::ExtFOp::create(b, loc, f32, x);
+    Value decay = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(d.a));
+    last = arith::AddFOp::create(b, loc,
+                                 arith::MulFOp::create(b, loc, decay, last), x);
+  }
+  return {r, tb.broadcast(last, f32)};
+}
+
+/// `runs` tiles of 256 consecutive elements from `base` in order, from
+/// `carry` (decayedCarriedTile), each stored unless `store` is false
+/// (nothing at or past `end`, nor below `from`); tiles_per_warp tiles are
+/// loaded before the first is scanned. Returns the carry after the last.
+Value decayedWalk(TileBuilder &tb, const Collective &c, const DecayParts &d,
+                  Value base, Value runs, Value end, Value carry, Value from,
+                  bool store = true) {
+  return forTileGroups(
+      tb, tb.idx(0), runs, tb.idx(1), c.tilesPerWarp, end, {carry},
+      [&](ArrayRef<Value> tiles, ArrayRef<Value> limits,
+          ValueRange carried) -> SmallVector<Value> {
+        SmallVector<Value> bases, loaded;
+        for (auto [t, limit] : llvm::zip(tiles, limits)) {
+          bases.push_back(tb.add(base, tb.mul(t, T * T)));
+          loaded.push_back(loadScanTile(tb, c, bases.back(), limit, from));
+        }
+        Value h = carried[0];
+        for (auto [tileBase, limit, a] : llvm::zip(bases, limits, loaded)) {
+          auto [r, next] = decayedCarriedTile(tb, c, d, a, h);
+          if (store)
+            storeScanTile(tb, c, r, tileBase, limit, from);
+          h = next;
+        }
+        return {h};
+      })[0];
+}
+
+/// Seg256N: each segment's tiles in order, a warp a segment.
+void scanDecayedSegments(TileBuilder &tb, const Collective &c,
+                         const DecayParts &d) {
+  tb.parallel(c.numSegments, [&](Value seg) {
+    SegmentTiles s = segmentTiles(tb, c, seg);
+    decayedWalk(tb, s.item, d, s.walk.base, s.runs, s.walk.end,
+                zeroCarry(tb, s.item), s.walk.from);
+  });
+}
+
+/// The variant that scans a grid's partials (`chunks` a segment): one
+/// tile row, one tile, a warp's walk, or the grid again past kGridChunk.
+Variant decayedPartialsVariant(int64_t chunks) {
+  if (chunks <= T)
+    return Variant::Seg16;
+  if (chunks <= T * T)
+    return Variant::Seg256;
+  return chunks > kGridChunk ? Variant::Grid : Variant::Seg256N;
+}
+
+/// Grid: every segment cut into chunks of L elements (gridChunkLength), a
+/// warp a chunk. Pass 1 walks each chunk from h = 0 and keeps its last h
+/// (the chunk's decayed total); pass 2 is the exclusive decayed scan of
+/// those totals with decay a^L (a chunk's total reaches the next chunk's
+/// end decayed by a^L), which gives each chunk the h before it; pass 3
+/// walks each chunk again from that carry and stores.
+void scanDecayedGrid(TileBuilder &tb, const Collective &c,
+                     const DecayParts &d) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  int64_t chunks = numGridChunks(c);
+  int64_t length = gridChunkLength(c);
+  Type f32 = b.getF32Type();
+  auto scratchType = MemRefType::get({ShapedType::kDynamic}, f32);
+  Value numPartials = tb.mul(c.numSegments, chunks);
+  Value totals =
+      memref::AllocOp::create(b, loc, scratchType, ValueRange{numPartials});
+  Value prefix =
+      memref::AllocOp::create(b, loc, scratchType, ValueRange{numPartials});
+  auto runsOf = [&](const TileRange &chunk) {
+    return clippedRuns(tb, length / (T * T), T * T, chunk.base, chunk.end);
+  };
+
+  tb.parallel(numPartials, [&](Value p) {
+    TileRange chunk = gridChunkRange(tb, c, p);
+    Value h = decayedWalk(tb, c, d, chunk.base, runsOf(chunk), chunk.end,
+                          zeroCarry(tb, c), chunk.from, /*store=*/false);
+    tb.storeRow(h, 0, totals, p, tb.add(p, tb.idx(1)), /*accumulate=*/false);
+  });
+
+  Collective partials =
+      partialsScan(tb, c, totals, prefix, chunks, numPartials);
+  // a^L as the f32 the matrices are built from (0 once it underflows).
+  partials.decay = static_cast<float>(std::pow(double(d.a), double(length)));
+  scanDecayed(tb, partials, decayedPartialsVariant(chunks));
+
+  tb.parallel(numPartials, [&](Value p) {
+    TileRange chunk = gridChunkRange(tb, c, p);
+    Value start = memref::LoadOp::create(b, loc, prefix, p);
+    decayedWalk(tb, c, d, chunk.base, runsOf(chunk), chunk.end,
+                tb.broadcast(start, f32), chunk.from);
+  });
+  memref::DeallocOp::create(b, loc, totals);
+  memref::DeallocOp::create(b, loc, prefix);
+}
+
 } // namespace
 
 void mlir::tcu::detail::scanDecayed(TileBuilder &tb, const Collective &c,
@@ -162,6 +295,10 @@ void mlir::tcu::detail::scanDecayed(TileBuilder &tb, const Collective &c,
         });
     return;
   }
+  if (variant == Variant::Seg256N)
+    return scanDecayedSegments(tb, c, d);
+  if (variant == Variant::Grid)
+    return scanDecayedGrid(tb, c, d);
   assert(variant == Variant::Seg256 && "checked by the verifier");
   // One tile a segment; elements past its end are loaded as 0 and come
   // after every element that is stored, so they change nothing.

@@ -138,9 +138,9 @@ struct ConvertTCUToMMAPass
     WalkResult unsupported = getOperation()->walk([](SegmentedScanOp op) {
       if (!op.getDecayFactor() || isDecayVariant(op.getVariantOrDefault()))
         return WalkResult::advance();
-      op.emitOpError() << "decayed scans are implemented for a constant "
-                          "segment_size <= 256 (variants 'seg16' and "
-                          "'seg256') only, got variant '"
+      op.emitOpError() << "decayed scans are implemented for variants "
+                          "'seg16', 'seg256', 'seg256n' and 'grid' only, "
+                          "got variant '"
                        << stringifyVariant(op.getVariantOrDefault()) << "'";
       return WalkResult::interrupt();
     });

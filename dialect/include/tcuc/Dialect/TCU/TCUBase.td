@@ -173,7 +173,9 @@ def TCU_DecayMatrixKind : I32EnumAttr<"DecayMatrixKind",
       I32EnumAttrCase<"L", 2, "L">,
       I32EnumAttrCase<"RowTail", 3, "RowTail">,
       I32EnumAttrCase<"RowHead", 4, "RowHead">,
-      I32EnumAttrCase<"RowHeadStrict", 5, "RowHeadStrict">
+      I32EnumAttrCase<"RowHeadStrict", 5, "RowHeadStrict">,
+      I32EnumAttrCase<"Carry", 6, "Carry">,
+      I32EnumAttrCase<"CarryStrict", 7, "CarryStrict">
     ]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::tcu";
@@ -191,7 +193,9 @@ def TCU_DecayMatrixKindAttr : EnumAttr<TCU_Dialect, TCU_DecayMatrixKind,
     `RowTail`: a^(15-c) in every row (weights an element of a row by the
     steps to the row's end). `RowHead`: a^(c+1) in every row (a value at
     the end of the previous row, carried to column c). `RowHeadStrict`:
-    a^c (the same for an exclusive scan).
+    a^c (the same for an exclusive scan). `Carry`: a^(16r+c+1) (a value
+    before the tile, carried to element 16r+c); `CarryStrict`: a^(16r+c)
+    (the same for an exclusive scan).
   }];
   let assemblyFormat = "`<` $value `>`";
 }

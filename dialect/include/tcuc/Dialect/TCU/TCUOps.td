@@ -215,9 +215,9 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan",
     (0 at each head), reverse runs it from each segment's end. Absent, or
     1, is the plain scan. `a` must be finite and in [-1, 1] (with |a| > 1
     the weights a^k of a tile grow past the f16 and f32 ranges), the input
-    f16, bf16 or f32 (integer sums have no decay), and the variant `seg16`
-    or `seg256` (a constant segment_size <= 256) so far; the weights a^k
-    enter the products as exact f16/bf16 parts
+    f16, bf16 or f32 (integer sums have no decay), and the variant `seg16`,
+    `seg256` or `seg256n` (any segments: constant, runtime size, offsets);
+    the weights a^k enter the products as exact f16/bf16 parts
     (docs/algorithms.md#decayed-scans).
 
     Example:
