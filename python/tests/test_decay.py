@@ -140,6 +140,28 @@ def test_torch(device, dtype, segment):
 
 
 @pytest.mark.parametrize("device", devices())
+@pytest.mark.parametrize("reverse", [False, True])
+def test_torch_offsets_and_determinism(device, reverse):
+    """Offsets with empty segments (seg256n over offsets), bitwise the
+    same on a second call."""
+    if device == "cuda" and not torch.cuda.is_available():
+        pytest.skip("no CUDA device")
+    g = torch.Generator().manual_seed(7)
+    lengths = torch.randint(0, 3000, (60,), generator=g)
+    lengths[::5] = 0
+    offsets = torch.cat([torch.zeros(1, dtype=torch.int64),
+                         lengths.cumsum(0)])
+    x = torch.randn(int(offsets[-1]), generator=g).to(torch.bfloat16)
+    got = tcuc.segment_cumsum(x.to(device), offsets=offsets.to(device),
+                              decay=0.995, reverse=reverse)
+    again = tcuc.segment_cumsum(x.to(device), offsets=offsets.to(device),
+                                decay=0.995, reverse=reverse)
+    assert torch.equal(got, again)
+    assert_decayed_close(got.cpu().numpy(), x.float().numpy(), 0.995,
+                         "float32", offsets=offsets.numpy(), reverse=reverse)
+
+
+@pytest.mark.parametrize("device", devices())
 @pytest.mark.parametrize("exclusive", [False, True])
 @pytest.mark.parametrize("reverse", [False, True])
 def test_torch_gradient(device, exclusive, reverse):

@@ -79,13 +79,14 @@ static KernelSpec autoSegmentClassOf(const KernelSpec &spec) {
 
 KernelSpec tcuc::segmentClassOf(const KernelSpec &spec) {
   // Offsets kernels already serve every length. A decayed scan's class
-  // is seg256n for 256 < S < 65536 (its decayed forms: docs/algorithms.md);
-  // shorter and longer ones keep their size's kernel (seg16, seg256, and
-  // from 65536 on the grid: tcu-select-strategy's kDecayedGridMinSegment).
+  // is seg256n for 256 < S < 131072 (its decayed forms:
+  // docs/algorithms.md); shorter and longer ones keep their size's kernel
+  // (seg16, seg256, and from 131072 on the grid: tcu-select-strategy's
+  // kDecayedGridMinSegment).
   bool decayed = spec.isScan && spec.decay != 1.0;
   if (spec.runtimeSegment || spec.offsetBits || !spec.variant.empty() ||
       spec.tilesPerWarp || spec.warpsPerBlock ||
-      (decayed && (spec.segmentSize <= 256 || spec.segmentSize >= 65536)))
+      (decayed && (spec.segmentSize <= 256 || spec.segmentSize >= 131072)))
     return spec;
   const char *variant = decayed ? "seg256n" : classVariant(spec);
   if (!variant)

@@ -80,9 +80,9 @@ func.func @given_tiles(%in: memref<?xf32>, %out: memref<?xf32>) {
 
 // From kDecayedGridMinSegment on, a constant size takes the grid.
 // CHECK-LABEL: func @grid
-// CHECK: segment_size 65536 decay 0.999 {tiles_per_warp = 2 : i64, variant = #tcu.variant<grid>}
+// CHECK: segment_size 131072 decay 0.999 {tiles_per_warp = 2 : i64, variant = #tcu.variant<grid>}
 func.func @grid(%in: memref<?xbf16>, %out: memref<?xf32>) {
   // expected-remark @+1 {{variant grid, 2 tile(s) per warp}}
-  tcu.segmented_scan <add> inclusive %in into %out segment_size 65536 decay 0.999 : memref<?xbf16> -> memref<?xf32>
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 131072 decay 0.999 : memref<?xbf16> -> memref<?xf32>
   return
 }

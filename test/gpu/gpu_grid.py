@@ -18,8 +18,8 @@ sizes, both modes, every dtype.
 
 `--decay`: the decayed scans' grid instead (h = a*h + x): decays near 1,
 0, negative and 0.5, the sizes of each decayed form (seg16, seg256, the
-seg256n class kernel, the grid), every float dtype and scan mode, and
-offsets with empty segments.
+seg256n class kernel, the grid), every float dtype and scan mode
+(offsets: python/tests/test_decay.py on CUDA).
 
 `fill` compiles every kernel the grid needs into a runtime kernel cache, so
 a GPU machine without LLVM (a runtime-only build) can run the grid."""
@@ -148,7 +148,7 @@ def reverse_grid():
 
 
 DECAYS = ("0.999", "0.9", "0.5", "0", "-0.5")
-# seg16, seg256, the seg256n class kernel (257..65535), the grid (65536+).
+# seg16, seg256, the seg256n class kernel (257..131071), the grid (131072+).
 DECAY_SIZES = ((7, 100003), (16, 100003), (100, 100003),
                (256, 100003), (1000, 1000003), (5000, 1000003),
                (70001, 3 * 70001 + 17), (1 << 20, 3 << 20))

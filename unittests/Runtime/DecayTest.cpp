@@ -2,7 +2,7 @@
 //
 // What needs no GPU: ScanMode::decay reaching the spec and its key, the
 // decay's checks (the C API's: CAPITest.cpp), and the kernels decayed scans
-// take (one seg256n kernel for every size in (256, 65536), per-size kernels
+// take (one seg256n kernel for every size in (256, 131072), per-size kernels
 // elsewhere). The GPU results are checked by `tcuc run --check` and the
 // Python suite (python/tests/test_decay.py).
 //
@@ -54,9 +54,9 @@ TEST(Decay, SegmentClasses) {
     EXPECT_FALSE(resolveSegmentClass(decayed(s, 0.9), SegmentKernelMode::Auto)
                      .runtimeSegment)
         << s;
-  // 257..65535: one seg256n kernel that takes the size at launch, the
+  // 257..131071: one seg256n kernel that takes the size at launch, the
   // decay and mode kept.
-  for (int64_t s : {257, 1000, 3001, 65535}) {
+  for (int64_t s : {257, 1000, 3001, 131071}) {
     KernelSpec c =
         resolveSegmentClass(KernelSpec::scan(s, DType::BF16, DType::F32,
                                              ScanMode{false, true, 0.99}),
@@ -72,9 +72,10 @@ TEST(Decay, SegmentClasses) {
                            SegmentKernelMode::Auto)
                            .key());
   }
-  // From 65536 on, per size (the strategy's grid).
-  EXPECT_FALSE(resolveSegmentClass(decayed(65536, 0.9), SegmentKernelMode::Auto)
-                   .runtimeSegment);
+  // From 131072 on, per size (the strategy's grid).
+  EXPECT_FALSE(
+      resolveSegmentClass(decayed(131072, 0.9), SegmentKernelMode::Auto)
+          .runtimeSegment);
   // Another decay is another kernel.
   EXPECT_NE(
       resolveSegmentClass(decayed(1000, 0.9), SegmentKernelMode::Auto).key(),

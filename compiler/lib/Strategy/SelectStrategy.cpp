@@ -99,7 +99,7 @@ void choose(OpT op, bool isScan, const std::string &chip,
 /// kDecayedGridMinSegment, kDecayedTilesInFlight tiles loaded before the
 /// first is scanned (docs/rationale.md#decayed-scans).
 constexpr int64_t kDecayedTilesInFlight = 2;
-constexpr int64_t kDecayedGridMinSegment = 65536;
+constexpr int64_t kDecayedGridMinSegment = 131072;
 
 LogicalResult chooseDecayed(SegmentedScanOp op, bool explain) {
   if (op.getVariant())

@@ -90,6 +90,12 @@ int tcuc::driver::runCompile() {
   std::string why, target = kernelTargetFor(arch, &why);
   if (target.empty())
     return fail("--arch: " + why);
+  // A spec whose strategy no tuned table chooses (a class kernel, a given
+  // variant) is one kernel for every model of the arch: the runtime looks
+  // it up under the arch alone (kernelTarget), so it is stored there.
+  if (size_t colon = target.find(':'); colon != std::string::npos)
+    target =
+        kernelTarget(spec, target.substr(0, colon), target.substr(colon + 1));
   std::string chip, model;
   splitTarget(arch, chip, model);
   if (chip != target.substr(0, target.find(':')))

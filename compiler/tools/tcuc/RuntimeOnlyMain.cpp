@@ -30,7 +30,8 @@ const char *kUsage =
     "                [--out-dtype T] [--exclusive] [--reverse] [--variant V]\n"
     "                [--tiles-per-warp K] [--warps-per-block W] [--seed X]\n"
     "                [--input FILE] [--output FILE] [--check] [--json]\n"
-    "                [--offsets FILE [--offset-type i32|i64]] [--device gpu]\n"
+    "                [--offsets FILE [--offset-type i32|i64]] [--decay A]\n"
+    "                [--device gpu]\n"
     "Defaults: --op reduce, --segment 256, -n 1048576 (or from the --input\n"
     "file's size), --dtype f16, --out-dtype f32 for float input and i32 for\n"
     "i8, --variant and --tiles-per-warp / --warps-per-block 0: the cost\n"
@@ -39,8 +40,9 @@ const char *kUsage =
     "once. Numbers are decimal. --output - writes the data to standard\n"
     "output and the report to standard error. --offsets: segments of any\n"
     "lengths from k+1 raw little-endian int64 CSR offsets instead of\n"
-    "--segment; n is then the last offset. --json prints one JSON object,\n"
-    "errors included.)\n"
+    "--segment; n is then the last offset. --decay A: a decayed scan,\n"
+    "h = A*h + x within each segment (A in [-1, 1]; 1 is the plain scan).\n"
+    "--json prints one JSON object, errors included.)\n"
     "Exit codes: 0 ok, 1 --check mismatch, 2 usage or input error, 3 GPU,\n"
     "driver or kernel failure.\n"
     "\n"
@@ -80,11 +82,11 @@ int main(int argc, char **argv) {
                  "' needs the compiler; this build has only 'run'");
 
   std::map<std::string, std::string> values = {
-      {"op", "reduce"},         {"segment", "256"}, {"n", "1048576"},
-      {"dtype", "f16"},         {"out-dtype", ""},  {"variant", ""},
-      {"tiles-per-warp", "0"},  {"seed", "1"},      {"input", ""},
-      {"warps-per-block", "0"}, {"output", ""},     {"device", "gpu"},
-      {"offsets", ""},          {"offset-type", ""}};
+      {"op", "reduce"},         {"segment", "256"},  {"n", "1048576"},
+      {"dtype", "f16"},         {"out-dtype", ""},   {"variant", ""},
+      {"tiles-per-warp", "0"},  {"seed", "1"},       {"input", ""},
+      {"warps-per-block", "0"}, {"output", ""},      {"device", "gpu"},
+      {"offsets", ""},          {"offset-type", ""}, {"decay", ""}};
   std::map<std::string, bool> switches = {{"exclusive", false},
                                           {"reverse", false},
                                           {"check", false},
@@ -162,6 +164,19 @@ int main(int argc, char **argv) {
                         switches["reverse"], values["variant"], tiles, warps,
                         spec, error))
     return usage(error);
+  if (given.count("decay")) {
+    // The compiler build's rules (SpecOptions.cpp parseDecay).
+    char *end = nullptr;
+    const std::string &text = values["decay"];
+    double a = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || *end != '\0')
+      return usage("--decay '" + text + "': expected a finite number");
+    if (a != 1.0 && !spec.isScan)
+      return usage("--decay applies to --op scan only");
+    if (std::string e = decayError(a, spec.input); !e.empty())
+      return usage("--decay: " + e);
+    spec.decay = a;
+  }
   if (csr) {
     std::string type = values["offset-type"];
     if (!type.empty() && type != "i32" && type != "i64")
