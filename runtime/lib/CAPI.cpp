@@ -143,16 +143,9 @@ extern "C" int tcuc_scan_offsets_ex(const void *in, void *out,
                                     const char *offset_type,
                                     const char *in_type, const char *out_type,
                                     int flags, void *stream) {
-  DType i, o;
-  int bits = 0;
-  ScanMode mode;
-  if (Status s = parseScanFlags(flags, mode); !s)
-    return finish(s);
-  if (Status s = parseOffsetsCall(offset_type, in_type, out_type, bits, i, o);
-      !s)
-    return finish(s);
-  return finish(Runtime::global().scanOffsets(in, out, offsets, num_segments,
-                                              bits, i, o, mode, stream));
+  return tcuc_scan_offsets_decayed(in, out, offsets, num_segments, offset_type,
+                                   in_type, out_type, flags, /*decay=*/1.0,
+                                   stream);
 }
 
 extern "C" int

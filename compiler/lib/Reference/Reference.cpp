@@ -488,41 +488,41 @@ struct DecayedAbsSum {
 };
 } // namespace
 
+/// The decayed recurrence `Acc` (decay `a`) over `segments`.
+template <typename Acc, typename Out>
+static std::vector<Out> decayedFold(DType in, const void *data,
+                                    const Segments &segments, Acc init,
+                                    bool inclusive, bool reverse) {
+  if (nothing(segments, true))
+    return {};
+  return withLoader(in, data, [&](auto load) {
+    return segmentedFold<Acc, Out>(load, segments, true, inclusive, reverse,
+                                   init);
+  });
+}
+
 static std::vector<double> decayedReference(DType in, const void *data,
                                             const Segments &segments,
                                             double decay, bool inclusive,
                                             bool reverse) {
-  if (nothing(segments, true))
-    return {};
-  return withLoader(in, data, [&](auto load) {
-    return segmentedFold<DecayedSum, double>(load, segments, true, inclusive,
-                                             reverse, DecayedSum{decay, 0});
-  });
+  return decayedFold<DecayedSum, double>(in, data, segments, {decay, 0},
+                                         inclusive, reverse);
 }
 
 static std::vector<float> decayedSequentialF32(DType in, const void *data,
                                                const Segments &segments,
                                                double decay, bool inclusive,
                                                bool reverse) {
-  if (nothing(segments, true))
-    return {};
-  return withLoader(in, data, [&](auto load) {
-    return segmentedFold<DecayedF32Sum, float>(
-        load, segments, true, inclusive, reverse,
-        DecayedF32Sum{static_cast<float>(decay), 0.0f});
-  });
+  return decayedFold<DecayedF32Sum, float>(in, data, segments,
+                                           {static_cast<float>(decay), 0.0f},
+                                           inclusive, reverse);
 }
 
 static std::vector<double> decayedMass(DType in, const void *data,
                                        const Segments &segments, double decay,
                                        bool inclusive, bool reverse) {
-  if (nothing(segments, true))
-    return {};
-  return withLoader(in, data, [&](auto load) {
-    return segmentedFold<DecayedAbsSum, double>(
-        load, segments, true, inclusive, reverse,
-        DecayedAbsSum{std::fabs(decay), 0});
-  });
+  return decayedFold<DecayedAbsSum, double>(
+      in, data, segments, {std::fabs(decay), 0}, inclusive, reverse);
 }
 
 /// Segments from CSR offsets (n is the last).
