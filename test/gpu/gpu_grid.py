@@ -151,7 +151,9 @@ DECAYS = ("0.999", "0.9", "0.5", "0", "-0.5")
 # seg16, seg256, the seg256n class kernel (257..131071), the grid (131072+).
 DECAY_SIZES = ((7, 100003), (16, 100003), (100, 100003),
                (256, 100003), (1000, 1000003), (5000, 1000003),
-               (70001, 3 * 70001 + 17), (1 << 20, 3 << 20))
+               (70001, 3 * 70001 + 17), (1 << 20, 3 << 20),
+               # more than 4096 chunks: the grid's totals by the grid
+               (17000000, 17000003))
 DECAY_MODES = ("inclusive", "exclusive", "inclusive reverse",
                "exclusive reverse")
 
