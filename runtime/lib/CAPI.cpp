@@ -68,24 +68,10 @@ extern "C" int tcuc_scan(const void *in, void *out, int64_t n, int64_t segment,
                       inclusive ? 0 : TCUC_SCAN_EXCLUSIVE, stream, variant);
 }
 
-extern "C" int tcuc_scan_ex(const void *in, void *out, int64_t n,
-                            int64_t segment, const char *in_type,
-                            const char *out_type, int flags, void *stream,
-                            const char *variant) {
-  DType i, o;
-  ScanMode mode;
-  if (Status s = parseScanFlags(flags, mode); !s)
-    return finish(s);
-  if (Status s = parseTypes(in_type, out_type, i, o); !s)
-    return finish(s);
-  return finish(Runtime::global().scan(in, out, n, segment, i, o, mode, stream,
-                                       variant ? variant : ""));
-}
-
-extern "C" int tcuc_scan_decayed(const void *in, void *out, int64_t n,
-                                 int64_t segment, const char *in_type,
-                                 const char *out_type, int flags, double decay,
-                                 void *stream) {
+/// tcuc_scan_ex and tcuc_scan_decayed: flags, types, then the runtime.
+static int scanByFlags(const void *in, void *out, int64_t n, int64_t segment,
+                       const char *in_type, const char *out_type, int flags,
+                       double decay, void *stream, const char *variant) {
   DType i, o;
   ScanMode mode;
   if (Status s = parseScanFlags(flags, mode); !s)
@@ -93,8 +79,24 @@ extern "C" int tcuc_scan_decayed(const void *in, void *out, int64_t n,
   if (Status s = parseTypes(in_type, out_type, i, o); !s)
     return finish(s);
   mode.decay = decay;
-  return finish(
-      Runtime::global().scan(in, out, n, segment, i, o, mode, stream, ""));
+  return finish(Runtime::global().scan(in, out, n, segment, i, o, mode, stream,
+                                       variant ? variant : ""));
+}
+
+extern "C" int tcuc_scan_ex(const void *in, void *out, int64_t n,
+                            int64_t segment, const char *in_type,
+                            const char *out_type, int flags, void *stream,
+                            const char *variant) {
+  return scanByFlags(in, out, n, segment, in_type, out_type, flags, 1.0, stream,
+                     variant);
+}
+
+extern "C" int tcuc_scan_decayed(const void *in, void *out, int64_t n,
+                                 int64_t segment, const char *in_type,
+                                 const char *out_type, int flags, double decay,
+                                 void *stream) {
+  return scanByFlags(in, out, n, segment, in_type, out_type, flags, decay,
+                     stream, nullptr);
 }
 
 /// "i32" -> 32, "i64" -> 64.

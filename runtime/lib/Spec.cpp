@@ -66,14 +66,18 @@ std::string tcuc::segmentSizeError(int64_t segment) {
 }
 
 std::string tcuc::decayError(double decay, DType in) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.9g", decay);
+  // Checked on every scan launch (getKernelFor): text only on an error.
+  auto text = [decay] {
+    char t[32];
+    std::snprintf(t, sizeof t, "%.9g", decay);
+    return std::string(t);
+  };
   if (!std::isfinite(decay))
-    return std::string("decay must be finite, got ") + text;
+    return "decay must be finite, got " + text();
   if (decay == 1.0)
     return "";
   if (decay < -1.0 || decay > 1.0)
-    return std::string("decay must lie in [-1, 1], got ") + text;
+    return "decay must lie in [-1, 1], got " + text();
   if (in != DType::F16 && in != DType::BF16 && in != DType::F32)
     return std::string("a decayed scan takes f16, bf16 or f32 input, got ") +
            dtypeName(in) + " (integer sums have no decay)";
