@@ -79,10 +79,11 @@ void runGPU(const KernelSpec &spec, uintptr_t in, uintptr_t out, int64_t n,
       throw py::value_error("tcuc: offsets pointer is null");
     const Kernel *kernel = nullptr;
     check(rt.getKernelFor(spec, kernel));
-    check(rt.launchOffsets(*kernel, reinterpret_cast<const void *>(in),
-                           reinterpret_cast<void *>(out),
-                           reinterpret_cast<const void *>(offsets), numSegments,
-                           s));
+    check(rt.launchOffsets(
+        *kernel, reinterpret_cast<const void *>(in),
+        reinterpret_cast<void *>(out), reinterpret_cast<const void *>(offsets),
+        numSegments, s,
+        kernel->spec().runtimeDecay ? spec.decay : Runtime::kKernelDecay));
     return;
   }
   check(rt.run(spec, reinterpret_cast<const void *>(in),
@@ -149,10 +150,10 @@ void runCPU(const KernelSpec &spec, uintptr_t in, uintptr_t out, int64_t n,
                 ? kernel->runOffsets(reinterpret_cast<const void *>(in), n,
                                      reinterpret_cast<void *>(out), outLength,
                                      reinterpret_cast<const void *>(offsets),
-                                     numSegments + 1, error)
+                                     numSegments + 1, error, spec.decay)
                 : kernel->run(reinterpret_cast<const void *>(in), n,
                               reinterpret_cast<void *>(out), outLength,
-                              spec.segmentSize, error);
+                              spec.segmentSize, error, spec.decay);
   if (!ok)
     throw std::runtime_error("tcuc: " + error);
 }

@@ -222,7 +222,8 @@ Status tcuc::parseKernelFile(std::string_view text, KernelFile &file) {
   KernelFile result;
   bool haveSpec = false, haveArch = false, haveVersion = false,
        haveBuild = false, haveBlock = false, haveLaunch = false,
-       haveStrategy = false, haveSegment = false, haveOffsets = false;
+       haveStrategy = false, haveSegment = false, haveOffsets = false,
+       haveDecay = false;
   size_t pos = 0;
   int lineNo = 0;
   while (pos < text.size()) {
@@ -348,6 +349,12 @@ Status tcuc::parseKernelFile(std::string_view text, KernelFile &file) {
       if (value != "i32" && value != "i64")
         return fail("bad offsets " + quoted(value) + " (expected i32 or i64)");
       result.offsetBits = value == "i32" ? 32 : 64;
+    } else if (field == "decay") {
+      if (Status s = once(haveDecay); !s)
+        return s;
+      if (value != "runtime")
+        return fail("bad decay " + quoted(value) + " (expected runtime)");
+      result.runtimeDecay = true;
     } else if (field == "kernel") {
       if (!isPtxIdentifier(value))
         return fail("bad kernel name " + quoted(value));
@@ -406,6 +413,10 @@ Status tcuc::checkKernelFile(const KernelFile &file, const KernelSpec &spec,
         "' takes " +
         (hi ? "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]"
             : std::string("none at launch")));
+  if (file.runtimeDecay != spec.runtimeDecay)
+    return Status::error(std::string("kernel file ") +
+                         (file.runtimeDecay ? "takes" : "does not take") +
+                         " the decay at launch, its spec says the opposite");
   if (file.offsetBits != spec.offsetBits)
     return Status::error(
         "kernel file takes " +
@@ -444,6 +455,8 @@ std::string tcuc::formatKernelFileHeader(const KernelFile &file) {
          std::to_string(file.segmentMax) + "\n";
   if (file.offsetBits)
     h += "// tcuc.offsets: i" + std::to_string(file.offsetBits) + "\n";
+  if (file.runtimeDecay)
+    h += "// tcuc.decay: runtime\n";
   for (const ScratchBuffer &b : file.scratch)
     h += "// tcuc.scratch: " + b.type + " " + b.count.text() + "\n";
   if (file.dependentLaunch)

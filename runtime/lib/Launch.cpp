@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
@@ -159,14 +160,38 @@ Status Runtime::launch(const Kernel &kernel, const void *in, void *out,
     return Status::error("launch: kernel '" + kernel.spec().key() +
                          "' takes the segment size at launch "
                          "(launchWithSegment)");
+  if (kernel.spec().runtimeDecay)
+    return Status::error("launch: kernel '" + kernel.spec().key() +
+                         "' takes the decay at launch (launchWithSegment)");
   return launchWithSegment(kernel, in, out, n, kernel.spec().segmentSize,
                            stream);
 }
 
+Status tcuc::launchDecay(const KernelSpec &spec, double decay, float &value) {
+  value = 1.0f;
+  bool given = !std::isnan(decay);
+  if (spec.runtimeDecay) {
+    if (!given)
+      return Status::error("launch: kernel '" + spec.key() +
+                           "' takes the decay at launch: pass it");
+    if (std::string e = decayError(decay, spec.input); !e.empty())
+      return Status::error(e);
+    value = static_cast<float>(decay);
+    return Status::success();
+  }
+  if (given && decay != (spec.isScan ? spec.decay : 1.0))
+    return Status::error("launch: kernel '" + spec.key() +
+                         "' has its decay compiled in; it cannot run another");
+  return Status::success();
+}
+
 Status Runtime::launchWithSegment(const Kernel &kernel, const void *in,
                                   void *out, int64_t n, int64_t segment,
-                                  void *stream) {
+                                  void *stream, double decay) {
   const KernelSpec &spec = kernel.spec();
+  float decayValue;
+  if (Status s = launchDecay(spec, decay, decayValue); !s)
+    return s;
   // An offsets kernel's third parameter is its offsets buffer.
   if (spec.offsetBits)
     return Status::error("launch: kernel '" + spec.key() +
@@ -180,8 +205,9 @@ Status Runtime::launchWithSegment(const Kernel &kernel, const void *in,
     return s;
   if (n == 0)
     return Status::success();
-  return enqueueLaunch(
-      kernel, {in, out, n, spec.outputLength(n, segment), segment}, stream);
+  LaunchArgs args{in, out, n, spec.outputLength(n, segment), segment};
+  args.decay = decayValue;
+  return enqueueLaunch(kernel, args, stream);
 }
 
 Status Runtime::enqueueLaunch(const Kernel &kernel, const LaunchArgs &args,
@@ -199,15 +225,16 @@ Status Runtime::enqueueLaunch(const Kernel &kernel, const LaunchArgs &args,
   size_t first = args.offsets ? 3 : 2; // the first scratch buffer
   size_t numBuffers = first + file.scratch.size();
   int64_t segmentParam = segment;
+  float decayParam = args.decay;
   MemRef localDescs[8];
-  void *localParams[8 * 5 + 1];
+  void *localParams[8 * 5 + 2];
   std::vector<MemRef> heapDescs;
   std::vector<void *> heapParams;
   MemRef *descs = localDescs;
   void **params = localParams;
   if (numBuffers > 8) {
     heapDescs.resize(numBuffers);
-    heapParams.resize(numBuffers * 5 + 1);
+    heapParams.resize(numBuffers * 5 + 2);
     descs = heapDescs.data();
     params = heapParams.data();
   }
@@ -249,6 +276,9 @@ Status Runtime::enqueueLaunch(const Kernel &kernel, const LaunchArgs &args,
     params[p++] = &descs[b].stride;
     if (b == 1 && file.runtimeSegment)
       params[p++] = &segmentParam;
+    // The decay follows the function's buffers (before the scratch).
+    if (b + 1 == first && file.runtimeDecay)
+      params[p++] = &decayParam;
   }
   const Driver &d = *kernel.driver;
   ScopedContext ctx(d);
@@ -373,7 +403,9 @@ Status Runtime::run(const KernelSpec &spec, const void *in, void *out,
   const Kernel *kernel = nullptr;
   if (Status s = getKernelFor(spec, kernel); !s)
     return s;
-  return launchWithSegment(*kernel, in, out, n, spec.segmentSize, stream);
+  return launchWithSegment(*kernel, in, out, n, spec.segmentSize, stream,
+                           kernel->spec().runtimeDecay ? spec.decay
+                                                       : kKernelDecay);
 }
 
 Status Runtime::reduce(const void *in, void *out, int64_t n, int64_t segment,

@@ -48,18 +48,19 @@ Runtime::LaunchArgs Runtime::LaunchArgs::forOffsets(const KernelSpec &spec,
 
 Status Runtime::launchOffsets(const Kernel &kernel, const void *in, void *out,
                               const void *offsets, int64_t numSegments,
-                              void *stream) {
+                              void *stream, double decay) {
   const KernelSpec &spec = kernel.spec();
   if (!spec.offsetBits || kernel.file().offsetBits != spec.offsetBits)
     return Status::error("launchOffsets: kernel '" + spec.key() +
                          "' does not take offsets");
+  LaunchArgs args = LaunchArgs::forOffsets(spec, in, out, offsets, numSegments);
+  if (Status s = launchDecay(spec, decay, args.decay); !s)
+    return s;
   if (Status s = checkOffsetsArguments(spec, in, out, offsets, numSegments); !s)
     return s;
   if (numSegments == 0)
     return Status::success();
-  return enqueueLaunch(
-      kernel, LaunchArgs::forOffsets(spec, in, out, offsets, numSegments),
-      stream);
+  return enqueueLaunch(kernel, args, stream);
 }
 
 Status Runtime::runOffsets(const KernelSpec &spec, const void *in, void *out,
@@ -91,9 +92,13 @@ Status Runtime::runOffsets(const KernelSpec &spec, const void *in, void *out,
     return s;
   // (Arguments checked above; getKernelFor checked the file against the
   // spec, offsets included.)
-  return enqueueLaunch(
-      *kernel, LaunchArgs::forOffsets(spec, in, out, offsets, numSegments),
-      stream);
+  LaunchArgs args = LaunchArgs::forOffsets(spec, in, out, offsets, numSegments);
+  if (Status s = launchDecay(
+          kernel->spec(),
+          kernel->spec().runtimeDecay ? spec.decay : kKernelDecay, args.decay);
+      !s)
+    return s;
+  return enqueueLaunch(*kernel, args, stream);
 }
 
 Status Runtime::reduceOffsets(const void *in, void *out, const void *offsets,

@@ -96,6 +96,10 @@ namespace tcuc {
 Status checkBufferPointers(const KernelSpec &spec, const void *in,
                            const void *out);
 
+/// The f32 decay a launch of `kernel` passes, from the caller's `decay`
+/// (launchWithSegment's rules), or an error (Launch.cpp).
+Status launchDecay(const KernelSpec &kernel, double decay, float &value);
+
 /// One launch's buffers and sizes (enqueueLaunch).
 struct Runtime::LaunchArgs {
   const void *in;
@@ -104,6 +108,8 @@ struct Runtime::LaunchArgs {
   /// An offsets kernel's offsets (device) and their count, k+1.
   const void *offsets = nullptr;
   int64_t numOffsets = 0;
+  /// The decay of a kernel that takes it at launch (file.runtimeDecay).
+  float decay = 1.0f;
   /// An offsets kernel's launch over numSegments > 0 segments
   /// (LaunchOffsets.cpp).
   static LaunchArgs forOffsets(const KernelSpec &spec, const void *in,

@@ -101,14 +101,15 @@ KernelSpec tcuc::resolveSegmentClass(const KernelSpec &spec,
                                      SegmentKernelMode mode) {
   if (mode == SegmentKernelMode::FromEnvironment)
     mode = environmentMode();
-  switch (mode) {
-  case SegmentKernelMode::Class:
-    return segmentClassOf(spec);
-  case SegmentKernelMode::PerSize:
-    return spec;
-  default:
-    return autoSegmentClassOf(spec);
-  }
+  KernelSpec chosen = mode == SegmentKernelMode::Class ? segmentClassOf(spec)
+                      : mode == SegmentKernelMode::PerSize
+                          ? spec
+                          : autoSegmentClassOf(spec);
+  // A decayed scan's kernel takes the decay at launch: one kernel for
+  // every decay (docs/rationale.md#runtime-decays).
+  if (chosen.isScan && chosen.decay != 1.0)
+    chosen.runtimeDecay = true;
+  return chosen;
 }
 
 /// The (input, output) types tcuc compiles: 16-bit input to f32 or to its

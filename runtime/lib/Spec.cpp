@@ -301,7 +301,9 @@ std::string KernelSpec::key() const {
   // Only when set: forward keys (and the kernel library's) stay as they were.
   if (isScan && reverse)
     k += " reverse=1";
-  if (isScan && decay != 1.0) {
+  if (isScan && runtimeDecay) {
+    k += " decay=runtime";
+  } else if (isScan && decay != 1.0) {
     char text[64];
     std::snprintf(text, sizeof text, " decay=%a", decay);
     k += text;

@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tcuc/DiskCache.h"
+#include "tcuc/KernelFile.h"
 #include "tcuc/Runtime.h"
 
 #include <gtest/gtest.h>
@@ -76,10 +78,56 @@ TEST(Decay, SegmentClasses) {
   EXPECT_FALSE(
       resolveSegmentClass(decayed(131072, 0.9), SegmentKernelMode::Auto)
           .runtimeSegment);
-  // Another decay is another kernel.
-  EXPECT_NE(
-      resolveSegmentClass(decayed(1000, 0.9), SegmentKernelMode::Auto).key(),
-      resolveSegmentClass(decayed(1000, 0.8), SegmentKernelMode::Auto).key());
+}
+
+// Every decayed scan's kernel takes the decay at launch: another decay is
+// the same kernel, in every segment-kernel mode; the call's decay stays in
+// the spec (what the launch passes); a plain scan's kernel takes none.
+TEST(Decay, OneKernelForEveryDecay) {
+  for (SegmentKernelMode mode :
+       {SegmentKernelMode::Auto, SegmentKernelMode::PerSize,
+        SegmentKernelMode::Class})
+    for (int64_t s : {10, 100, 1000, 300000}) {
+      KernelSpec a = resolveSegmentClass(decayed(s, 0.9), mode);
+      KernelSpec b = resolveSegmentClass(decayed(s, -0.5), mode);
+      EXPECT_TRUE(a.runtimeDecay) << s;
+      EXPECT_EQ(a.key(), b.key()) << s;
+      EXPECT_NE(a.key().find(" decay=runtime"), std::string::npos) << a.key();
+      EXPECT_EQ(b.decay, -0.5);
+    }
+  EXPECT_FALSE(resolveSegmentClass(decayed(1000, 1.0), SegmentKernelMode::Auto)
+                   .runtimeDecay);
+}
+
+// A kernel file says whether its kernels take the decay (`tcuc.decay:
+// runtime`), and must agree with its spec.
+TEST(Decay, KernelFileTakesTheDecay) {
+  KernelSpec spec =
+      resolveSegmentClass(decayed(100, 0.9), SegmentKernelMode::Auto);
+  KernelFile file;
+  file.specKey = spec.key();
+  file.arch = "sm_90";
+  file.version = "0";
+  file.build = buildId();
+  file.blockSize = 128;
+  file.kernels = {"tcuc_kernel_k0"};
+  file.runtimeDecay = true;
+  std::string text = formatKernelFileHeader(file);
+  EXPECT_NE(text.find("// tcuc.decay: runtime\n"), std::string::npos) << text;
+  KernelFile parsed;
+  ASSERT_TRUE(parseKernelFile(text, parsed).ok());
+  EXPECT_TRUE(parsed.runtimeDecay);
+  EXPECT_TRUE(checkKernelFile(parsed, spec, "sm_90", buildId()).ok());
+  parsed.runtimeDecay = false;
+  Status s = checkKernelFile(parsed, spec, "sm_90", buildId());
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("the decay at launch"), std::string::npos)
+      << s.message();
+  std::string bad = text;
+  bad.replace(bad.find("decay: runtime"), 14, "decay: 0.5");
+  s = parseKernelFile(bad, parsed);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("bad decay"), std::string::npos) << s.message();
 }
 
 } // namespace

@@ -50,6 +50,11 @@ using KernelFn = void (*)(MemRef1D *, MemRef1D *);
 using SegmentKernelFn = void (*)(MemRef1D *, MemRef1D *, int64_t);
 /// An offsets kernel's entry: the offsets after the buffers.
 using OffsetsKernelFn = void (*)(MemRef1D *, MemRef1D *, MemRef1D *);
+/// The same with the decay given at launch after the other arguments.
+using DecayKernelFn = void (*)(MemRef1D *, MemRef1D *, float);
+using DecaySegmentKernelFn = void (*)(MemRef1D *, MemRef1D *, int64_t, float);
+using DecayOffsetsKernelFn = void (*)(MemRef1D *, MemRef1D *, MemRef1D *,
+                                      float);
 
 /// f32 -> bf16, rounding to nearest even (NaN stays a quiet NaN), for
 /// `__truncsfbf2`. LLVM's x86 backend without AVX-512 builds bf16 vectors
@@ -148,6 +153,8 @@ tcuc::CPUKernel::load(const KernelSpec &spec, const std::string &object,
   kernel->runtimeSegment = spec.runtimeSegment;
   kernel->offsetBits = spec.offsetBits;
   kernel->isScan = spec.isScan;
+  kernel->runtimeDecay = spec.isScan && spec.runtimeDecay;
+  kernel->input = spec.input;
   error.clear();
   return kernel;
 }
@@ -240,6 +247,8 @@ tcuc::CPUKernel::compile(const KernelSpec &spec, std::string &error,
   kernel->runtimeSegment = spec.runtimeSegment;
   kernel->offsetBits = spec.offsetBits;
   kernel->isScan = spec.isScan;
+  kernel->runtimeDecay = spec.isScan && spec.runtimeDecay;
+  kernel->input = spec.input;
   kernel->impl->engine = std::move(*engine);
   error.clear();
   return kernel;
@@ -247,15 +256,21 @@ tcuc::CPUKernel::compile(const KernelSpec &spec, std::string &error,
 
 bool tcuc::CPUKernel::run(const void *in, int64_t n, void *out,
                           int64_t outLength, int64_t segment,
-                          std::string &error) {
+                          std::string &error, double decay) {
   if (offsetBits) {
     error = "this kernel takes offsets (runOffsets), not a segment size";
     return false;
   }
+  if (runtimeDecay && !(error = decayError(decay, input)).empty())
+    return false;
+  float a = static_cast<float>(decay);
   MemRef1D inDesc{in, in, 0, n, 1};
   MemRef1D outDesc{out, out, 0, outLength, 1};
   if (!runtimeSegment) {
-    reinterpret_cast<KernelFn>(impl->entry)(&inDesc, &outDesc);
+    if (runtimeDecay)
+      reinterpret_cast<DecayKernelFn>(impl->entry)(&inDesc, &outDesc, a);
+    else
+      reinterpret_cast<KernelFn>(impl->entry)(&inDesc, &outDesc);
     return true;
   }
   // The kernel does not check the size: a size outside its variant's
@@ -263,20 +278,31 @@ bool tcuc::CPUKernel::run(const void *in, int64_t n, void *out,
   error = runtimeSegmentError(chosenVariant, isScan, segment);
   if (!error.empty())
     return false;
-  reinterpret_cast<SegmentKernelFn>(impl->entry)(&inDesc, &outDesc, segment);
+  if (runtimeDecay)
+    reinterpret_cast<DecaySegmentKernelFn>(impl->entry)(&inDesc, &outDesc,
+                                                        segment, a);
+  else
+    reinterpret_cast<SegmentKernelFn>(impl->entry)(&inDesc, &outDesc, segment);
   return true;
 }
 
 bool tcuc::CPUKernel::runOffsets(const void *in, int64_t n, void *out,
                                  int64_t outLength, const void *offsets,
-                                 int64_t count, std::string &error) {
+                                 int64_t count, std::string &error,
+                                 double decay) {
   if (!offsetBits) {
     error = "this kernel takes a segment size, not offsets";
     return false;
   }
+  if (runtimeDecay && !(error = decayError(decay, input)).empty())
+    return false;
   MemRef1D inDesc{in, in, 0, n, 1};
   MemRef1D outDesc{out, out, 0, outLength, 1};
   MemRef1D offDesc{offsets, offsets, 0, count, 1};
-  reinterpret_cast<OffsetsKernelFn>(impl->entry)(&inDesc, &outDesc, &offDesc);
+  if (runtimeDecay)
+    reinterpret_cast<DecayOffsetsKernelFn>(impl->entry)(
+        &inDesc, &outDesc, &offDesc, static_cast<float>(decay));
+  else
+    reinterpret_cast<OffsetsKernelFn>(impl->entry)(&inDesc, &outDesc, &offDesc);
   return true;
 }

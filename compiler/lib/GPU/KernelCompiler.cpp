@@ -136,6 +136,7 @@ tcuc::Status tcuc::compileKernelFile(const KernelSpec &spec,
   plan.tilesPerWarp = static_cast<int>(chosen.tilesPerWarp);
   plan.warpsPerBlock = static_cast<int>(chosen.warpsPerBlock);
   plan.offsetBits = spec.offsetBits;
+  plan.runtimeDecay = spec.runtimeDecay;
   if (spec.runtimeSegment) {
     // The sizes the chosen variant's kernel takes (the runtime checks each
     // launch against them).

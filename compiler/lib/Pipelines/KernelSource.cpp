@@ -13,13 +13,15 @@ std::string tcuc::buildKernelSource(const KernelSpec &spec) {
   std::ostringstream os;
   // A class kernel takes the segment size as a third argument, after the
   // buffers (the runtime passes it so: docs/kernel-file.md).
-  // Offsets (CSR, k+1 of them) come third the same way.
+  // Offsets (CSR, k+1 of them) come third the same way; a decay given at
+  // launch comes last.
   std::string offsets =
       spec.offsetBits ? "memref<?xi" + std::to_string(spec.offsetBits) + ">"
                       : "";
   os << "func.func @tcuc_kernel(%in: memref<?x" << in << ">, %out: memref<?x"
      << out << ">" << (spec.runtimeSegment ? ", %segment: index" : "")
      << (spec.offsetBits ? ", %offsets: " + offsets : "")
+     << (spec.isScan && spec.runtimeDecay ? ", %decay: f32" : "")
      << ") attributes {llvm.emit_c_interface} {\n  ";
   if (spec.isScan)
     os << "tcu.segmented_scan <add> "
@@ -34,7 +36,9 @@ std::string tcuc::buildKernelSource(const KernelSpec &spec) {
     os << "segment_size %segment";
   else
     os << "segment_size " << spec.segmentSize;
-  if (spec.isScan && spec.decay != 1.0) {
+  if (spec.isScan && spec.runtimeDecay) {
+    os << " decay %decay";
+  } else if (spec.isScan && spec.decay != 1.0) {
     // The bits of the f32 the attribute holds (the spec's double rounded to
     // it, as documented), which the parser reads back exactly.
     float a = static_cast<float>(spec.decay);

@@ -119,7 +119,9 @@ LogicalResult chooseDecayed(SegmentedScanOp op, bool explain) {
     op.emitRemark() << "variant " << stringifyVariant(v) << ", "
                     << op.getTilesPerWarpOrDefault()
                     << " tile(s) per warp: a decayed scan (decay "
-                    << formatDecay(float(*op.getDecayFactor()))
+                    << (op.getDecayValue()
+                            ? std::string("given at run time")
+                            : formatDecay(float(*op.getDecayFactor())))
                     << ") has a form in seg16, seg256, seg256n and grid "
                        "only";
   return success();
@@ -150,7 +152,7 @@ struct TCUSelectStrategyPass
       if (auto r = dyn_cast<SegmentedReduceOp>(op))
         choose(r, /*isScan=*/false, chip, gpu, explain, chooseTiles, rows);
       else if (auto s = dyn_cast<SegmentedScanOp>(op)) {
-        if (s.getDecayFactor()) {
+        if (s.isDecayed()) {
           failed |= mlir::failed(chooseDecayed(s, explain));
           return;
         }

@@ -38,7 +38,11 @@ struct TCUShareCollectivesPass
     ModuleOp module = getOperation();
     llvm::MapVector<CollectiveKey, SmallVector<Operation *>> groups;
     module.walk([&](Operation *op) {
-      if (!isa<SegmentedReduceOp, SegmentedScanOp>(op))
+      // Only the two buffers become the shared function's arguments: a
+      // collective with more operands (a runtime size, offsets, a runtime
+      // decay) stays where it is.
+      if (!isa<SegmentedReduceOp, SegmentedScanOp>(op) ||
+          op->getNumOperands() != 2)
         return;
       groups[{op->getName(), op->getAttrDictionary(),
               op->getOperand(0).getType(), op->getOperand(1).getType()}]

@@ -211,22 +211,23 @@ int tcuc::driver::runRun() {
     offsets32.assign(request.offsets.begin(), request.offsets.end());
   const std::vector<int64_t> &offsets64 = request.offsets;
   int64_t outLength = request.outputLength();
-  return driver::runJob(request, [&, cpu, spec, outLength](
-                                     const void *in, int64_t n, void *out,
-                                     double &ms, std::string &error) {
-    auto t0 = std::chrono::steady_clock::now();
-    bool ran = !spec.offsetBits
-                   ? cpu->run(in, n, out, outLength, spec.segmentSize, error)
-               : spec.offsetBits == 32
-                   ? cpu->runOffsets(in, n, out, outLength, offsets32.data(),
-                                     int64_t(offsets32.size()), error)
-                   : cpu->runOffsets(in, n, out, outLength, offsets64.data(),
-                                     int64_t(offsets64.size()), error);
-    if (!ran)
-      return false;
-    ms = std::chrono::duration<double, std::milli>(
-             std::chrono::steady_clock::now() - t0)
-             .count();
-    return true;
-  });
+  return driver::runJob(
+      request, [&, cpu, spec, outLength](const void *in, int64_t n, void *out,
+                                         double &ms, std::string &error) {
+        auto t0 = std::chrono::steady_clock::now();
+        bool ran =
+            !spec.offsetBits ? cpu->run(in, n, out, outLength, spec.segmentSize,
+                                        error, spec.decay)
+            : spec.offsetBits == 32
+                ? cpu->runOffsets(in, n, out, outLength, offsets32.data(),
+                                  int64_t(offsets32.size()), error, spec.decay)
+                : cpu->runOffsets(in, n, out, outLength, offsets64.data(),
+                                  int64_t(offsets64.size()), error, spec.decay);
+        if (!ran)
+          return false;
+        ms = std::chrono::duration<double, std::milli>(
+                 std::chrono::steady_clock::now() - t0)
+                 .count();
+        return true;
+      });
 }

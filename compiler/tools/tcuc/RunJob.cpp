@@ -311,7 +311,8 @@ ExecuteFn tcuc::driver::gpuExecutor(const KernelSpec &spec) {
     return warmThenTime(
         [&] {
           return Runtime::global().launchWithSegment(
-              *kernel, dIn.ptr, dOut.ptr, n, spec.segmentSize, nullptr);
+              *kernel, dIn.ptr, dOut.ptr, n, spec.segmentSize, nullptr,
+              kernel->spec().runtimeDecay ? spec.decay : Runtime::kKernelDecay);
         },
         dOut.ptr, outBytes, outBytes, out, ms, error);
   };
@@ -351,8 +352,9 @@ tcuc::driver::gpuOffsetsExecutor(const KernelSpec &spec,
     }
     return warmThenTime(
         [&] {
-          return Runtime::global().launchOffsets(*kernel, dIn.ptr, dOut.ptr,
-                                                 dOff.ptr, k, nullptr);
+          return Runtime::global().launchOffsets(
+              *kernel, dIn.ptr, dOut.ptr, dOff.ptr, k, nullptr,
+              kernel->spec().runtimeDecay ? spec.decay : Runtime::kKernelDecay);
         },
         dOut.ptr, outBytes,
         size_t(spec.isScan ? n : k) * dtypeBytes(spec.output), out, ms, error);

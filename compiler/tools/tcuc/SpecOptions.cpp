@@ -93,7 +93,8 @@ cl::opt<std::string> decay(
     "decay",
     cl::desc("Decayed scan: h = A·h + x within each segment, restarted at "
              "each head (A in [-1, 1], rounded to f32; 1 = the plain scan; "
-             "f16, bf16 or f32 input; any --segment size or --offsets)"),
+             "f16, bf16 or f32 input; any --segment size or --offsets). "
+             "The kernel takes A at launch: one kernel for every A"),
     cl::value_desc("A"), cl::init(""), cl::sub(runCommand),
     cl::sub(compileCommand), cl::cat(tcucCategory));
 

@@ -31,8 +31,7 @@ LogicalResult MatrixOp::verify() {
   return success();
 }
 
-/// The power of the decay at entry (r, c) of `kind`, or none (entry 0).
-static std::optional<int> decayPower(DecayMatrixKind kind, int r, int c) {
+std::optional<int> DecayMatrixOp::power(DecayMatrixKind kind, int r, int c) {
   switch (kind) {
   case DecayMatrixKind::U:
     return r <= c ? std::optional<int>(c - r) : std::nullopt;
@@ -40,6 +39,19 @@ static std::optional<int> decayPower(DecayMatrixKind kind, int r, int c) {
     return r < c ? std::optional<int>(c - r - 1) : std::nullopt;
   case DecayMatrixKind::L:
     return r > c ? std::optional<int>(kTileSize * (r - 1 - c)) : std::nullopt;
+  default:
+    return affinePower(kind, r, c);
+  }
+}
+
+int DecayMatrixOp::affinePower(DecayMatrixKind kind, int r, int c) {
+  switch (kind) {
+  case DecayMatrixKind::U:
+    return c - r;
+  case DecayMatrixKind::Ustrict:
+    return c - r - 1;
+  case DecayMatrixKind::L:
+    return kTileSize * (r - 1 - c);
   case DecayMatrixKind::RowTail:
     return kTileSize - 1 - c;
   case DecayMatrixKind::RowHead:
@@ -51,7 +63,7 @@ static std::optional<int> decayPower(DecayMatrixKind kind, int r, int c) {
   case DecayMatrixKind::CarryStrict:
     return kTileSize * r + c;
   }
-  return std::nullopt;
+  llvm_unreachable("a decay matrix kind");
 }
 
 /// `v` rounded to nearest in `semantics`, as a double.
@@ -64,7 +76,8 @@ static double roundTo(double v, const llvm::fltSemantics &semantics) {
 }
 
 double DecayMatrixOp::getEntry(int r, int c) {
-  return entry(getKind(), getDecay().convertToFloat(),
+  assert(getDecay() && "a constant decay");
+  return entry(getKind(), getDecay()->convertToFloat(),
                getResult().getType().getElementType(),
                static_cast<int64_t>(getPart()),
                static_cast<int64_t>(getScale()), r, c);
@@ -72,7 +85,7 @@ double DecayMatrixOp::getEntry(int r, int c) {
 
 double DecayMatrixOp::entry(DecayMatrixKind kind, float decay, Type elt,
                             int64_t part, int64_t scale, int r, int c) {
-  std::optional<int> k = decayPower(kind, r, c);
+  std::optional<int> k = power(kind, r, c);
   if (!k)
     return 0.0;
   // a is an f32, so a^k in double is within an ulp of double of the exact
@@ -101,8 +114,11 @@ LogicalResult DecayMatrixOp::verify() {
   if (t.isF32() && getPart() != 0)
     return emitOpError() << "an f32 decay matrix is one part (0), got part "
                          << getPart();
-  APFloat a = getDecay();
-  if (!a.isFinite() || a.convertToDouble() < -1.0 || a.convertToDouble() > 1.0)
+  if (bool(getDecay()) == bool(getDecayValue()))
+    return emitOpError() << "takes one decay: a constant or a value";
+  if (std::optional<APFloat> a = getDecay();
+      a && (!a->isFinite() || a->convertToDouble() < -1.0 ||
+            a->convertToDouble() > 1.0))
     return emitOpError() << "decay must be finite and in [-1, 1]";
   // Entries are at most 2^scale: within f16's largest finite value, 65504,
   // for scale <= 15, and far from f32's and bf16's limits for |scale| <= 64.

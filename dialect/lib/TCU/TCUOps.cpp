@@ -224,6 +224,31 @@ static void printDecay(OpAsmPrinter &printer, Operation *, FloatAttr decay) {
     printer << formatDecay(decay.getValue().convertToFloat());
 }
 
+// custom<DecayOrValue>: `decay` as custom<Decay> reads it, or an f32 value
+// (%a: the decay given at run time) for the optional operand.
+static ParseResult
+parseDecayOrValue(OpAsmParser &parser,
+                  std::optional<OpAsmParser::UnresolvedOperand> &value,
+                  FloatAttr &decay) {
+  OpAsmParser::UnresolvedOperand operand;
+  OptionalParseResult parsed = parser.parseOptionalOperand(operand);
+  if (parsed.has_value()) {
+    if (failed(*parsed))
+      return failure();
+    value = operand;
+    return success();
+  }
+  return parseDecay(parser, decay);
+}
+
+static void printDecayOrValue(OpAsmPrinter &printer, Operation *op, Value value,
+                              FloatAttr decay) {
+  if (value)
+    printer << value;
+  else
+    printDecay(printer, op, decay);
+}
+
 //===----------------------------------------------------------------------===//
 // custom<Segments> (buffer forms): `segment_size` and a size as
 // custom<SegmentSize> takes it, or `offsets %off` (the segment_size
@@ -575,7 +600,13 @@ static LogicalResult verifyDecay(Operation *op, std::optional<APFloat> decay,
 }
 
 LogicalResult SegmentedScanOp::verify() {
-  if (failed(verifyDecay(*this, getDecay(), getInputType().getElementType(),
+  if (getDecay() && getDecayValue())
+    return emitOpError() << "takes one decay: a constant or a value, not both";
+  // A value decay has the constant's rules but 1 (it may hold anything).
+  std::optional<APFloat> decay = getDecay();
+  if (getDecayValue())
+    decay = APFloat(0.5f);
+  if (failed(verifyDecay(*this, decay, getInputType().getElementType(),
                          getVariant())))
     return failure();
   if (failed(verifyBalancedHasOffsets(*this, getVariant(), hasOffsets())))

@@ -109,6 +109,10 @@ struct KernelFile {
   /// offsets as a buffer after in and out, and read n from the last one;
   /// absent (0): segments of one size.
   int offsetBits = 0;
+  /// `tcuc.decay: runtime`: the kernels take a decayed scan's decay as an
+  /// f32 parameter after the buffers and the segment size
+  /// (KernelSpec::runtimeDecay).
+  bool runtimeDecay = false;
   /// The whole file (header and PTX): what the driver's PTX JIT loads.
   std::string text;
   /// Not part of the file: the cubin (SASS for `arch`) the kernel library

@@ -26,6 +26,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -154,9 +155,17 @@ public:
   /// launch with the segment size of this call: for a class kernel
   /// (spec().runtimeSegment) any size its variant takes (checked:
   /// runtimeSegmentRange), else the kernel's own size. launch() refuses a
-  /// class kernel.
+  /// class kernel, and a kernel that takes the decay at launch.
+  /// `decay`: for a kernel that takes it (spec().runtimeDecay) this
+  /// launch's decay, required (checked: decayError); for any other kernel
+  /// unset (NaN) or the kernel's own.
   Status launchWithSegment(const Kernel &kernel, const void *in, void *out,
-                           int64_t n, int64_t segment, void *stream = nullptr);
+                           int64_t n, int64_t segment, void *stream = nullptr,
+                           double decay = kKernelDecay);
+  /// launchWithSegment's and launchOffsets' `decay` when not given: the
+  /// kernel's own.
+  static constexpr double kKernelDecay =
+      std::numeric_limits<double>::quiet_NaN();
   /// launch for a kernel of segments from offsets (spec().offsetBits):
   /// `offsets` holds numSegments + 1 device offsets of that width (CSR:
   /// the first 0, nondecreasing, the last n; not checked here: reduceOffsets
@@ -165,7 +174,7 @@ public:
   /// of bounds (docs/algorithms.md#offsets). numSegments == 0 does nothing.
   Status launchOffsets(const Kernel &kernel, const void *in, void *out,
                        const void *offsets, int64_t numSegments,
-                       void *stream = nullptr);
+                       void *stream = nullptr, double decay = kKernelDecay);
 
   /// getKernel + launch. Arguments are checked before the GPU is touched,
   /// so bad arguments fail the same way on machines without one.

@@ -100,9 +100,14 @@ struct KernelSpec {
   bool reverse = false;
   /// Scans only: a decayed scan, h_i = decay·h_{i-1} + x_i within each
   /// segment (`decay` on tcu.segmented_scan; the kernel uses it rounded to
-  /// f32); 1 is the plain scan. So far seg16 and seg256 (segment <= 256,
-  /// docs/algorithms.md#decayed-scans).
+  /// f32); 1 is the plain scan (docs/algorithms.md#decayed-scans).
   double decay = 1.0;
+  /// Scans only: the kernel takes the decay at launch (an f32 parameter
+  /// after the buffers and the segment size; `decay %a` on
+  /// tcu.segmented_scan): one kernel for every decay, `decay` is then the
+  /// value of one call, not part of the key ("decay=runtime").
+  /// resolveSegmentClass gives every decayed scan this form.
+  bool runtimeDecay = false;
   /// A `#tcu.variant` name ("seg256n", ...); empty for the compiler's
   /// default for the segment size.
   std::string variant;
@@ -136,7 +141,8 @@ struct KernelSpec {
 
   /// Canonical text, e.g. "op=scan segment=1000 in=f16 out=f32 inclusive=1
   /// variant=default" (and " reverse=1" after inclusive= for a reverse
-  /// scan, " decay=A" (A in C's exact hex, %a) for a decayed one,
+  /// scan, " decay=A" (A in C's exact hex, %a) for a decayed one
+  /// (" decay=runtime" with runtimeDecay),
   /// " tiles=N", " warps=W" when set; "segment=runtime"
   /// for a class kernel, "offsets=i32" / "offsets=i64" for offsets): the
   /// cache key (with arch and build id) and the `tcuc.spec` line of a

@@ -88,8 +88,9 @@ int tcuc_prepare_ex(const char *op, int64_t segment, const char *in_type,
  * restarted at each head (flags as tcuc_scan_ex's: exclusive writes
  * h_{i-1}, 0 at a head; reverse runs from each segment's end). `decay`
  * must be finite and in [-1, 1] (1 is the plain scan) and the input
- * "f16", "bf16" or "f32"; the kernel uses it rounded to float. One kernel
- * per decay value (compiled on first use, then cached). */
+ * "f16", "bf16" or "f32"; the kernel uses it rounded to float. The kernel
+ * takes the decay at launch: one kernel (compiled on first use, then
+ * cached) serves every decay. */
 int tcuc_scan_decayed(const void *in, void *out, int64_t n, int64_t segment,
                       const char *in_type, const char *out_type, int flags,
                       double decay, void *stream);

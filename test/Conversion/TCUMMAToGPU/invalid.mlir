@@ -1,6 +1,6 @@
 // RUN: tcuc-opt %s --split-input-file --tcu-outline-kernels --verify-diagnostics
 
-// expected-error @below {{'scalar_arg': argument 1 is 'index', but GPU kernels for the tcuc runtime take rank-1 memref arguments (and an index, the runtime segment size, as the third) only: flatten it, or add host-launch=true to tcu-to-ptx}}
+// expected-error @below {{'scalar_arg': argument 1 is 'index', but GPU kernels for the tcuc runtime take rank-1 memref arguments (and an index, the runtime segment size, as the third, and an f32, a runtime decay, as the last) only: flatten it, or add host-launch=true to tcu-to-ptx}}
 func.func @scalar_arg(%in: memref<?xf16>, %k: index) {
   return
 }

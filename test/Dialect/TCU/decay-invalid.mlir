@@ -103,3 +103,37 @@ func.func @matrix_decay() -> vector<16x16xf16> {
   %m = tcu.decay_matrix <U> 1.25 : vector<16x16xf16>
   return %m : vector<16x16xf16>
 }
+
+// -----
+
+// A decay given at run time has the constant's rules where they do not
+// depend on its value.
+func.func @decay_value_i8(%in: memref<?xi8>, %out: memref<?xi32>, %a: f32) {
+  // expected-error @+1 {{'tcu.segmented_scan' op a decayed scan takes f16, bf16 or f32 input, got 'i8' (integer sums have no decay)}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 100 decay %a : memref<?xi8> -> memref<?xi32>
+  return
+}
+
+// -----
+
+func.func @decay_value_variant(%in: memref<?xf16>, %out: memref<?xf32>, %a: f32) {
+  // expected-error @+1 {{'tcu.segmented_scan' op decayed scans are implemented for variants 'seg16', 'seg256', 'seg256n' and 'grid' only, got 'lagged'}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 1000 decay %a {variant = #tcu.variant<lagged>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @decay_value_and_constant(%in: memref<?xf16>, %out: memref<?xf32>, %a: f32) {
+  // expected-error @+1 {{'tcu.segmented_scan' op takes one decay: a constant or a value, not both}}
+  "tcu.segmented_scan"(%in, %out, %a) <{kind = #tcu.kind<add>, inclusive = true, segment_size = 100 : i64, decay = 0.5 : f32, operandSegmentSizes = array<i32: 1, 1, 0, 0, 1>}> : (memref<?xf16>, memref<?xf32>, f32) -> ()
+  return
+}
+
+// -----
+
+func.func @decay_matrix_no_decay() {
+  // expected-error @+1 {{'tcu.decay_matrix' op takes one decay: a constant or a value}}
+  %u = "tcu.decay_matrix"() <{kind = #tcu.decay_matrix<U>, part = 0 : i64, scale = 0 : i64}> : () -> vector<16x16xf32>
+  return
+}

@@ -64,3 +64,18 @@ func.func @decay_matrices() -> (vector<16x16xf16>, vector<16x16xf32>, vector<16x
   %l = tcu.decay_matrix <L> -0.5 part 0 : vector<16x16xbf16>
   return %u, %w, %l : vector<16x16xf16>, vector<16x16xf32>, vector<16x16xbf16>
 }
+
+// A decay given at run time: an f32 value after `decay` (an operand, so the
+// generic form lists it last); the mma form's decay matrices take it too.
+// CHECK-LABEL: func @decay_value
+// CHECK: tcu.segmented_scan <add> exclusive reverse %{{.*}} into %{{.*}} offsets %{{.*}} decay %[[A:.*]] : memref<?xf16>, memref<?xi64> -> memref<?xf32>
+// CHECK: tcu.decay_matrix <Carry> %[[A]] : vector<16x16xf32>
+// CHECK: tcu.decay_matrix <U> %[[A]] part 2 scale 15 : vector<16x16xf16>
+// GENERIC-LABEL: sym_name = "decay_value"
+// GENERIC: "tcu.segmented_scan"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{inclusive = false, kind = #tcu.kind<add>, operandSegmentSizes = array<i32: 1, 1, 0, 1, 1>
+func.func @decay_value(%in: memref<?xf16>, %out: memref<?xf32>, %off: memref<?xi64>, %a: f32) {
+  tcu.segmented_scan <add> exclusive reverse %in into %out offsets %off decay %a : memref<?xf16>, memref<?xi64> -> memref<?xf32>
+  %w = tcu.decay_matrix <Carry> %a : vector<16x16xf32>
+  %u = tcu.decay_matrix <U> %a part 2 scale 15 : vector<16x16xf16>
+  return
+}

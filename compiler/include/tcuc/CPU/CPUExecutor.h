@@ -47,15 +47,18 @@ public:
   /// (ceil(n / segment) for reductions, n for scans). `segment` is the
   /// segment size of a class kernel (spec.runtimeSegment; ignored
   /// otherwise); false, with `error` set, for one outside its range.
+  /// `decay`: the decay of a kernel that takes it at launch
+  /// (spec.runtimeDecay; checked by decayError), ignored otherwise.
   bool run(const void *in, int64_t n, void *out, int64_t outLength,
-           int64_t segment, std::string &error);
+           int64_t segment, std::string &error, double decay = 1.0);
   /// Runs a kernel of segments from offsets (spec.offsetBits): `offsets`
   /// holds `count` = k+1 entries of that width, `out` k sums (reduce) or n
   /// values (scan). The kernel clamps what it reads; the caller checks the
   /// offsets first (offsetsError). False, with `error` set, for a kernel
   /// compiled without offsets.
   bool runOffsets(const void *in, int64_t n, void *out, int64_t outLength,
-                  const void *offsets, int64_t count, std::string &error);
+                  const void *offsets, int64_t count, std::string &error,
+                  double decay = 1.0);
 
   /// The strategy tcu-select-strategy chose for it (as a kernel file's
   /// tcuc.strategy line: tiles per warp 1 on the CPU unless the spec fixed
@@ -68,7 +71,8 @@ private:
   CPUKernel() = default;
   std::string chosenVariant, objectCode;
   int64_t chosenTiles = 1, chosenWarps = 0;
-  bool runtimeSegment = false, isScan = false;
+  bool runtimeSegment = false, isScan = false, runtimeDecay = false;
+  DType input = DType::F16;
   int offsetBits = 0;
   struct Impl;
   std::unique_ptr<Impl> impl;

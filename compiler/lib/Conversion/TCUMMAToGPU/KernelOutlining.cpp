@@ -430,7 +430,9 @@ LogicalResult Outliner::run() {
   // (docs/kernel-file.md).
   for (BlockArgument arg : func.getArguments()) {
     auto type = dyn_cast<MemRefType>(arg.getType());
-    if (arg == segmentArg()) {
+    // An f32 scalar (a decay given at run time) passes as it is: the
+    // runtime passes it after the buffers of the function's arguments.
+    if (arg == segmentArg() || arg.getType().isF32()) {
       argTypes.push_back(arg.getType());
       hostArgs.push_back(arg);
       continue;
@@ -445,7 +447,8 @@ LogicalResult Outliner::run() {
              << " is " << arg.getType()
              << ", but GPU kernels for the tcuc runtime take rank-1 memref "
                 "arguments (and an index, the runtime segment size, as the "
-                "third) only: flatten it, or add host-launch=true to "
+                "third, and an f32, a runtime decay, as the last) only: "
+                "flatten it, or add host-launch=true to "
                 "tcu-to-ptx to launch from host code (docs/embedding.md)";
     argTypes.push_back(type);
     hostArgs.push_back(arg);

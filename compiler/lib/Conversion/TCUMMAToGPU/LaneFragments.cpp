@@ -13,6 +13,7 @@
 
 #include <array>
 
+#include "tcuc/Conversion/DecayPowers.h"
 #include "tcuc/Conversion/Passes.h"
 
 using namespace mlir;
@@ -145,6 +146,58 @@ Value gpu_lowering::buildEntriesFragment(
   }
   return vector::FromElementsOp::create(b, loc, fragmentType(elementType),
                                         slots);
+}
+
+Value gpu_lowering::buildDecayFragment(OpBuilder &b, Location loc,
+                                       DecayMatrixOp op, Value decay,
+                                       bool transposed) {
+  Type elt = op.getType().getElementType();
+  if (!decay)
+    return buildEntriesFragment(
+        b, loc, [&](int r, int c) { return op.getEntry(r, c); }, transposed,
+        elt);
+  DecayMatrixKind kind = op.getKind();
+  Value lane = laneId32(b, loc);
+  auto i32 = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
+  };
+  Value g = arith::DivUIOp::create(b, loc, lane, i32(4));
+  Value t = arith::RemUIOp::create(b, loc, lane, i32(4));
+  SmallVector<Value> powers, valid;
+  for (int s = 0; s < kSlots; ++s) {
+    // Entry (r, c) of the slot at lane l (of the transpose: (c, r)).
+    auto at = [&](int l, auto f) {
+      int r = slotRow(l, s), c = slotCol(l, s);
+      return transposed ? f(kind, c, r) : f(kind, r, c);
+    };
+    // The power is affine in r and c, so in g = l / 4 and t = l % 4.
+    int e0 = at(0, DecayMatrixOp::affinePower);
+    int perG = at(4, DecayMatrixOp::affinePower) - e0;
+    int perT = at(1, DecayMatrixOp::affinePower) - e0;
+    for (int l = 0; l < 32; ++l)
+      assert(at(l, DecayMatrixOp::affinePower) ==
+                 e0 + perG * (l / 4) + perT * (l % 4) &&
+             "decay powers are affine in the lane");
+    Value k = arith::AddIOp::create(
+        b, loc,
+        arith::AddIOp::create(b, loc, i32(e0),
+                              arith::MulIOp::create(b, loc, g, i32(perG))),
+        arith::MulIOp::create(b, loc, t, i32(perT)));
+    Value has = laneBit(b, loc, laneTable([&](int l) {
+                          return at(l, DecayMatrixOp::power).has_value();
+                        }),
+                        lane);
+    // Where the entry is 0 the affine power may be negative: use 0.
+    powers.push_back(arith::SelectOp::create(b, loc, has, k, i32(0)));
+    valid.push_back(has);
+  }
+  Value k = vector::FromElementsOp::create(
+      b, loc, VectorType::get({kSlots}, b.getI32Type()), powers);
+  Value has = vector::FromElementsOp::create(
+      b, loc, VectorType::get({kSlots}, b.getI1Type()), valid);
+  return decay_powers::buildEntries(b, loc, decay, k, has,
+                                    static_cast<int64_t>(op.getPart()),
+                                    static_cast<int64_t>(op.getScale()), elt);
 }
 
 /// Register pair q (slots 2q, 2q+1) of a 16-bit fragment as an mma operand

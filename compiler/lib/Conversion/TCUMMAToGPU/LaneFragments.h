@@ -68,6 +68,13 @@ Value buildEntriesFragment(OpBuilder &b, Location loc,
                            function_ref<double(int row, int col)> entry,
                            bool transposed, Type elementType);
 
+/// The lane's fragment of the decay matrix `op` (or of its transpose):
+/// from its entries for a constant decay, computed in the kernel for a
+/// decay given at run time (`decay`, the f32 value:
+/// tcuc/Conversion/DecayPowers.h, each slot's power affine in the lane).
+Value buildDecayFragment(OpBuilder &b, Location loc, DecayMatrixOp op,
+                         Value decay, bool transposed);
+
 /// D = A · B + C on fragments: `lhs` in A layout, `rhsT` the fragment of
 /// B's transpose, `acc` the accumulator fragment. f16 and bf16 operands use
 /// `mma.sync.m16n8k16` on a zero accumulator, and C (unless it is a +0

@@ -142,12 +142,11 @@ struct LowerMatrix : OpConversionPattern<MatrixOp> {
 struct LowerDecayMatrix : OpConversionPattern<DecayMatrixOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
-  matchAndRewrite(DecayMatrixOp op, OpAdaptor,
+  matchAndRewrite(DecayMatrixOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, buildEntriesFragment(
-                               rewriter, op.getLoc(),
-                               [&](int r, int c) { return op.getEntry(r, c); },
-                               false, op.getType().getElementType()));
+    rewriter.replaceOp(op, buildDecayFragment(rewriter, op.getLoc(), op,
+                                              adaptor.getDecayValue(),
+                                              /*transposed=*/false));
     return success();
   }
 };
@@ -168,9 +167,12 @@ struct LowerMMA : OpConversionPattern<MMAOp> {
                                  rhsMatrix.getBlock(), true,
                                  rhsMatrix.getType().getElementType());
     else if (auto decay = op.getRhs().getDefiningOp<DecayMatrixOp>())
-      rhsT = buildEntriesFragment(
-          rewriter, loc, [&](int r, int c) { return decay.getEntry(r, c); },
-          true, decay.getType().getElementType());
+      rhsT = buildDecayFragment(
+          rewriter, loc, decay,
+          decay.getDecayValue()
+              ? rewriter.getRemappedValue(decay.getDecayValue())
+              : Value(),
+          /*transposed=*/true);
     else if (op.getRhsTransposed())
       rhsT = adaptor.getRhs();
     else

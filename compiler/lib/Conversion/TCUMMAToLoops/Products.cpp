@@ -11,6 +11,7 @@
 
 #include "Products.h"
 
+#include "tcuc/Conversion/DecayPowers.h"
 #include "tcuc/Dialect/TCU/TCUOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -51,12 +52,38 @@ struct LowerMatrix : OpRewritePattern<MatrixOp> {
 };
 
 /// A decay matrix is a constant tile of its entries (the products with it
-/// are contractions: its entries are not 0/1, except where a = 0).
+/// are contractions: its entries are not 0/1, except where a = 0); with a
+/// decay given at run time, a tile of entries computed from constant tiles
+/// of its powers (tcuc/Conversion/DecayPowers.h).
 struct LowerDecayMatrix : OpRewritePattern<DecayMatrixOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(DecayMatrixOp op,
                                 PatternRewriter &rewriter) const override {
     VectorType type = op.getType();
+    if (Value a = op.getDecayValue()) {
+      SmallVector<int32_t> powers;
+      SmallVector<bool> valid;
+      for (int r = 0; r < T; ++r)
+        for (int c = 0; c < T; ++c) {
+          std::optional<int> k = DecayMatrixOp::power(op.getKind(), r, c);
+          powers.push_back(k.value_or(0));
+          valid.push_back(k.has_value());
+        }
+      Location loc = op.getLoc();
+      Value k = arith::ConstantOp::create(
+          rewriter, loc,
+          DenseElementsAttr::get(type.clone(rewriter.getI32Type()),
+                                 ArrayRef<int32_t>(powers)));
+      Value has = arith::ConstantOp::create(
+          rewriter, loc,
+          DenseElementsAttr::get(type.clone(rewriter.getI1Type()),
+                                 ArrayRef<bool>(valid)));
+      rewriter.replaceOp(
+          op, decay_powers::buildEntries(
+                  rewriter, loc, a, k, has, static_cast<int64_t>(op.getPart()),
+                  static_cast<int64_t>(op.getScale()), type.getElementType()));
+      return success();
+    }
     SmallVector<Attribute> values;
     for (int r = 0; r < T; ++r)
       for (int c = 0; c < T; ++c)

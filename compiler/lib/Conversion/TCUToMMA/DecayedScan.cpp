@@ -22,11 +22,15 @@
 // tiles in order with the value h the segment had before the tile: R gains
 // h ⊙ Carry_a (a^(16r+c+1)), and the tile's last h is the next carry. The
 // grid cuts long segments into chunks: their totals, scanned with decay
-// a^(chunk length), are the chunks' carries.
+// a^(chunk length), are the chunks' carries. A decay given at run time
+// (`decay %a`) makes the same products with matrices the kernel builds
+// (tcu.decay_matrix of a value; tcuc/Conversion/DecayPowers.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "ScanTiles.h"
+
+#include "tcuc/Conversion/DecayPowers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -45,6 +49,8 @@ namespace {
 /// The parts of the decay matrices for data of one element type.
 struct DecayParts {
   float a;
+  /// The decay given at run time (f32), or null (`a` is it).
+  Value value;
   /// The operand type of the parts: the data's (f16, bf16), bf16 for f32
   /// data (split into bf16 parts, as the plain scans split it).
   Type partType;
@@ -52,23 +58,35 @@ struct DecayParts {
   int64_t scale;
 };
 
-DecayParts decayParts(TileBuilder &tb, float a, Type dataType) {
+DecayParts decayParts(TileBuilder &tb, float a, Value value, Type dataType) {
   OpBuilder &b = tb.builder();
   if (dataType.isF16())
-    return {a, b.getF16Type(), 15};
-  return {a, b.getBF16Type(), 0};
+    return {a, value, b.getF16Type(), 15};
+  return {a, value, b.getBF16Type(), 0};
 }
 
-Value decayMatrix(TileBuilder &tb, DecayMatrixKind kind, float a, Type elt,
-                  int64_t part, int64_t scale) {
+Value decayMatrix(TileBuilder &tb, DecayMatrixKind kind, const DecayParts &d,
+                  Type elt, int64_t part, int64_t scale) {
   OpBuilder &b = tb.builder();
   return DecayMatrixOp::create(b, tb.location(), tb.tileType(elt),
                                DecayMatrixKindAttr::get(b.getContext(), kind),
-                               b.getF32FloatAttr(a), b.getI64IntegerAttr(part),
+                               d.value ? FloatAttr() : b.getF32FloatAttr(d.a),
+                               d.value, b.getI64IntegerAttr(part),
                                b.getI64IntegerAttr(scale));
 }
 
+/// The decay as an f32 value.
+Value decayScalar(TileBuilder &tb, const DecayParts &d) {
+  OpBuilder &b = tb.builder();
+  return d.value ? d.value
+                 : arith::ConstantOp::create(b, tb.location(),
+                                             b.getF32FloatAttr(d.a))
+                       .getResult();
+}
+
 bool isZeroPart(DecayMatrixKind kind, const DecayParts &d, int64_t part) {
+  if (d.value)
+    return false; // unknown until it runs
   for (int r = 0; r < T; ++r)
     for (int c = 0; c < T; ++c)
       if (DecayMatrixOp::entry(kind, d.a, d.partType, part, d.scale, r, c) !=
@@ -101,7 +119,7 @@ Value decayProduct(TileBuilder &tb, const DecayParts &d, DecayMatrixKind kind,
     // of two) a lower part is all zeros: its products add nothing.
     if (p > 0 && isZeroPart(kind, d, p))
       continue;
-    Value m = decayMatrix(tb, kind, d.a, d.partType, p, d.scale);
+    Value m = decayMatrix(tb, kind, d, d.partType, p, d.scale);
     for (Value x : dataParts)
       acc = constOnLeft
                 ? MMAOp::create(b, loc, acc.getType(), m, x, acc).getResult()
@@ -142,12 +160,12 @@ Value decayedTile(TileBuilder &tb, const Collective &c, const DecayParts &d,
   // product L_a·A needs no multiply of its own.
   Value above =
       decayProduct(tb, d, DecayMatrixKind::L, a, /*constOnLeft=*/true);
-  Value tail = decayMatrix(tb, DecayMatrixKind::RowTail, d.a, f32, 0, -d.scale);
+  Value tail = decayMatrix(tb, DecayMatrixKind::RowTail, d, f32, 0, -d.scale);
   Value ends = tb.rowSums(arith::MulFOp::create(b, loc, above, tail));
   Value head = decayMatrix(tb,
                            c.inclusive ? DecayMatrixKind::RowHead
                                        : DecayMatrixKind::RowHeadStrict,
-                           d.a, f32, 0, 0);
+                           d, f32, 0, 0);
   return arith::AddFOp::create(b, loc, rows,
                                arith::MulFOp::create(b, loc, ends, head));
 }
@@ -166,7 +184,7 @@ std::pair<Value, Value> decayedCarriedTile(TileBuilder &tb, const Collective &c,
   Type f32 = b.getF32Type();
   Value weights = decayMatrix(
       tb, c.inclusive ? DecayMatrixKind::Carry : DecayMatrixKind::CarryStrict,
-      d.a, f32, 0, 0);
+      d, f32, 0, 0);
   Value r =
       arith::AddFOp::create(b, loc, decayedTile(tb, c, d, a),
                             arith::MulFOp::create(b, loc, carry, weights));
@@ -175,7 +193,7 @@ std::pair<Value, Value> decayedCarriedTile(TileBuilder &tb, const Collective &c,
     Value x = tb.element(a, T - 1, T - 1);
     if (x.getType() != f32)
       x = arith::ExtFOp::create(b, loc, f32, x);
-    Value decay = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(d.a));
+    Value decay = decayScalar(tb, d);
     last = arith::AddFOp::create(b, loc,
                                  arith::MulFOp::create(b, loc, decay, last), x);
   }
@@ -263,6 +281,11 @@ void scanDecayedGrid(TileBuilder &tb, const Collective &c,
       partialsScan(tb, c, totals, prefix, chunks, numPartials);
   // a^L as the f32 the matrices are built from (0 once it underflows).
   partials.decay = static_cast<float>(std::pow(double(d.a), double(length)));
+  if (d.value) {
+    // The same in the kernel (a^L in f64, then rounded to f32).
+    Value power = decay_powers::buildConstantPower(b, loc, d.value, length);
+    partials.decayValue = arith::TruncFOp::create(b, loc, f32, power);
+  }
   scanDecayed(tb, partials, decayedPartialsVariant(chunks));
 
   tb.parallel(numPartials, [&](Value p) {
@@ -279,7 +302,8 @@ void scanDecayedGrid(TileBuilder &tb, const Collective &c,
 
 void mlir::tcu::detail::scanDecayed(TileBuilder &tb, const Collective &c,
                                     Variant variant) {
-  DecayParts d = decayParts(tb, c.decay, inputElementType(c.input));
+  DecayParts d =
+      decayParts(tb, c.decay, c.decayValue, inputElementType(c.input));
   if (variant == Variant::Seg16) {
     // Tile row i is segment 16g + i (stride S): the rows' scans are the
     // segments'.

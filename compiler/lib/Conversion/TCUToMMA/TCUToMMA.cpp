@@ -95,6 +95,7 @@ Collective describe(TileBuilder &tb, OpTy op, bool inclusive) {
     c.schedule = op.getScheduleAttr();
     if (std::optional<double> a = op.getDecayFactor())
       c.decay = static_cast<float>(*a); // an f32 attribute: exact
+    c.decayValue = op.getDecayValue();
     if (op.getReverse())
       mirror(tb, c);
   }
@@ -121,7 +122,7 @@ struct LowerSegmentedScan : OpRewritePattern<SegmentedScanOp> {
                                 PatternRewriter &rewriter) const override {
     TileBuilder tb(rewriter, op.getLoc());
     Collective c = describe(tb, op, op.getInclusive());
-    if (op.getDecayFactor())
+    if (op.isDecayed())
       scanDecayed(tb, c, op.getVariantOrDefault());
     else
       emitScan(tb, c, op.getVariantOrDefault());
@@ -136,7 +137,7 @@ struct ConvertTCUToMMAPass
     // A decayed scan has a form in a few variants only; without a variant
     // (no tcu-select-strategy) the default for its size must be one.
     WalkResult unsupported = getOperation()->walk([](SegmentedScanOp op) {
-      if (!op.getDecayFactor() || isDecayVariant(op.getVariantOrDefault()))
+      if (!op.isDecayed() || isDecayVariant(op.getVariantOrDefault()))
         return WalkResult::advance();
       op.emitOpError() << "decayed scans are implemented for variants "
                           "'seg16', 'seg256', 'seg256n' and 'grid' only, "

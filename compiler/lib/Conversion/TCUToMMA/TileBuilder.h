@@ -55,6 +55,9 @@ struct Collective {
   /// A decayed scan's a (h = a·h + x; 1: a plain scan), emitted by
   /// scanDecayed (DecayedScan.cpp).
   float decay = 1.0f;
+  /// A decayed scan's a given at run time (an f32 value; `decay` is then
+  /// unused), or null.
+  Value decayValue;
 };
 
 class TileBuilder {

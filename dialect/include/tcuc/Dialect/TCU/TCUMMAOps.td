@@ -51,7 +51,10 @@ def TCU_DecayMatrixOp : TCU_Op<"decay_matrix", [Pure]> {
   let description = [{
     The matrices of a decayed scan (`decay` on tcu.segmented_scan): entry
     (r, c) is v = 2^scale · a^k for the power k that `kind` gives it (0
-    where it gives none; a^0 = 1, also for a = 0), `a` the f32 `decay`.
+    where it gives none; a^0 = 1, also for a = 0), `a` the f32 `decay`: a
+    constant, or an f32 value (a decay given at run time; the backends then
+    compute the powers and parts in the kernel, in f64, as the constant
+    form computes them here).
     As an f16 or bf16 tile (an mma operand) it holds `part` p of v: the
     parts are v rounded to the element type (p = 0, `hi`), the rest
     rounded (p = 1), the rest of that (p = 2), so the sum of the three
@@ -65,23 +68,32 @@ def TCU_DecayMatrixOp : TCU_Op<"decay_matrix", [Pure]> {
     ```mlir
     %U1 = tcu.decay_matrix <U> 0.9 part 1 scale 15 : vector<16x16xf16>
     %W = tcu.decay_matrix <RowTail> 0.9 scale -15 : vector<16x16xf32>
+    %R = tcu.decay_matrix <U> %a part 2 scale 15 : vector<16x16xf16>
     ```
   }];
-  let arguments = (ins TCU_DecayMatrixKindAttr:$kind, F32Attr:$decay,
+  let arguments = (ins TCU_DecayMatrixKindAttr:$kind,
+                   OptionalAttr<F32Attr>:$decay, Optional<F32>:$decay_value,
                    DefaultValuedAttr<ConfinedAttr<I64Attr, [IntMinValue<0>,
                                                             IntMaxValue<2>]>,
                                      "0">:$part,
                    DefaultValuedAttr<I64Attr, "0">:$scale);
   let results = (outs TCU_Tile:$result);
   let assemblyFormat = [{
-    $kind custom<Decay>($decay) (`part` $part^)? (`scale` $scale^)? attr-dict `:`
+    $kind custom<DecayOrValue>($decay_value, $decay) (`part` $part^)?
+    (`scale` $scale^)? attr-dict `:`
     type($result)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// Entry (r, c) of this part, in double (exactly representable in the
-    /// element type).
+    /// element type); a constant decay only.
     double getEntry(int r, int c);
+    /// The power k of entry (r, c) of `kind` (v = a^k), or none (v = 0).
+    static std::optional<int> power(DecayMatrixKind kind, int r, int c);
+    /// The same power where `power` has one; elsewhere the value of the
+    /// same affine formula in r and c (the kernels compute it per lane,
+    /// then select 0 there).
+    static int affinePower(DecayMatrixKind kind, int r, int c);
     /// Entry (r, c) of part `part` of the decay matrix `kind` of `decay`
     /// scaled by 2^scale, as an `elementType` tile holds it.
     static double entry(DecayMatrixKind kind, float decay, Type elementType,

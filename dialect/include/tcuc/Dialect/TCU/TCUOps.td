@@ -209,16 +209,19 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan",
     view of the buffers (docs/algorithms.md#reverse-scans), so it is a
     true suffix scan, never a total minus a prefix.
 
-    `decay a` (an f32 constant, written after the segments) makes it a
-    decayed scan, the linear recurrence `h_i = a·h_{i-1} + x_i` restarted
+    `decay a` (an f32 constant, written after the segments) or `decay %a`
+    (an f32 value: the decay given at run time, one kernel for every
+    value) makes it a decayed scan, the linear recurrence `h_i = a·h_{i-1} + x_i` restarted
     at each segment's head: inclusive writes `h_i`, exclusive `h_{i-1}`
     (0 at each head), reverse runs it from each segment's end. Absent, or
     1, is the plain scan. `a` must be finite and in [-1, 1] (with |a| > 1
     the weights a^k of a tile grow past the f16 and f32 ranges), the input
     f16, bf16 or f32 (integer sums have no decay), and the variant `seg16`,
-    `seg256` or `seg256n` (any segments: constant, runtime size, offsets);
-    the weights a^k enter the products as exact f16/bf16 parts
-    (docs/algorithms.md#decayed-scans).
+    `seg256`, `seg256n` (any segments: constant, runtime size, offsets) or
+    `grid`; the weights a^k enter the products as exact f16/bf16 parts
+    (docs/algorithms.md#decayed-scans). A value decay must meet the same
+    rules when it runs: the kernel does not check it (the runtime's API
+    does).
 
     Example:
 
@@ -231,6 +234,9 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan",
     // h_i = 0.9·h_{i-1} + in[i], restarted every 100 elements.
     tcu.segmented_scan <add> inclusive %in into %out segment_size 100
         decay 0.9 : memref<?xf16> -> memref<?xf32>
+    // The same with the decay %a : f32 given at run time.
+    tcu.segmented_scan <add> inclusive %in into %out segment_size 100
+        decay %a : memref<?xf16> -> memref<?xf32>
     ```
   }];
   let arguments = (ins
@@ -246,17 +252,22 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan",
     OptionalAttr<TCU_WarpsPerBlockAttr>:$warps_per_block,
     OptionalAttr<TCU_ChainScheduleAttr>:$schedule,
     UnitAttr:$reverse,
-    OptionalAttr<F32Attr>:$decay
+    OptionalAttr<F32Attr>:$decay,
+    Optional<F32>:$decay_value
   );
   let assemblyFormat = [{
     $kind custom<ScanMode>($inclusive, $reverse) $input `into` $output
     custom<Segments>($dynamic_segment_size, $offsets, $segment_size)
-    (`decay` custom<Decay>($decay)^)? attr-dict
+    (`decay` custom<DecayOrValue>($decay_value, $decay)^)? attr-dict
     `:` type($input) (`,` type($offsets)^)? `->` type($output)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration =
-      !strconcat(commonExtraClassDeclaration, TCU_DecayDeclaration);
+      !strconcat(commonExtraClassDeclaration, TCU_DecayDeclaration, [{
+    /// Whether this is a decayed scan: a constant decay other than 1
+    /// (getDecayFactor) or a decay given at run time (getDecayValue).
+    bool isDecayed() { return getDecayFactor() || getDecayValue(); }
+  }]);
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,46 @@
+// A decay given at run time (`decay %a`): the products are those of a
+// constant decay, with decay matrices of the value, all three parts of each
+// (a part known to be zero for a constant cannot be left out); the grid's
+// chunk decay a^L (L = 4096) is computed in f64 and rounded to f32. The
+// GPU backend computes the matrices' powers and parts per lane in f64
+// (sm_80 has every conversion they need: f64 -> f16 directly, bf16 through
+// f32).
+// RUN: tcuc-opt %s --convert-tcu-to-mma --canonicalize --cse | FileCheck %s
+// RUN: tcuc-opt %s --tcu-to-ptx="chip=sm_80" | FileCheck %s --check-prefix=PTX
+// PTX-DAG: .param .f32 seg16_value_k0_param_10
+// PTX-DAG: mul.rn.f64
+// PTX-DAG: cvt.rn.f16.f64
+// PTX-DAG: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// PTX-DAG: cvt.rn.f32.f64
+// PTX-DAG: cvt.rn.bf16.f32
+// PTX-DAG: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+
+// CHECK-LABEL: func @seg16_value
+// CHECK-SAME: %[[A:[a-z0-9]+]]: f32
+// CHECK: scf.parallel
+// CHECK: tcu.decay_matrix <U> %[[A]] part 2 scale 15 : vector<16x16xf16>
+// CHECK: tcu.decay_matrix <U> %[[A]] part 1 scale 15 : vector<16x16xf16>
+// CHECK: tcu.decay_matrix <U> %[[A]] scale 15 : vector<16x16xf16>
+func.func @seg16_value(%in: memref<?xf16>, %out: memref<?xf32>, %a: f32) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 10 decay %a {variant = #tcu.variant<seg16>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// CHECK-LABEL: func @grid_value
+// CHECK-SAME: %[[A:[a-z0-9]+]]: f32
+// CHECK: scf.parallel
+// CHECK: tcu.decay_matrix <CarryStrict> %[[A]] : vector<16x16xf32>
+// CHECK: tcu.decay_matrix <Ustrict> %[[A]] part 2 : vector<16x16xbf16>
+// CHECK: %[[W:.*]] = arith.extf %[[A]] : f32 to f64
+// CHECK-COUNT-11: arith.mulf %{{.*}}, %{{.*}} : f64
+// CHECK: %[[L:.*]] = arith.mulf %{{.*}}, %{{.*}} : f64
+// CHECK: %[[AL:.*]] = arith.truncf %[[L]] : f64 to f32
+// CHECK: scf.parallel
+// CHECK: tcu.decay_matrix <Ustrict> %[[AL]] part 2 : vector<16x16xbf16>
+// CHECK: tcu.decay_matrix <RowHeadStrict> %[[AL]] : vector<16x16xf32>
+// CHECK: scf.parallel
+// CHECK: tcu.decay_matrix <CarryStrict> %[[A]] : vector<16x16xf32>
+func.func @grid_value(%in: memref<?xf32>, %out: memref<?xf32>, %a: f32) {
+  tcu.segmented_scan <add> exclusive %in into %out segment_size 300000 decay %a {variant = #tcu.variant<grid>} : memref<?xf32> -> memref<?xf32>
+  return
+}
