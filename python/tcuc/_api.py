@@ -89,7 +89,9 @@ def _decay_value(decay):
             raise TypeError(
                 "tcuc.segment_cumsum: decay must be a Python number (one "
                 f"decay for every segment), got {type(decay).__name__}; "
-                "per-segment and per-element decays are not supported yet")
+                "per-segment decays are not supported from Python yet (C/C++: "
+                "ScanMode::decays, tcuc_scan_segment_decays; tcuc run "
+                "--decay-file), per-element ones nowhere yet")
     a = float(decay)
     if a != a or a in (float("inf"), float("-inf")):
         raise ValueError(f"tcuc.segment_cumsum: decay must be finite, got {a}")
@@ -178,8 +180,8 @@ def segment_cumsum(x, segment_size=None, *, offsets=None, exclusive=False,
     `decay` (a number in [-1, 1]; None or 1: plain sums): the decayed scan
     h_i = decay * h_{i-1} + x_i within each segment, restarted at each
     segment's head (exclusive: h_{i-1}, 0 at a head; reverse: from the
-    segment's end), on float inputs. Each decay value is its own kernel,
-    compiled on its first call. Its gradient is the decayed scan of the
+    segment's end), on float inputs. One kernel serves every decay (it
+    takes the decay at launch). Its gradient is the decayed scan of the
     gradient run the other way (the decay itself gets none).
     """
     return _call("segment_cumsum", True, x, segment_size, offsets, dim,

@@ -68,10 +68,12 @@ extern "C" int tcuc_scan(const void *in, void *out, int64_t n, int64_t segment,
                       inclusive ? 0 : TCUC_SCAN_EXCLUSIVE, stream, variant);
 }
 
-/// tcuc_scan_ex and tcuc_scan_decayed: flags, types, then the runtime.
+/// tcuc_scan_ex, tcuc_scan_decayed and tcuc_scan_segment_decays: flags,
+/// types, then the runtime.
 static int scanByFlags(const void *in, void *out, int64_t n, int64_t segment,
                        const char *in_type, const char *out_type, int flags,
-                       double decay, void *stream, const char *variant) {
+                       double decay, void *stream, const char *variant,
+                       const float *decays = nullptr) {
   DType i, o;
   ScanMode mode;
   if (Status s = parseScanFlags(flags, mode); !s)
@@ -79,6 +81,7 @@ static int scanByFlags(const void *in, void *out, int64_t n, int64_t segment,
   if (Status s = parseTypes(in_type, out_type, i, o); !s)
     return finish(s);
   mode.decay = decay;
+  mode.decays = decays;
   return finish(Runtime::global().scan(in, out, n, segment, i, o, mode, stream,
                                        variant ? variant : ""));
 }
@@ -97,6 +100,16 @@ extern "C" int tcuc_scan_decayed(const void *in, void *out, int64_t n,
                                  void *stream) {
   return scanByFlags(in, out, n, segment, in_type, out_type, flags, decay,
                      stream, nullptr);
+}
+
+extern "C" int tcuc_scan_segment_decays(const void *in, void *out, int64_t n,
+                                        int64_t segment, const char *in_type,
+                                        const char *out_type, int flags,
+                                        const float *decays, void *stream) {
+  if (!decays)
+    return finish(Status::error("decays pointer is null"));
+  return scanByFlags(in, out, n, segment, in_type, out_type, flags, 1.0, stream,
+                     nullptr, decays);
 }
 
 /// "i32" -> 32, "i64" -> 64.
@@ -150,11 +163,12 @@ extern "C" int tcuc_scan_offsets_ex(const void *in, void *out,
                                    stream);
 }
 
-extern "C" int
-tcuc_scan_offsets_decayed(const void *in, void *out, const void *offsets,
-                          int64_t num_segments, const char *offset_type,
-                          const char *in_type, const char *out_type, int flags,
-                          double decay, void *stream) {
+/// tcuc_scan_offsets_decayed and tcuc_scan_offsets_segment_decays.
+static int scanOffsetsByFlags(const void *in, void *out, const void *offsets,
+                              int64_t num_segments, const char *offset_type,
+                              const char *in_type, const char *out_type,
+                              int flags, double decay, const float *decays,
+                              void *stream) {
   DType i, o;
   int bits = 0;
   ScanMode mode;
@@ -164,8 +178,29 @@ tcuc_scan_offsets_decayed(const void *in, void *out, const void *offsets,
       !s)
     return finish(s);
   mode.decay = decay;
+  mode.decays = decays;
   return finish(Runtime::global().scanOffsets(in, out, offsets, num_segments,
                                               bits, i, o, mode, stream));
+}
+
+extern "C" int
+tcuc_scan_offsets_decayed(const void *in, void *out, const void *offsets,
+                          int64_t num_segments, const char *offset_type,
+                          const char *in_type, const char *out_type, int flags,
+                          double decay, void *stream) {
+  return scanOffsetsByFlags(in, out, offsets, num_segments, offset_type,
+                            in_type, out_type, flags, decay, nullptr, stream);
+}
+
+extern "C" int
+tcuc_scan_offsets_segment_decays(const void *in, void *out, const void *offsets,
+                                 int64_t num_segments, const char *offset_type,
+                                 const char *in_type, const char *out_type,
+                                 int flags, const float *decays, void *stream) {
+  if (!decays)
+    return finish(Status::error("decays pointer is null"));
+  return scanOffsetsByFlags(in, out, offsets, num_segments, offset_type,
+                            in_type, out_type, flags, 1.0, decays, stream);
 }
 
 extern "C" int tcuc_validate_offsets(const void *offsets, int64_t num_segments,

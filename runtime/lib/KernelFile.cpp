@@ -352,9 +352,10 @@ Status tcuc::parseKernelFile(std::string_view text, KernelFile &file) {
     } else if (field == "decay") {
       if (Status s = once(haveDecay); !s)
         return s;
-      if (value != "runtime")
-        return fail("bad decay " + quoted(value) + " (expected runtime)");
-      result.runtimeDecay = true;
+      if (value != "runtime" && value != "segments")
+        return fail("bad decay " + quoted(value) +
+                    " (expected runtime or segments)");
+      (value == "runtime" ? result.runtimeDecay : result.segmentDecays) = true;
     } else if (field == "kernel") {
       if (!isPtxIdentifier(value))
         return fail("bad kernel name " + quoted(value));
@@ -417,6 +418,10 @@ Status tcuc::checkKernelFile(const KernelFile &file, const KernelSpec &spec,
     return Status::error(std::string("kernel file ") +
                          (file.runtimeDecay ? "takes" : "does not take") +
                          " the decay at launch, its spec says the opposite");
+  if (file.segmentDecays != spec.segmentDecays)
+    return Status::error(std::string("kernel file ") +
+                         (file.segmentDecays ? "takes" : "does not take") +
+                         " per-segment decays, its spec says the opposite");
   if (file.offsetBits != spec.offsetBits)
     return Status::error(
         "kernel file takes " +
@@ -457,6 +462,8 @@ std::string tcuc::formatKernelFileHeader(const KernelFile &file) {
     h += "// tcuc.offsets: i" + std::to_string(file.offsetBits) + "\n";
   if (file.runtimeDecay)
     h += "// tcuc.decay: runtime\n";
+  if (file.segmentDecays)
+    h += "// tcuc.decay: segments\n";
   for (const ScratchBuffer &b : file.scratch)
     h += "// tcuc.scratch: " + b.type + " " + b.count.text() + "\n";
   if (file.dependentLaunch)

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
+#include <vector>
 
 using namespace tcuc;
 using namespace tcuc::cuda;
@@ -185,12 +186,27 @@ Status tcuc::launchDecay(const KernelSpec &spec, double decay, float &value) {
   return Status::success();
 }
 
+Status tcuc::checkDecaysPointer(const KernelSpec &spec, const float *decays) {
+  if (spec.segmentDecays && !decays)
+    return Status::error("launch: kernel '" + spec.key() +
+                         "' takes per-segment decays: pass them");
+  if (!spec.segmentDecays && decays)
+    return Status::error("launch: kernel '" + spec.key() +
+                         "' takes no per-segment decays");
+  if (decays && reinterpret_cast<uintptr_t>(decays) % alignof(float) != 0)
+    return Status::error("decays pointer is not aligned to float");
+  return Status::success();
+}
+
 Status Runtime::launchWithSegment(const Kernel &kernel, const void *in,
                                   void *out, int64_t n, int64_t segment,
-                                  void *stream, double decay) {
+                                  void *stream, double decay,
+                                  const float *decays) {
   const KernelSpec &spec = kernel.spec();
   float decayValue;
   if (Status s = launchDecay(spec, decay, decayValue); !s)
+    return s;
+  if (Status s = checkDecaysPointer(spec, decays); !s)
     return s;
   // An offsets kernel's third parameter is its offsets buffer.
   if (spec.offsetBits)
@@ -207,6 +223,8 @@ Status Runtime::launchWithSegment(const Kernel &kernel, const void *in,
     return Status::success();
   LaunchArgs args{in, out, n, spec.outputLength(n, segment), segment};
   args.decay = decayValue;
+  args.decays = decays;
+  args.numDecays = n / segment + (n % segment != 0); // one per segment
   return enqueueLaunch(kernel, args, stream);
 }
 
@@ -222,7 +240,8 @@ Status Runtime::enqueueLaunch(const Kernel &kernel, const LaunchArgs &args,
   // Buffers: in, out, the offsets (an offsets kernel), then the scratch
   // buffers at offsets in one allocation. A class kernel takes the segment
   // size between out and the scratch.
-  size_t first = args.offsets ? 3 : 2; // the first scratch buffer
+  // The first scratch buffer.
+  size_t first = 2 + (args.offsets ? 1 : 0) + (file.segmentDecays ? 1 : 0);
   size_t numBuffers = first + file.scratch.size();
   int64_t segmentParam = segment;
   float decayParam = args.decay;
@@ -245,6 +264,9 @@ Status Runtime::enqueueLaunch(const Kernel &kernel, const LaunchArgs &args,
   descs[1] = {ptr(out), ptr(out), 0, args.outLength, 1};
   if (args.offsets)
     descs[2] = {ptr(args.offsets), ptr(args.offsets), 0, args.numOffsets, 1};
+  if (file.segmentDecays)
+    descs[first - 1] = {ptr(args.decays), ptr(args.decays), 0, args.numDecays,
+                        1};
   int64_t counts[8];
   uint64_t offsets[8];
   std::vector<int64_t> heapCounts;
@@ -391,8 +413,33 @@ Status Runtime::getKernelFor(const KernelSpec &spec, const Kernel *&kernel) {
   return Status::success();
 }
 
+Status Runtime::checkDecays(const KernelSpec &spec, const float *decays,
+                            int64_t count, void *stream) {
+  if (Status s = checkDecaysPointer(spec, decays); !s)
+    return s;
+  if (spec.decay != 1.0)
+    return Status::error("a scan takes one decay or per-segment decays, "
+                         "not both");
+  if (!spec.isScan || !isFloat(spec.input))
+    return Status::error(std::string("per-segment decays apply to scans of "
+                                     "f16, bf16 or f32 input, got ") +
+                         (spec.isScan ? dtypeName(spec.input) : "a reduction"));
+  std::vector<float> host(size_t(std::max<int64_t>(count, 0)));
+  if (host.empty())
+    return Status::success();
+  if (Status s = synchronize(stream); !s)
+    return s;
+  if (Status s = copyToHost(host.data(), decays, host.size() * sizeof(float));
+      !s)
+    return s.withContext("checking the decays");
+  for (size_t j = 0; j < host.size(); ++j)
+    if (std::string e = decayError(host[j], spec.input); !e.empty())
+      return Status::error("decays[" + std::to_string(j) + "]: " + e);
+  return Status::success();
+}
+
 Status Runtime::run(const KernelSpec &spec, const void *in, void *out,
-                    int64_t n, void *stream) {
+                    int64_t n, void *stream, const float *decays) {
   if (spec.offsetBits)
     return Status::error("spec '" + spec.key() +
                          "' takes offsets: reduceOffsets / scanOffsets");
@@ -400,12 +447,18 @@ Status Runtime::run(const KernelSpec &spec, const void *in, void *out,
     return s;
   if (n == 0)
     return Status::success();
+  if (spec.segmentDecays || decays)
+    if (Status s = checkDecays(
+            spec, decays, n / spec.segmentSize + (n % spec.segmentSize != 0),
+            stream);
+        !s)
+      return s;
   const Kernel *kernel = nullptr;
   if (Status s = getKernelFor(spec, kernel); !s)
     return s;
-  return launchWithSegment(*kernel, in, out, n, spec.segmentSize, stream,
-                           kernel->spec().runtimeDecay ? spec.decay
-                                                       : kKernelDecay);
+  return launchWithSegment(
+      *kernel, in, out, n, spec.segmentSize, stream,
+      kernel->spec().runtimeDecay ? spec.decay : kKernelDecay, decays);
 }
 
 Status Runtime::reduce(const void *in, void *out, int64_t n, int64_t segment,
@@ -432,7 +485,7 @@ Status Runtime::scan(const void *in, void *out, int64_t n, int64_t segment,
   std::string error;
   if (!spec.setStrategy(variant, error))
     return Status::error(error);
-  return run(spec, in, out, n, stream);
+  return run(spec, in, out, n, stream, mode.decays);
 }
 
 Status Runtime::releaseScratch(void *stream) {

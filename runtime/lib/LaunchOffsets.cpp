@@ -48,7 +48,7 @@ Runtime::LaunchArgs Runtime::LaunchArgs::forOffsets(const KernelSpec &spec,
 
 Status Runtime::launchOffsets(const Kernel &kernel, const void *in, void *out,
                               const void *offsets, int64_t numSegments,
-                              void *stream, double decay) {
+                              void *stream, double decay, const float *decays) {
   const KernelSpec &spec = kernel.spec();
   if (!spec.offsetBits || kernel.file().offsetBits != spec.offsetBits)
     return Status::error("launchOffsets: kernel '" + spec.key() +
@@ -56,6 +56,10 @@ Status Runtime::launchOffsets(const Kernel &kernel, const void *in, void *out,
   LaunchArgs args = LaunchArgs::forOffsets(spec, in, out, offsets, numSegments);
   if (Status s = launchDecay(spec, decay, args.decay); !s)
     return s;
+  if (Status s = checkDecaysPointer(spec, decays); !s)
+    return s;
+  args.decays = decays;
+  args.numDecays = numSegments;
   if (Status s = checkOffsetsArguments(spec, in, out, offsets, numSegments); !s)
     return s;
   if (numSegments == 0)
@@ -65,9 +69,12 @@ Status Runtime::launchOffsets(const Kernel &kernel, const void *in, void *out,
 
 Status Runtime::runOffsets(const KernelSpec &spec, const void *in, void *out,
                            const void *offsets, int64_t numSegments,
-                           void *stream, bool validate) {
+                           void *stream, bool validate, const float *decays) {
   if (Status s = checkOffsetsArguments(spec, in, out, offsets, numSegments); !s)
     return s;
+  if (spec.segmentDecays || decays)
+    if (Status s = checkDecays(spec, decays, numSegments, stream); !s)
+      return s;
   if (validate) {
     // n is the last offset: what is checked is the rest of the rules.
     size_t count = size_t(numSegments) + 1, width = spec.offsetBits / 8;
@@ -98,6 +105,8 @@ Status Runtime::runOffsets(const KernelSpec &spec, const void *in, void *out,
           kernel->spec().runtimeDecay ? spec.decay : kKernelDecay, args.decay);
       !s)
     return s;
+  args.decays = decays;
+  args.numDecays = numSegments;
   return enqueueLaunch(*kernel, args, stream);
 }
 
@@ -123,7 +132,8 @@ Status Runtime::scanOffsets(const void *in, void *out, const void *offsets,
                             bool validate) {
   KernelSpec spec = KernelSpec::scan(1, inType, outType, mode);
   spec.offsetBits = offsetBits;
-  return runOffsets(spec, in, out, offsets, numSegments, stream, validate);
+  return runOffsets(spec, in, out, offsets, numSegments, stream, validate,
+                    mode.decays);
 }
 
 Status tcuc::reduceOffsets(const void *in, void *out, const void *offsets,

@@ -99,6 +99,9 @@ Status checkBufferPointers(const KernelSpec &spec, const void *in,
 /// The f32 decay a launch of `kernel` passes, from the caller's `decay`
 /// (launchWithSegment's rules), or an error (Launch.cpp).
 Status launchDecay(const KernelSpec &kernel, double decay, float &value);
+/// Whether `decays` suits `kernel`: given (aligned to float) exactly when
+/// it takes per-segment decays (Launch.cpp).
+Status checkDecaysPointer(const KernelSpec &kernel, const float *decays);
 
 /// One launch's buffers and sizes (enqueueLaunch).
 struct Runtime::LaunchArgs {
@@ -110,6 +113,10 @@ struct Runtime::LaunchArgs {
   int64_t numOffsets = 0;
   /// The decay of a kernel that takes it at launch (file.runtimeDecay).
   float decay = 1.0f;
+  /// The per-segment decays (device, numDecays of them) of a kernel that
+  /// takes them (file.segmentDecays).
+  const void *decays = nullptr;
+  int64_t numDecays = 0;
   /// An offsets kernel's launch over numSegments > 0 segments
   /// (LaunchOffsets.cpp).
   static LaunchArgs forOffsets(const KernelSpec &spec, const void *in,

@@ -73,7 +73,8 @@ const char *classVariant(const KernelSpec &spec) {
 static KernelSpec autoSegmentClassOf(const KernelSpec &spec) {
   KernelSpec c = segmentClassOf(spec);
   bool stream = c.runtimeSegment && c.variant == "stream";
-  bool decayedWalk = c.runtimeSegment && spec.decay != 1.0;
+  bool decayedWalk =
+      c.runtimeSegment && (spec.decay != 1.0 || spec.segmentDecays);
   return (stream && spec.segmentSize % 16 != 0) || decayedWalk ? c : spec;
 }
 
@@ -83,10 +84,12 @@ KernelSpec tcuc::segmentClassOf(const KernelSpec &spec) {
   // docs/algorithms.md); shorter and longer ones keep their size's kernel
   // (seg16, seg256, and from 131072 on the grid: tcu-select-strategy's
   // kDecayedGridMinSegment).
-  bool decayed = spec.isScan && spec.decay != 1.0;
+  // Per-segment decays have the walk only: its class takes every size.
+  bool decayed = spec.isScan && (spec.decay != 1.0 || spec.segmentDecays);
   if (spec.runtimeSegment || spec.offsetBits || !spec.variant.empty() ||
       spec.tilesPerWarp || spec.warpsPerBlock ||
-      (decayed && (spec.segmentSize <= 256 || spec.segmentSize >= 131072)))
+      (decayed && !spec.segmentDecays &&
+       (spec.segmentSize <= 256 || spec.segmentSize >= 131072)))
     return spec;
   const char *variant = decayed ? "seg256n" : classVariant(spec);
   if (!variant)
@@ -107,7 +110,7 @@ KernelSpec tcuc::resolveSegmentClass(const KernelSpec &spec,
                           : autoSegmentClassOf(spec);
   // A decayed scan's kernel takes the decay at launch: one kernel for
   // every decay (docs/rationale.md#runtime-decays).
-  if (chosen.isScan && chosen.decay != 1.0)
+  if (chosen.isScan && chosen.decay != 1.0 && !chosen.segmentDecays)
     chosen.runtimeDecay = true;
   return chosen;
 }

@@ -301,7 +301,9 @@ std::string KernelSpec::key() const {
   // Only when set: forward keys (and the kernel library's) stay as they were.
   if (isScan && reverse)
     k += " reverse=1";
-  if (isScan && runtimeDecay) {
+  if (isScan && segmentDecays) {
+    k += " decay=segments";
+  } else if (isScan && runtimeDecay) {
     k += " decay=runtime";
   } else if (isScan && decay != 1.0) {
     char text[64];
@@ -389,5 +391,6 @@ KernelSpec KernelSpec::scan(int64_t segment, DType in, DType out, ScanMode mode,
   KernelSpec spec = scan(segment, in, out, mode.inclusive, std::move(variant));
   spec.reverse = mode.reverse;
   spec.decay = mode.decay;
+  spec.segmentDecays = mode.decays != nullptr;
   return spec;
 }

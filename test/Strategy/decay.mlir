@@ -86,3 +86,18 @@ func.func @grid(%in: memref<?xbf16>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 131072 decay 0.999 : memref<?xbf16> -> memref<?xf32>
   return
 }
+
+// -----
+
+// Per-segment decays: seg256n (a warp walks each segment with its decay's
+// matrices) at every size, even those of seg16, seg256 and the grid.
+// CHECK-LABEL: func @per_segment
+// CHECK: segment_size 10 decays %{{.*}} {tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>}
+// CHECK: segment_size 1000000 decays %{{.*}} {tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>}
+func.func @per_segment(%in: memref<?xf16>, %out: memref<?xf32>, %d: memref<?xf32>) {
+  // expected-remark @+1 {{variant seg256n, 2 tile(s) per warp: a decayed scan (decay per segment) has a form in seg16, seg256, seg256n and grid only}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 10 decays %d : memref<?xf16> -> memref<?xf32>
+  // expected-remark @+1 {{variant seg256n, 2 tile(s) per warp: a decayed scan (decay per segment) has a form in seg16, seg256, seg256n and grid only}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 1000000 decays %d : memref<?xf16> -> memref<?xf32>
+  return
+}

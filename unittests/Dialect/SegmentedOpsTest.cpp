@@ -50,7 +50,7 @@ protected:
           /*tiles_per_warp=*/IntegerAttr(),
           /*warps_per_block=*/IntegerAttr(),
           /*schedule=*/tcu::ChainScheduleAttr(), /*reverse=*/false,
-          /*decay=*/FloatAttr(), /*decay_value=*/Value());
+          /*decay=*/FloatAttr(), /*decay_value=*/Value(), /*decays=*/Value());
     else
       tcu::SegmentedReduceOp::create(
           b, loc, kind, body->getArgument(0), body->getArgument(1),

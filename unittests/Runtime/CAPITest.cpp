@@ -94,6 +94,30 @@ TEST(CAPI, ArgumentsAreCheckedBeforeTheGPU) {
 
 // Bad decays fail before any GPU work (non-null fake pointers pass the
 // argument checks, so the decay's is what answers).
+TEST(CAPI, PerSegmentDecaysAreChecked) {
+  void *in = reinterpret_cast<void *>(0x1000);
+  void *out = reinterpret_cast<void *>(0x2000);
+  EXPECT_EQ(tcuc_scan_segment_decays(in, out, 10, 5, "f16", "f32", 0, nullptr,
+                                     nullptr),
+            -1);
+  EXPECT_NE(std::string(tcuc_last_error()).find("decays pointer is null"),
+            std::string::npos)
+      << tcuc_last_error();
+  const float *decays = reinterpret_cast<const float *>(0x3000);
+  EXPECT_EQ(
+      tcuc_scan_segment_decays(in, out, 10, 5, "i8", "i32", 0, decays, nullptr),
+      -1);
+  EXPECT_NE(std::string(tcuc_last_error()).find("f16, bf16 or f32 input"),
+            std::string::npos)
+      << tcuc_last_error();
+  EXPECT_EQ(tcuc_scan_offsets_segment_decays(in, out, nullptr, 1, "i64", "f32",
+                                             "f32", 0, nullptr, nullptr),
+            -1);
+  EXPECT_NE(std::string(tcuc_last_error()).find("pointer is null"),
+            std::string::npos)
+      << tcuc_last_error();
+}
+
 TEST(CAPI, DecayedScansCheckTheDecay) {
   void *in = reinterpret_cast<void *>(0x1000);
   void *out = reinterpret_cast<void *>(0x2000);

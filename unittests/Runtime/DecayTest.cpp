@@ -99,6 +99,22 @@ TEST(Decay, OneKernelForEveryDecay) {
                    .runtimeDecay);
 }
 
+// Per-segment decays: one seg256n kernel that takes the size at launch for
+// every size (the walk is their only form), its key "decay=segments".
+TEST(Decay, PerSegmentDecaysTakeTheWalk) {
+  float any = 0.5f;
+  for (int64_t s : {1, 10, 256, 1000, 131072, 1 << 24}) {
+    KernelSpec spec = KernelSpec::scan(s, DType::F16, DType::F32,
+                                       ScanMode{true, false, 1.0, &any});
+    EXPECT_TRUE(spec.segmentDecays);
+    KernelSpec c = resolveSegmentClass(spec, SegmentKernelMode::Auto);
+    EXPECT_TRUE(c.runtimeSegment) << s;
+    EXPECT_FALSE(c.runtimeDecay) << s;
+    EXPECT_EQ(c.variant, "seg256n") << s;
+    EXPECT_NE(c.key().find(" decay=segments"), std::string::npos) << c.key();
+  }
+}
+
 // A kernel file says whether its kernels take the decay (`tcuc.decay:
 // runtime`), and must agree with its spec.
 TEST(Decay, KernelFileTakesTheDecay) {

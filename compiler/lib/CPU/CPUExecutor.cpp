@@ -55,6 +55,12 @@ using DecayKernelFn = void (*)(MemRef1D *, MemRef1D *, float);
 using DecaySegmentKernelFn = void (*)(MemRef1D *, MemRef1D *, int64_t, float);
 using DecayOffsetsKernelFn = void (*)(MemRef1D *, MemRef1D *, MemRef1D *,
                                       float);
+/// The same with per-segment decays (a buffer) after the other arguments.
+using DecaysKernelFn = void (*)(MemRef1D *, MemRef1D *, MemRef1D *);
+using DecaysSegmentKernelFn = void (*)(MemRef1D *, MemRef1D *, int64_t,
+                                       MemRef1D *);
+using DecaysOffsetsKernelFn = void (*)(MemRef1D *, MemRef1D *, MemRef1D *,
+                                       MemRef1D *);
 
 /// f32 -> bf16, rounding to nearest even (NaN stays a quiet NaN), for
 /// `__truncsfbf2`. LLVM's x86 backend without AVX-512 builds bf16 vectors
@@ -154,6 +160,7 @@ tcuc::CPUKernel::load(const KernelSpec &spec, const std::string &object,
   kernel->offsetBits = spec.offsetBits;
   kernel->isScan = spec.isScan;
   kernel->runtimeDecay = spec.isScan && spec.runtimeDecay;
+  kernel->segmentDecays = spec.isScan && spec.segmentDecays;
   kernel->input = spec.input;
   error.clear();
   return kernel;
@@ -248,26 +255,50 @@ tcuc::CPUKernel::compile(const KernelSpec &spec, std::string &error,
   kernel->offsetBits = spec.offsetBits;
   kernel->isScan = spec.isScan;
   kernel->runtimeDecay = spec.isScan && spec.runtimeDecay;
+  kernel->segmentDecays = spec.isScan && spec.segmentDecays;
   kernel->input = spec.input;
   kernel->impl->engine = std::move(*engine);
   error.clear();
   return kernel;
 }
 
+bool tcuc::CPUKernel::checkDecays(const float *decays, int64_t count,
+                                  std::string &error) {
+  if (segmentDecays != (decays != nullptr)) {
+    error = segmentDecays ? "this kernel takes per-segment decays"
+                          : "this kernel takes no per-segment decays";
+    return false;
+  }
+  for (int64_t j = 0; decays && j < count; ++j)
+    if (!(error = decayError(decays[j], input)).empty()) {
+      error = "decays[" + std::to_string(j) + "]: " + error;
+      return false;
+    }
+  return true;
+}
+
 bool tcuc::CPUKernel::run(const void *in, int64_t n, void *out,
                           int64_t outLength, int64_t segment,
-                          std::string &error, double decay) {
+                          std::string &error, double decay,
+                          const float *decays) {
   if (offsetBits) {
     error = "this kernel takes offsets (runOffsets), not a segment size";
     return false;
   }
   if (runtimeDecay && !(error = decayError(decay, input)).empty())
     return false;
+  int64_t count = segment > 0 ? n / segment + (n % segment != 0) : 0;
+  if (!checkDecays(decays, count, error))
+    return false;
   float a = static_cast<float>(decay);
   MemRef1D inDesc{in, in, 0, n, 1};
   MemRef1D outDesc{out, out, 0, outLength, 1};
+  MemRef1D decaysDesc{decays, decays, 0, count, 1};
   if (!runtimeSegment) {
-    if (runtimeDecay)
+    if (segmentDecays)
+      reinterpret_cast<DecaysKernelFn>(impl->entry)(&inDesc, &outDesc,
+                                                    &decaysDesc);
+    else if (runtimeDecay)
       reinterpret_cast<DecayKernelFn>(impl->entry)(&inDesc, &outDesc, a);
     else
       reinterpret_cast<KernelFn>(impl->entry)(&inDesc, &outDesc);
@@ -278,7 +309,10 @@ bool tcuc::CPUKernel::run(const void *in, int64_t n, void *out,
   error = runtimeSegmentError(chosenVariant, isScan, segment);
   if (!error.empty())
     return false;
-  if (runtimeDecay)
+  if (segmentDecays)
+    reinterpret_cast<DecaysSegmentKernelFn>(impl->entry)(&inDesc, &outDesc,
+                                                         segment, &decaysDesc);
+  else if (runtimeDecay)
     reinterpret_cast<DecaySegmentKernelFn>(impl->entry)(&inDesc, &outDesc,
                                                         segment, a);
   else
@@ -289,17 +323,23 @@ bool tcuc::CPUKernel::run(const void *in, int64_t n, void *out,
 bool tcuc::CPUKernel::runOffsets(const void *in, int64_t n, void *out,
                                  int64_t outLength, const void *offsets,
                                  int64_t count, std::string &error,
-                                 double decay) {
+                                 double decay, const float *decays) {
   if (!offsetBits) {
     error = "this kernel takes a segment size, not offsets";
     return false;
   }
   if (runtimeDecay && !(error = decayError(decay, input)).empty())
     return false;
+  if (!checkDecays(decays, count - 1, error))
+    return false;
+  MemRef1D decaysDesc{decays, decays, 0, count - 1, 1};
   MemRef1D inDesc{in, in, 0, n, 1};
   MemRef1D outDesc{out, out, 0, outLength, 1};
   MemRef1D offDesc{offsets, offsets, 0, count, 1};
-  if (runtimeDecay)
+  if (segmentDecays)
+    reinterpret_cast<DecaysOffsetsKernelFn>(impl->entry)(&inDesc, &outDesc,
+                                                         &offDesc, &decaysDesc);
+  else if (runtimeDecay)
     reinterpret_cast<DecayOffsetsKernelFn>(impl->entry)(
         &inDesc, &outDesc, &offDesc, static_cast<float>(decay));
   else

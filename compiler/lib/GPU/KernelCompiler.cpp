@@ -137,6 +137,7 @@ tcuc::Status tcuc::compileKernelFile(const KernelSpec &spec,
   plan.warpsPerBlock = static_cast<int>(chosen.warpsPerBlock);
   plan.offsetBits = spec.offsetBits;
   plan.runtimeDecay = spec.runtimeDecay;
+  plan.segmentDecays = spec.segmentDecays;
   if (spec.runtimeSegment) {
     // The sizes the chosen variant's kernel takes (the runtime checks each
     // launch against them).

@@ -21,7 +21,9 @@ std::string tcuc::buildKernelSource(const KernelSpec &spec) {
   os << "func.func @tcuc_kernel(%in: memref<?x" << in << ">, %out: memref<?x"
      << out << ">" << (spec.runtimeSegment ? ", %segment: index" : "")
      << (spec.offsetBits ? ", %offsets: " + offsets : "")
-     << (spec.isScan && spec.runtimeDecay ? ", %decay: f32" : "")
+     << (spec.isScan && spec.segmentDecays  ? ", %decays: memref<?xf32>"
+         : spec.isScan && spec.runtimeDecay ? ", %decay: f32"
+                                            : "")
      << ") attributes {llvm.emit_c_interface} {\n  ";
   if (spec.isScan)
     os << "tcu.segmented_scan <add> "
@@ -36,7 +38,9 @@ std::string tcuc::buildKernelSource(const KernelSpec &spec) {
     os << "segment_size %segment";
   else
     os << "segment_size " << spec.segmentSize;
-  if (spec.isScan && spec.runtimeDecay) {
+  if (spec.isScan && spec.segmentDecays) {
+    os << " decays %decays";
+  } else if (spec.isScan && spec.runtimeDecay) {
     os << " decay %decay";
   } else if (spec.isScan && spec.decay != 1.0) {
     // The bits of the f32 the attribute holds (the spec's double rounded to

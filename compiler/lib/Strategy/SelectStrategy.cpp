@@ -104,10 +104,11 @@ constexpr int64_t kDecayedGridMinSegment = 131072;
 LogicalResult chooseDecayed(SegmentedScanOp op, bool explain) {
   if (op.getVariant())
     return success(); // checked by the verifier
-  bool walk = op.hasRuntimeSegmentSize() || op.hasOffsets() ||
+  // Per-segment decays: a warp walks each segment (seg256n only).
+  bool walk = op.hasRuntimeSegmentSize() || op.hasOffsets() || op.getDecays() ||
               op.getSegmentSize() > 256;
   bool grid = !op.hasRuntimeSegmentSize() && !op.hasOffsets() &&
-              op.getSegmentSize() >= kDecayedGridMinSegment;
+              !op.getDecays() && op.getSegmentSize() >= kDecayedGridMinSegment;
   Variant v = grid                        ? Variant::Grid
               : walk                      ? Variant::Seg256N
               : op.getSegmentSize() <= 16 ? Variant::Seg16
@@ -119,7 +120,8 @@ LogicalResult chooseDecayed(SegmentedScanOp op, bool explain) {
     op.emitRemark() << "variant " << stringifyVariant(v) << ", "
                     << op.getTilesPerWarpOrDefault()
                     << " tile(s) per warp: a decayed scan (decay "
-                    << (op.getDecayValue()
+                    << (op.getDecays() ? std::string("per segment")
+                        : op.getDecayValue()
                             ? std::string("given at run time")
                             : formatDecay(float(*op.getDecayFactor())))
                     << ") has a form in seg16, seg256, seg256n and grid "

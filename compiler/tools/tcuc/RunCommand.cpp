@@ -83,6 +83,15 @@ cl::opt<std::string> offsetsFile(
     cl::value_desc("FILE"), cl::init(""), cl::sub(runCommand),
     cl::cat(tcucCategory));
 
+cl::opt<std::string> decayFile(
+    "decay-file",
+    cl::desc("Per-segment decays (--decay segments, implied): raw "
+             "little-endian float32, one per segment (ceil(n / segment), or "
+             "k with --offsets), each in [-1, 1]; segment j's recurrence "
+             "is h = d[j]·h + x (default: none)"),
+    cl::value_desc("FILE"), cl::init(""), cl::sub(runCommand),
+    cl::cat(tcucCategory));
+
 /// Whether the spec verifies (the op verifier's rules on types and
 /// variants), so that a rejected spec is a usage error (exit 2) before any
 /// device is touched, and a later compile failure a runtime one (exit 3).
@@ -142,6 +151,25 @@ int tcuc::driver::runRun() {
   if (!driver::inferInputCount(
           request, csr || numElements.getNumOccurrences() > 0, error))
     return fail(kExitUsage, error);
+  if (decayFile.getNumOccurrences() || request.spec.segmentDecays) {
+    if (std::string e = givenPathError(decayFile); !e.empty())
+      return fail(kExitUsage, e);
+    if (decayFile.empty())
+      return fail(kExitUsage, "--decay segments needs --decay-file FILE (the "
+                              "decays, one per segment)");
+    if (request.spec.decay != 1.0)
+      return fail(kExitUsage, "--decay A and --decay-file exclude each other");
+    if (!request.spec.isScan || !isFloat(request.spec.input))
+      return fail(kExitUsage, "--decay-file applies to --op scan with f16, "
+                              "bf16 or f32 input");
+    request.spec.segmentDecays = true;
+    int64_t s = request.spec.segmentSize;
+    int64_t count = csr ? int64_t(request.offsets.size()) - 1
+                        : request.n / s + (request.n % s != 0);
+    if (!driver::readDecaysFile(decayFile, count, request.spec.input,
+                                request.decays, error))
+      return fail(kExitUsage, error);
+  }
   // Sizes beyond the host's memory: checkHostMemory, before compiling.
   if (!driver::checkHostMemory(request, error) ||
       !driver::checkFiles(request, error))
@@ -181,10 +209,13 @@ int tcuc::driver::runRun() {
     }
     if (!loaded)
       return fail(kExitRuntime, "loading the GPU kernel failed:\n" + error);
+    const std::vector<float> *decays =
+        request.spec.segmentDecays ? &request.decays : nullptr;
     if (csr)
       return driver::runJob(
-          request, driver::gpuOffsetsExecutor(request.spec, request.offsets));
-    return driver::runJob(request, driver::gpuExecutor(request.spec));
+          request,
+          driver::gpuOffsetsExecutor(request.spec, request.offsets, decays));
+    return driver::runJob(request, driver::gpuExecutor(request.spec, decays));
   }
   // The kernel the runtime would run: the size's class kernel where it has
   // one (resolveSegmentClass), as on the GPU.
@@ -211,18 +242,21 @@ int tcuc::driver::runRun() {
     offsets32.assign(request.offsets.begin(), request.offsets.end());
   const std::vector<int64_t> &offsets64 = request.offsets;
   int64_t outLength = request.outputLength();
+  const float *decaysPtr = spec.segmentDecays ? request.decays.data() : nullptr;
   return driver::runJob(
       request, [&, cpu, spec, outLength](const void *in, int64_t n, void *out,
                                          double &ms, std::string &error) {
         auto t0 = std::chrono::steady_clock::now();
         bool ran =
             !spec.offsetBits ? cpu->run(in, n, out, outLength, spec.segmentSize,
-                                        error, spec.decay)
+                                        error, spec.decay, decaysPtr)
             : spec.offsetBits == 32
                 ? cpu->runOffsets(in, n, out, outLength, offsets32.data(),
-                                  int64_t(offsets32.size()), error, spec.decay)
+                                  int64_t(offsets32.size()), error, spec.decay,
+                                  decaysPtr)
                 : cpu->runOffsets(in, n, out, outLength, offsets64.data(),
-                                  int64_t(offsets64.size()), error, spec.decay);
+                                  int64_t(offsets64.size()), error, spec.decay,
+                                  decaysPtr);
         if (!ran)
           return false;
         ms = std::chrono::duration<double, std::milli>(

@@ -290,9 +290,22 @@ static bool warmThenTime(const std::function<Status()> &launch, void *dOut,
   return true;
 }
 
-ExecuteFn tcuc::driver::gpuExecutor(const KernelSpec &spec) {
-  return [spec](const void *in, int64_t n, void *out, double &ms,
-                std::string &error) {
+/// `decays` (or nothing) on the device, in `buffer`.
+static Status decaysToDevice(const std::vector<float> *decays,
+                             DeviceBuffer &buffer) {
+  if (!decays)
+    return Status::success();
+  size_t bytes = std::max<size_t>(decays->size() * sizeof(float), 1);
+  if (Status s = deviceAlloc(bytes, buffer.ptr); !s)
+    return s;
+  return copyToDevice(buffer.ptr, decays->data(),
+                      decays->size() * sizeof(float));
+}
+
+ExecuteFn tcuc::driver::gpuExecutor(const KernelSpec &spec,
+                                    const std::vector<float> *decays) {
+  return [spec, decays](const void *in, int64_t n, void *out, double &ms,
+                        std::string &error) {
     const Kernel *kernel = nullptr;
     Status s = Runtime::global().getKernelFor(spec, kernel);
     if (!s) {
@@ -301,10 +314,11 @@ ExecuteFn tcuc::driver::gpuExecutor(const KernelSpec &spec) {
     }
     size_t inBytes = size_t(n) * dtypeBytes(spec.input);
     size_t outBytes = size_t(spec.outputLength(n)) * dtypeBytes(spec.output);
-    DeviceBuffer dIn, dOut;
+    DeviceBuffer dIn, dOut, dDecays;
     if (!(s = deviceAlloc(inBytes, dIn.ptr)) ||
         !(s = deviceAlloc(outBytes, dOut.ptr)) ||
-        !(s = copyToDevice(dIn.ptr, in, inBytes))) {
+        !(s = copyToDevice(dIn.ptr, in, inBytes)) ||
+        !(s = decaysToDevice(decays, dDecays))) {
       error = s.message();
       return false;
     }
@@ -312,17 +326,18 @@ ExecuteFn tcuc::driver::gpuExecutor(const KernelSpec &spec) {
         [&] {
           return Runtime::global().launchWithSegment(
               *kernel, dIn.ptr, dOut.ptr, n, spec.segmentSize, nullptr,
-              kernel->spec().runtimeDecay ? spec.decay : Runtime::kKernelDecay);
+              kernel->spec().runtimeDecay ? spec.decay : Runtime::kKernelDecay,
+              static_cast<const float *>(dDecays.ptr));
         },
         dOut.ptr, outBytes, outBytes, out, ms, error);
   };
 }
 
-ExecuteFn
-tcuc::driver::gpuOffsetsExecutor(const KernelSpec &spec,
-                                 const std::vector<int64_t> &offsets) {
-  return [spec, &offsets](const void *in, int64_t n, void *out, double &ms,
-                          std::string &error) {
+ExecuteFn tcuc::driver::gpuOffsetsExecutor(const KernelSpec &spec,
+                                           const std::vector<int64_t> &offsets,
+                                           const std::vector<float> *decays) {
+  return [spec, &offsets, decays](const void *in, int64_t n, void *out,
+                                  double &ms, std::string &error) {
     const Kernel *kernel = nullptr;
     Status s = Runtime::global().getKernelFor(spec, kernel);
     if (!s) {
@@ -341,12 +356,13 @@ tcuc::driver::gpuOffsetsExecutor(const KernelSpec &spec,
     size_t inBytes = std::max<size_t>(size_t(n) * dtypeBytes(spec.input), 1);
     size_t outBytes = std::max<size_t>(
         size_t(spec.isScan ? n : k) * dtypeBytes(spec.output), 1);
-    DeviceBuffer dIn, dOut, dOff;
+    DeviceBuffer dIn, dOut, dOff, dDecays;
     if (!(s = deviceAlloc(inBytes, dIn.ptr)) ||
         !(s = deviceAlloc(outBytes, dOut.ptr)) ||
         !(s = deviceAlloc(offBytes, dOff.ptr)) ||
         !(s = copyToDevice(dIn.ptr, in, size_t(n) * dtypeBytes(spec.input))) ||
-        !(s = copyToDevice(dOff.ptr, host, offBytes))) {
+        !(s = copyToDevice(dOff.ptr, host, offBytes)) ||
+        !(s = decaysToDevice(decays, dDecays))) {
       error = s.message();
       return false;
     }
@@ -354,7 +370,8 @@ tcuc::driver::gpuOffsetsExecutor(const KernelSpec &spec,
         [&] {
           return Runtime::global().launchOffsets(
               *kernel, dIn.ptr, dOut.ptr, dOff.ptr, k, nullptr,
-              kernel->spec().runtimeDecay ? spec.decay : Runtime::kKernelDecay);
+              kernel->spec().runtimeDecay ? spec.decay : Runtime::kKernelDecay,
+              static_cast<const float *>(dDecays.ptr));
         },
         dOut.ptr, outBytes,
         size_t(spec.isScan ? n : k) * dtypeBytes(spec.output), out, ms, error);
@@ -477,7 +494,34 @@ int tcuc::driver::runJob(const RunRequest &request, const ExecuteFn &execute) {
     const void *x = input.data();
     std::vector<double> reference, mass;
     std::vector<float> seq;
-    if (decayed && csr) {
+    if (spec.isScan && spec.segmentDecays) {
+      // Each segment against its own recurrence (as one segment of offsets
+      // [0, length]).
+      std::vector<int64_t> bounds = offsets;
+      if (!csr)
+        for (int64_t b = 0; b <= n; b += segment)
+          bounds.push_back(std::min(b, n));
+      if (!csr && bounds.back() != n)
+        bounds.push_back(n);
+      size_t bytes = dtypeBytes(spec.input);
+      for (size_t j = 0; j + 1 < bounds.size(); ++j) {
+        int64_t len = bounds[j + 1] - bounds[j];
+        if (len == 0)
+          continue;
+        const void *part = static_cast<const char *>(x) + bounds[j] * bytes;
+        std::vector<int64_t> one{0, len};
+        double a = request.decays[j];
+        auto r = ref::referenceDecayedScanOffsets(spec.input, part, one, a,
+                                                  incl, rev);
+        auto m = ref::absoluteMassDecayedOffsets(spec.input, part, one, a, incl,
+                                                 rev);
+        auto q = ref::sequentialF32DecayedScanOffsets(spec.input, part, one, a,
+                                                      incl, rev);
+        reference.insert(reference.end(), r.begin(), r.end());
+        mass.insert(mass.end(), m.begin(), m.end());
+        seq.insert(seq.end(), q.begin(), q.end());
+      }
+    } else if (decayed && csr) {
       reference = ref::referenceDecayedScanOffsets(spec.input, x, offsets,
                                                    decay, incl, rev);
       mass = ref::absoluteMassDecayedOffsets(spec.input, x, offsets, decay,
@@ -524,12 +568,14 @@ int tcuc::driver::runJob(const RunRequest &request, const ExecuteFn &execute) {
   std::string modeText = std::string(mode) + (spec.reverse ? " reverse" : "");
   // A decayed scan says its decay (the f32 the kernel used); JSON gains
   // `decay` only then, so plain runs' reports are unchanged.
-  bool decayedRun = spec.isScan && spec.decay != 1.0;
+  bool decayedRun = spec.isScan && (spec.decay != 1.0 || spec.segmentDecays);
   std::string decayText =
-      decayedRun ? format("%.9g", double(static_cast<float>(spec.decay)))
-                 : std::string();
+      spec.segmentDecays ? std::string("\"segments\"")
+      : decayedRun ? format("%.9g", double(static_cast<float>(spec.decay)))
+                   : std::string();
   if (decayedRun)
-    modeText += " decay " + decayText;
+    modeText += spec.segmentDecays ? std::string(" decays per segment")
+                                   : " decay " + decayText;
   std::string variant = !request.variantName.empty() ? request.variantName
                         : spec.variant.empty()       ? "default"
                                                      : spec.variant;
@@ -626,6 +672,46 @@ int64_t tcuc::driver::RunRequest::outputLength() const {
   if (spec.offsetBits && !spec.isScan)
     return offsets.empty() ? 0 : int64_t(offsets.size()) - 1;
   return spec.outputLength(n);
+}
+
+bool tcuc::driver::readDecaysFile(const std::string &path, int64_t count,
+                                  DType input, std::vector<float> &decays,
+                                  std::string &error) {
+  std::FILE *f = std::fopen(path.c_str(), "rb");
+  if (!f) {
+    error = "--decay-file: cannot open '" + path + "'";
+    return false;
+  }
+  std::vector<uint8_t> bytes;
+  uint8_t buf[1 << 16];
+  size_t got;
+  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0)
+    bytes.insert(bytes.end(), buf, buf + got);
+  bool readError = std::ferror(f);
+  std::fclose(f);
+  if (readError) {
+    error = "--decay-file: cannot read '" + path + "'";
+    return false;
+  }
+  if (bytes.size() != size_t(count) * 4) {
+    error = "--decay-file: '" + path + "' holds " +
+            std::to_string(bytes.size()) + " bytes, expected " +
+            std::to_string(count) + " decays (one per segment, raw " +
+            "little-endian float32: " + std::to_string(count * 4) + " bytes)";
+    return false;
+  }
+  decays.resize(size_t(count));
+  for (size_t i = 0; i < decays.size(); ++i) {
+    uint32_t v = 0;
+    for (int b = 3; b >= 0; --b)
+      v = (v << 8) | bytes[i * 4 + size_t(b)];
+    std::memcpy(&decays[i], &v, sizeof v);
+    if (std::string e = decayError(decays[i], input); !e.empty()) {
+      error = "--decay-file: decay " + std::to_string(i) + ": " + e;
+      return false;
+    }
+  }
+  return true;
 }
 
 bool tcuc::driver::readOffsetsFile(const std::string &path, int offsetBits,

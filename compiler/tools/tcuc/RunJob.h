@@ -76,6 +76,8 @@ struct RunRequest {
   /// With spec.offsetBits: the k+1 CSR offsets (checked: offsetsError), the
   /// last one n.
   std::vector<int64_t> offsets;
+  /// With spec.segmentDecays: one decay per segment (--decay-file).
+  std::vector<float> decays;
   /// Output elements: k with offsets for a reduction, else the spec's for n.
   int64_t outputLength() const;
   /// Whether messages also go to stderr as text: not when stderr carries the
@@ -116,6 +118,11 @@ private:
 /// entry, otherwise.
 bool readOffsetsFile(const std::string &path, int offsetBits,
                      std::vector<int64_t> &offsets, std::string &error);
+/// Reads --decay-file: raw little-endian float32, one decay per segment,
+/// exactly `count` of them, each finite in [-1, 1] (decayError for
+/// `input`); false, with `error` set, otherwise.
+bool readDecaysFile(const std::string &path, int64_t count, DType input,
+                    std::vector<float> &decays, std::string &error);
 
 /// Runs the kernel on host buffers: `in` holds n elements, `out` the spec's
 /// output length. Returns false with `error` set on failure; `ms` is the
@@ -142,12 +149,14 @@ int runJob(const RunRequest &request, const ExecuteFn &execute);
 
 /// Executes on the GPU through the runtime (kernel from the runtime's cache,
 /// or compiled by its registered compiler).
-ExecuteFn gpuExecutor(const KernelSpec &spec);
+ExecuteFn gpuExecutor(const KernelSpec &spec,
+                      const std::vector<float> *decays = nullptr);
 /// The same for a kernel of segments from offsets (spec.offsetBits): the
 /// offsets (k+1, checked) copied to the device in the kernel's width.
 /// `offsets` must outlive the returned function.
 ExecuteFn gpuOffsetsExecutor(const KernelSpec &spec,
-                             const std::vector<int64_t> &offsets);
+                             const std::vector<int64_t> &offsets,
+                             const std::vector<float> *decays = nullptr);
 
 /// Loads (compiling on a cache miss) the GPU kernel of `request.spec`:
 /// sets `request.compileMs`, `request.kernelOrigin` and, from the kernel

@@ -31,6 +31,7 @@ const char *kUsage =
     "                [--tiles-per-warp K] [--warps-per-block W] [--seed X]\n"
     "                [--input FILE] [--output FILE] [--check] [--json]\n"
     "                [--offsets FILE [--offset-type i32|i64]] [--decay A]\n"
+    "                [--decay-file FILE]\n"
     "                [--device gpu]\n"
     "Defaults: --op reduce, --segment 256, -n 1048576 (or from the --input\n"
     "file's size), --dtype f16, --out-dtype f32 for float input and i32 for\n"
@@ -42,6 +43,7 @@ const char *kUsage =
     "lengths from k+1 raw little-endian int64 CSR offsets instead of\n"
     "--segment; n is then the last offset. --decay A: a decayed scan,\n"
     "h = A*h + x within each segment (A in [-1, 1]; 1 is the plain scan).\n"
+    "--decay-file FILE: one decay per segment, raw little-endian float32.\n"
     "--json prints one JSON object, errors included.)\n"
     "Exit codes: 0 ok, 1 --check mismatch, 2 usage or input error, 3 GPU,\n"
     "driver or kernel failure.\n"
@@ -86,7 +88,8 @@ int main(int argc, char **argv) {
       {"dtype", "f16"},         {"out-dtype", ""},   {"variant", ""},
       {"tiles-per-warp", "0"},  {"seed", "1"},       {"input", ""},
       {"warps-per-block", "0"}, {"output", ""},      {"device", "gpu"},
-      {"offsets", ""},          {"offset-type", ""}, {"decay", ""}};
+      {"offsets", ""},          {"offset-type", ""}, {"decay", ""},
+      {"decay-file", ""}};
   std::map<std::string, bool> switches = {{"exclusive", false},
                                           {"reverse", false},
                                           {"check", false},
@@ -206,6 +209,23 @@ int main(int argc, char **argv) {
   request.json = switches["json"];
   if (!driver::inferInputCount(request, csr || given.count("n"), error))
     return usage(error);
+  if (given.count("decay-file")) {
+    if (spec.decay != 1.0)
+      return usage("--decay A and --decay-file exclude each other");
+    if (!spec.isScan || !isFloat(spec.input))
+      return usage("--decay-file applies to --op scan with f16, bf16 or f32 "
+                   "input");
+    if (std::string e = driver::pathError("--decay-file", values["decay-file"]);
+        !e.empty())
+      return usage(e);
+    spec.segmentDecays = true;
+    int64_t count = csr ? int64_t(request.offsets.size()) - 1
+                        : request.n / spec.segmentSize +
+                              (request.n % spec.segmentSize != 0);
+    if (!driver::readDecaysFile(values["decay-file"], count, spec.input,
+                                request.decays, error))
+      return usage(error);
+  }
   if (!driver::checkHostMemory(request, error) ||
       !driver::checkFiles(request, error))
     return usage(error);
@@ -213,8 +233,10 @@ int main(int argc, char **argv) {
   if (!driver::loadGPUKernel(request, error))
     return driver::reportFailure(request, driver::kExitRuntime,
                                  "loading the GPU kernel failed:\n" + error);
+  const std::vector<float> *decays =
+      spec.segmentDecays ? &request.decays : nullptr;
   if (csr)
-    return driver::runJob(request,
-                          driver::gpuOffsetsExecutor(spec, request.offsets));
-  return driver::runJob(request, driver::gpuExecutor(spec));
+    return driver::runJob(
+        request, driver::gpuOffsetsExecutor(spec, request.offsets, decays));
+  return driver::runJob(request, driver::gpuExecutor(spec, decays));
 }

@@ -94,7 +94,9 @@ cl::opt<std::string> decay(
     cl::desc("Decayed scan: h = A·h + x within each segment, restarted at "
              "each head (A in [-1, 1], rounded to f32; 1 = the plain scan; "
              "f16, bf16 or f32 input; any --segment size or --offsets). "
-             "The kernel takes A at launch: one kernel for every A"),
+             "The kernel takes A at launch: one kernel for every A. "
+             "'segments': one decay per segment (tcuc run: from "
+             "--decay-file)"),
     cl::value_desc("A"), cl::init(""), cl::sub(runCommand),
     cl::sub(compileCommand), cl::cat(tcucCategory));
 
@@ -103,10 +105,19 @@ cl::opt<std::string> decay(
 bool parseDecay(KernelSpec &spec, std::string &error) {
   if (decay.empty())
     return true;
+  if (decay == "segments") {
+    if (!spec.isScan || !isFloat(spec.input)) {
+      error = "--decay segments applies to --op scan with f16, bf16 or f32 "
+              "input";
+      return false;
+    }
+    spec.segmentDecays = true;
+    return true;
+  }
   char *end = nullptr;
   double a = std::strtod(decay.c_str(), &end);
   if (end == decay.c_str() || *end != '\0' || !std::isfinite(a)) {
-    error = "--decay '" + decay + "': expected a finite number";
+    error = "--decay '" + decay + "': expected a finite number or 'segments'";
     return false;
   }
   if (a == 1.0)

@@ -600,11 +600,18 @@ static LogicalResult verifyDecay(Operation *op, std::optional<APFloat> decay,
 }
 
 LogicalResult SegmentedScanOp::verify() {
-  if (getDecay() && getDecayValue())
-    return emitOpError() << "takes one decay: a constant or a value, not both";
+  if (int(bool(getDecay())) + int(bool(getDecayValue())) +
+          int(bool(getDecays())) >
+      1)
+    return emitOpError() << "takes one decay: a constant, a value or one per "
+                            "segment (decays), not several";
+  if (getDecays() && getVariant() && *getVariant() != Variant::Seg256N)
+    return emitOpError() << "per-segment decays are implemented for variant "
+                            "'seg256n' only, got '"
+                         << stringifyVariant(*getVariant()) << "'";
   // A value decay has the constant's rules but 1 (it may hold anything).
   std::optional<APFloat> decay = getDecay();
-  if (getDecayValue())
+  if (getDecayValue() || getDecays())
     decay = APFloat(0.5f);
   if (failed(verifyDecay(*this, decay, getInputType().getElementType(),
                          getVariant())))

@@ -113,6 +113,10 @@ struct KernelFile {
   /// f32 parameter after the buffers and the segment size
   /// (KernelSpec::runtimeDecay).
   bool runtimeDecay = false;
+  /// `tcuc.decay: segments`: the kernels take a scan's per-segment decays,
+  /// an f32 buffer after in, out and the offsets
+  /// (KernelSpec::segmentDecays).
+  bool segmentDecays = false;
   /// The whole file (header and PTX): what the driver's PTX JIT loads.
   std::string text;
   /// Not part of the file: the cubin (SASS for `arch`) the kernel library

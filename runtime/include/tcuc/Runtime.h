@@ -159,9 +159,13 @@ public:
   /// `decay`: for a kernel that takes it (spec().runtimeDecay) this
   /// launch's decay, required (checked: decayError); for any other kernel
   /// unset (NaN) or the kernel's own.
+  /// `decays`: the per-segment decays (device, one float per segment) of
+  /// a kernel that takes them (spec().segmentDecays), required there and
+  /// not checked here (scan checks them); null for any other kernel.
   Status launchWithSegment(const Kernel &kernel, const void *in, void *out,
                            int64_t n, int64_t segment, void *stream = nullptr,
-                           double decay = kKernelDecay);
+                           double decay = kKernelDecay,
+                           const float *decays = nullptr);
   /// launchWithSegment's and launchOffsets' `decay` when not given: the
   /// kernel's own.
   static constexpr double kKernelDecay =
@@ -174,7 +178,8 @@ public:
   /// of bounds (docs/algorithms.md#offsets). numSegments == 0 does nothing.
   Status launchOffsets(const Kernel &kernel, const void *in, void *out,
                        const void *offsets, int64_t numSegments,
-                       void *stream = nullptr, double decay = kKernelDecay);
+                       void *stream = nullptr, double decay = kKernelDecay,
+                       const float *decays = nullptr);
 
   /// getKernel + launch. Arguments are checked before the GPU is touched,
   /// so bad arguments fail the same way on machines without one.
@@ -189,8 +194,11 @@ public:
   Status scan(const void *in, void *out, int64_t n, int64_t segment,
               DType inType, DType outType, ScanMode mode,
               void *stream = nullptr, const std::string &variant = "");
+  /// `decays`: a spec with per-segment decays (spec.segmentDecays) takes
+  /// them here, one float per segment on the device, checked first
+  /// (copied to the host: a synchronisation on `stream`).
   Status run(const KernelSpec &spec, const void *in, void *out, int64_t n,
-             void *stream = nullptr);
+             void *stream = nullptr, const float *decays = nullptr);
   /// Segments of any lengths from numSegments + 1 CSR offsets on the device
   /// (`offsetBits` 32 or 64): a reduction writes numSegments sums (0 for an
   /// empty segment), a scan n = offsets[numSegments] values. One kernel per
@@ -249,7 +257,11 @@ private:
                        void *stream);
   Status runOffsets(const KernelSpec &spec, const void *in, void *out,
                     const void *offsets, int64_t numSegments, void *stream,
-                    bool validate);
+                    bool validate, const float *decays = nullptr);
+  /// Copies `count` per-segment decays to the host and checks each
+  /// (decayError), naming the first bad one.
+  Status checkDecays(const KernelSpec &spec, const float *decays, int64_t count,
+                     void *stream);
   std::unique_ptr<Impl> impl;
 };
 

@@ -78,6 +78,11 @@ struct ScanMode {
   bool inclusive = true;
   bool reverse = false;
   double decay = 1.0;
+  /// One decay per segment instead of `decay` (which must then be 1):
+  /// device memory, float, segment j's decay at decays[j] (reverse scans
+  /// too). The runtime copies them to the host and checks each
+  /// (decayError: a synchronisation on the stream) before the launch.
+  const float *decays = nullptr;
 };
 
 /// One segmented collective. Segments are consecutive runs of `segmentSize`
@@ -108,6 +113,10 @@ struct KernelSpec {
   /// value of one call, not part of the key ("decay=runtime").
   /// resolveSegmentClass gives every decayed scan this form.
   bool runtimeDecay = false;
+  /// Scans only: one decay per segment (`decays %d` on tcu.segmented_scan,
+  /// variant seg256n): the kernel takes an f32 buffer of them after the
+  /// buffers in, out and the offsets ("decay=segments"; `decay` unused).
+  bool segmentDecays = false;
   /// A `#tcu.variant` name ("seg256n", ...); empty for the compiler's
   /// default for the segment size.
   std::string variant;

@@ -98,6 +98,20 @@ int tcuc_scan_offsets_decayed(const void *in, void *out, const void *offsets,
                               int64_t num_segments, const char *offset_type,
                               const char *in_type, const char *out_type,
                               int flags, double decay, void *stream);
+/* The same with one decay per segment: `decays` (device memory, float)
+ * holds segment j's decay at decays[j], ceil(n / segment) of them (or
+ * num_segments), each finite in [-1, 1]; they are copied to the host and
+ * checked before the launch (a synchronisation on `stream`). */
+int tcuc_scan_segment_decays(const void *in, void *out, int64_t n,
+                             int64_t segment, const char *in_type,
+                             const char *out_type, int flags,
+                             const float *decays, void *stream);
+int tcuc_scan_offsets_segment_decays(const void *in, void *out,
+                                     const void *offsets, int64_t num_segments,
+                                     const char *offset_type,
+                                     const char *in_type, const char *out_type,
+                                     int flags, const float *decays,
+                                     void *stream);
 
 /* The message of this thread's last failed call ("" if none). */
 const char *tcuc_last_error(void);

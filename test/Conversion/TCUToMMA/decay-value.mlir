@@ -44,3 +44,19 @@ func.func @grid_value(%in: memref<?xf32>, %out: memref<?xf32>, %a: f32) {
   tcu.segmented_scan <add> exclusive %in into %out segment_size 300000 decay %a {variant = #tcu.variant<grid>} : memref<?xf32> -> memref<?xf32>
   return
 }
+
+// Per-segment decays: each warp loads its segment's decay and builds the
+// matrices from it; a reverse scan's mirrored segment j is the buffer's
+// numSegments - 1 - j.
+// CHECK-LABEL: func @per_segment_reverse
+// CHECK-SAME: %[[D:[a-z0-9]+]]: memref<?xf32>) {
+// CHECK: scf.parallel (%[[SEG:.*]]) =
+// CHECK: %[[LAST:.*]] = arith.subi %{{.*}}, %[[SEG]] : index
+// CHECK: %[[PHYS:.*]] = arith.subi %[[LAST]], %c1 : index
+// CHECK: %[[A:.*]] = memref.load %[[D]][%[[PHYS]]] : memref<?xf32>
+// CHECK: tcu.decay_matrix <Carry> %[[A]] : vector<16x16xf32>
+// CHECK: tcu.decay_matrix <U> %[[A]] part 2 scale 15 : vector<16x16xf16>
+func.func @per_segment_reverse(%in: memref<?xf16>, %out: memref<?xf32>, %d: memref<?xf32>) {
+  tcu.segmented_scan <add> inclusive reverse %in into %out segment_size 1000 decays %d {variant = #tcu.variant<seg256n>} : memref<?xf16> -> memref<?xf32>
+  return
+}

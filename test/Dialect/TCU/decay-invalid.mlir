@@ -125,8 +125,8 @@ func.func @decay_value_variant(%in: memref<?xf16>, %out: memref<?xf32>, %a: f32)
 // -----
 
 func.func @decay_value_and_constant(%in: memref<?xf16>, %out: memref<?xf32>, %a: f32) {
-  // expected-error @+1 {{'tcu.segmented_scan' op takes one decay: a constant or a value, not both}}
-  "tcu.segmented_scan"(%in, %out, %a) <{kind = #tcu.kind<add>, inclusive = true, segment_size = 100 : i64, decay = 0.5 : f32, operandSegmentSizes = array<i32: 1, 1, 0, 0, 1>}> : (memref<?xf16>, memref<?xf32>, f32) -> ()
+  // expected-error @+1 {{'tcu.segmented_scan' op takes one decay: a constant, a value or one per segment (decays), not several}}
+  "tcu.segmented_scan"(%in, %out, %a) <{kind = #tcu.kind<add>, inclusive = true, segment_size = 100 : i64, decay = 0.5 : f32, operandSegmentSizes = array<i32: 1, 1, 0, 0, 1, 0>}> : (memref<?xf16>, memref<?xf32>, f32) -> ()
   return
 }
 
@@ -135,5 +135,38 @@ func.func @decay_value_and_constant(%in: memref<?xf16>, %out: memref<?xf32>, %a:
 func.func @decay_matrix_no_decay() {
   // expected-error @+1 {{'tcu.decay_matrix' op takes one decay: a constant or a value}}
   %u = "tcu.decay_matrix"() <{kind = #tcu.decay_matrix<U>, part = 0 : i64, scale = 0 : i64}> : () -> vector<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @decays_variant(%in: memref<?xf16>, %out: memref<?xf32>, %d: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op per-segment decays are implemented for variant 'seg256n' only, got 'seg256'}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 100 decays %d {variant = #tcu.variant<seg256>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @decays_and_decay(%in: memref<?xf16>, %out: memref<?xf32>, %d: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op takes one decay: a constant, a value or one per segment (decays), not several}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 100 decay 0.5 decays %d : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @decays_i8(%in: memref<?xi8>, %out: memref<?xi32>, %d: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op a decayed scan takes f16, bf16 or f32 input, got 'i8' (integer sums have no decay)}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 100 decays %d : memref<?xi8> -> memref<?xi32>
+  return
+}
+
+// -----
+
+// expected-note @+1 {{prior use here}}
+func.func @decays_type(%in: memref<?xf16>, %out: memref<?xf32>, %d: memref<?xf16>) {
+  // expected-error @+1 {{use of value '%d' expects different type than prior uses: 'memref<?xf32>' vs 'memref<?xf16>'}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 100 decays %d : memref<?xf16> -> memref<?xf32>
   return
 }

@@ -72,10 +72,22 @@ func.func @decay_matrices() -> (vector<16x16xf16>, vector<16x16xf32>, vector<16x
 // CHECK: tcu.decay_matrix <Carry> %[[A]] : vector<16x16xf32>
 // CHECK: tcu.decay_matrix <U> %[[A]] part 2 scale 15 : vector<16x16xf16>
 // GENERIC-LABEL: sym_name = "decay_value"
-// GENERIC: "tcu.segmented_scan"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{inclusive = false, kind = #tcu.kind<add>, operandSegmentSizes = array<i32: 1, 1, 0, 1, 1>
+// GENERIC: "tcu.segmented_scan"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{inclusive = false, kind = #tcu.kind<add>, operandSegmentSizes = array<i32: 1, 1, 0, 1, 1, 0>
 func.func @decay_value(%in: memref<?xf16>, %out: memref<?xf32>, %off: memref<?xi64>, %a: f32) {
   tcu.segmented_scan <add> exclusive reverse %in into %out offsets %off decay %a : memref<?xf16>, memref<?xi64> -> memref<?xf32>
   %w = tcu.decay_matrix <Carry> %a : vector<16x16xf32>
   %u = tcu.decay_matrix <U> %a part 2 scale 15 : vector<16x16xf16>
+  return
+}
+
+// One decay per segment: `decays %d` (a memref<?xf32>, its type implied).
+// CHECK-LABEL: func @decays
+// CHECK: tcu.segmented_scan <add> inclusive reverse %{{.*}} into %{{.*}} segment_size 100 decays %{{.*}} : memref<?xf16> -> memref<?xf32>
+// CHECK: tcu.segmented_scan <add> exclusive %{{.*}} into %{{.*}} offsets %{{.*}} decays %{{.*}} {variant = #tcu.variant<seg256n>} : memref<?xbf16>, memref<?xi32> -> memref<?xbf16>
+// GENERIC-LABEL: sym_name = "decays"
+// GENERIC: operandSegmentSizes = array<i32: 1, 1, 0, 0, 0, 1>
+func.func @decays(%in: memref<?xf16>, %out: memref<?xf32>, %d: memref<?xf32>, %b: memref<?xbf16>, %off: memref<?xi32>) {
+  tcu.segmented_scan <add> inclusive reverse %in into %out segment_size 100 decays %d : memref<?xf16> -> memref<?xf32>
+  tcu.segmented_scan <add> exclusive %b into %b offsets %off decays %d {variant = #tcu.variant<seg256n>} : memref<?xbf16>, memref<?xi32> -> memref<?xbf16>
   return
 }

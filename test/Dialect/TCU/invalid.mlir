@@ -134,7 +134,7 @@ func.func @not_a_memref(%in: tensor<16xf16>, %out: memref<1xf32>) {
 
 func.func @missing_inclusive(%in: memref<16xf16>, %out: memref<16xf32>) {
   // expected-error @+1 {{'tcu.segmented_scan' op requires attribute 'inclusive'}}
-  "tcu.segmented_scan"(%in, %out) <{kind = #tcu.kind<add>, operandSegmentSizes = array<i32: 1, 1, 0, 0>, segment_size = 16 : i64}> : (memref<16xf16>, memref<16xf32>) -> ()
+  "tcu.segmented_scan"(%in, %out) <{kind = #tcu.kind<add>, operandSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0>, segment_size = 16 : i64}> : (memref<16xf16>, memref<16xf32>) -> ()
   return
 }
 

@@ -56,7 +56,7 @@ func.func @reduce_strided_unit(%in: memref<256xf16, strided<[1], offset: 64>>, %
 // CHECK-LABEL: func @scan_inclusive
 // CHECK: tcu.segmented_scan <add> inclusive %{{.*}} into %{{.*}} segment_size 256 : memref<4096xf16> -> memref<4096xf16>
 // GENERIC-LABEL: sym_name = "scan_inclusive"
-// GENERIC: "tcu.segmented_scan"(%{{.*}}, %{{.*}}) <{inclusive = true, kind = #tcu.kind<add>, operandSegmentSizes = array<i32: 1, 1, 0, 0>, segment_size = 256 : i64}>
+// GENERIC: "tcu.segmented_scan"(%{{.*}}, %{{.*}}) <{inclusive = true, kind = #tcu.kind<add>, operandSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0>, segment_size = 256 : i64}>
 func.func @scan_inclusive(%in: memref<4096xf16>, %out: memref<4096xf16>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 256 : memref<4096xf16> -> memref<4096xf16>
   return
@@ -65,7 +65,7 @@ func.func @scan_inclusive(%in: memref<4096xf16>, %out: memref<4096xf16>) {
 // CHECK-LABEL: func @scan_exclusive_dynamic
 // CHECK: tcu.segmented_scan <add> exclusive %{{.*}} into %{{.*}} segment_size 48 : memref<?xi8> -> memref<?xi32>
 // GENERIC-LABEL: sym_name = "scan_exclusive_dynamic"
-// GENERIC: "tcu.segmented_scan"(%{{.*}}, %{{.*}}) <{inclusive = false, kind = #tcu.kind<add>, operandSegmentSizes = array<i32: 1, 1, 0, 0>, segment_size = 48 : i64}>
+// GENERIC: "tcu.segmented_scan"(%{{.*}}, %{{.*}}) <{inclusive = false, kind = #tcu.kind<add>, operandSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0>, segment_size = 48 : i64}>
 func.func @scan_exclusive_dynamic(%in: memref<?xi8>, %out: memref<?xi32>) {
   tcu.segmented_scan <add> exclusive %in into %out segment_size 48 : memref<?xi8> -> memref<?xi32>
   return

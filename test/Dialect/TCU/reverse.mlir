@@ -10,7 +10,7 @@
 // CHECK-LABEL: func @scan_inclusive_reverse
 // CHECK: tcu.segmented_scan <add> inclusive reverse %{{.*}} into %{{.*}} segment_size 256 : memref<?xf16> -> memref<?xf32>
 // GENERIC-LABEL: sym_name = "scan_inclusive_reverse"
-// GENERIC: "tcu.segmented_scan"(%{{.*}}, %{{.*}}) <{inclusive = true, kind = #tcu.kind<add>, operandSegmentSizes = array<i32: 1, 1, 0, 0>, reverse, segment_size = 256 : i64}>
+// GENERIC: "tcu.segmented_scan"(%{{.*}}, %{{.*}}) <{inclusive = true, kind = #tcu.kind<add>, operandSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0>, reverse, segment_size = 256 : i64}>
 func.func @scan_inclusive_reverse(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive reverse %in into %out segment_size 256 : memref<?xf16> -> memref<?xf32>
   return

@@ -49,8 +49,11 @@ public:
   /// otherwise); false, with `error` set, for one outside its range.
   /// `decay`: the decay of a kernel that takes it at launch
   /// (spec.runtimeDecay; checked by decayError), ignored otherwise.
+  /// `decays`: one per segment for a kernel that takes them
+  /// (spec.segmentDecays; required there, checked by decayError).
   bool run(const void *in, int64_t n, void *out, int64_t outLength,
-           int64_t segment, std::string &error, double decay = 1.0);
+           int64_t segment, std::string &error, double decay = 1.0,
+           const float *decays = nullptr);
   /// Runs a kernel of segments from offsets (spec.offsetBits): `offsets`
   /// holds `count` = k+1 entries of that width, `out` k sums (reduce) or n
   /// values (scan). The kernel clamps what it reads; the caller checks the
@@ -58,7 +61,7 @@ public:
   /// compiled without offsets.
   bool runOffsets(const void *in, int64_t n, void *out, int64_t outLength,
                   const void *offsets, int64_t count, std::string &error,
-                  double decay = 1.0);
+                  double decay = 1.0, const float *decays = nullptr);
 
   /// The strategy tcu-select-strategy chose for it (as a kernel file's
   /// tcuc.strategy line: tiles per warp 1 on the CPU unless the spec fixed
@@ -71,7 +74,10 @@ private:
   CPUKernel() = default;
   std::string chosenVariant, objectCode;
   int64_t chosenTiles = 1, chosenWarps = 0;
-  bool runtimeSegment = false, isScan = false, runtimeDecay = false;
+  bool runtimeSegment = false, isScan = false, runtimeDecay = false,
+       segmentDecays = false;
+  /// Whether `decays` (count of them) suit this kernel, else `error`.
+  bool checkDecays(const float *decays, int64_t count, std::string &error);
   DType input = DType::F16;
   int offsetBits = 0;
   struct Impl;

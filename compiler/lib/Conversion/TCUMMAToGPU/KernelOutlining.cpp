@@ -115,10 +115,13 @@ private:
       return nullptr;
     return func.getArgument(2);
   }
-  /// The offsets of an offsets kernel: a memref third argument, or null.
+  /// The offsets of an offsets kernel: an integer memref third argument,
+  /// or null (an f32 one is a scan's per-segment decays).
   Value offsetsArg() {
-    if (func.getNumArguments() < 3 ||
-        !isa<MemRefType>(func.getArgument(2).getType()))
+    if (func.getNumArguments() < 3)
+      return nullptr;
+    auto type = dyn_cast<MemRefType>(func.getArgument(2).getType());
+    if (!type || !type.getElementType().isSignlessInteger())
       return nullptr;
     return func.getArgument(2);
   }

@@ -227,12 +227,28 @@ Value decayedWalk(TileBuilder &tb, const Collective &c, const DecayParts &d,
       })[0];
 }
 
-/// Seg256N: each segment's tiles in order, a warp a segment.
+/// Seg256N: each segment's tiles in order, a warp a segment. With
+/// per-segment decays the warp builds its segment's matrices from its
+/// decay (the mirrored view of a reverse scan counts segments from the
+/// end: its segment j is the buffer's numSegments - 1 - j).
 void scanDecayedSegments(TileBuilder &tb, const Collective &c,
                          const DecayParts &d) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
   tb.parallel(c.numSegments, [&](Value seg) {
+    DecayParts own = d;
+    if (c.decays) {
+      Value physical =
+          c.reverse
+              ? arith::SubIOp::create(
+                    b, loc, arith::SubIOp::create(b, loc, c.numSegments, seg),
+                    tb.idx(1))
+                    .getResult()
+              : seg;
+      own.value = memref::LoadOp::create(b, loc, c.decays, physical);
+    }
     SegmentTiles s = segmentTiles(tb, c, seg);
-    decayedWalk(tb, s.item, d, s.walk.base, s.runs, s.walk.end,
+    decayedWalk(tb, s.item, own, s.walk.base, s.runs, s.walk.end,
                 zeroCarry(tb, s.item), s.walk.from);
   });
 }

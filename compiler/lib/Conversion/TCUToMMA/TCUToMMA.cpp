@@ -96,6 +96,7 @@ Collective describe(TileBuilder &tb, OpTy op, bool inclusive) {
     if (std::optional<double> a = op.getDecayFactor())
       c.decay = static_cast<float>(*a); // an f32 attribute: exact
     c.decayValue = op.getDecayValue();
+    c.decays = op.getDecays();
     if (op.getReverse())
       mirror(tb, c);
   }
@@ -137,6 +138,12 @@ struct ConvertTCUToMMAPass
     // A decayed scan has a form in a few variants only; without a variant
     // (no tcu-select-strategy) the default for its size must be one.
     WalkResult unsupported = getOperation()->walk([](SegmentedScanOp op) {
+      if (op.getDecays() && op.getVariantOrDefault() != Variant::Seg256N) {
+        op.emitOpError() << "per-segment decays are implemented for variant "
+                            "'seg256n' only, got variant '"
+                         << stringifyVariant(op.getVariantOrDefault()) << "'";
+        return WalkResult::interrupt();
+      }
       if (!op.isDecayed() || isDecayVariant(op.getVariantOrDefault()))
         return WalkResult::advance();
       op.emitOpError() << "decayed scans are implemented for variants "

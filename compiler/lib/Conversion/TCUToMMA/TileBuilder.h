@@ -58,6 +58,9 @@ struct Collective {
   /// A decayed scan's a given at run time (an f32 value; `decay` is then
   /// unused), or null.
   Value decayValue;
+  /// A decayed scan's decays, one per segment (memref<?xf32>, indexed by
+  /// the physical segment also when `reverse`), or null.
+  Value decays;
 };
 
 class TileBuilder {

@@ -60,6 +60,15 @@ def TCU_Dialect : Dialect {
   }];
 }
 
+// The per-segment decays of a decayed scan: memref<?xf32> (buildable, so
+// the assembly format needs no type for it).
+def TCU_DecayBuffer : Type<
+    And<[MemRefRankOf<[F32], [1]>.predicate,
+         CPred<"::llvm::cast<::mlir::MemRefType>($_self).isDynamicDim(0)">]>,
+    "memref<?xf32> (one decay per segment)", "::mlir::MemRefType">,
+    BuildableType<"::mlir::MemRefType::get({::mlir::ShapedType::kDynamic}, "
+                  "$_builder.getF32Type())">;
+
 def TCU_CombinerKind : I32EnumAttr<"CombinerKind",
     "how a segment's elements are combined", [
       I32EnumAttrCase<"Add", 0, "add">

@@ -221,7 +221,11 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan",
     `grid`; the weights a^k enter the products as exact f16/bf16 parts
     (docs/algorithms.md#decayed-scans). A value decay must meet the same
     rules when it runs: the kernel does not check it (the runtime's API
-    does).
+    does). `decays %d` (a `memref<?xf32>`, one decay per segment: segment
+    j, counted from the buffer's start also for a reverse scan, decays by
+    %d[j]) takes the variant `seg256n` only, where a warp walks one
+    segment with the matrices of its decay; the same rules hold for every
+    entry, unchecked by the kernel, and %d must hold one per segment.
 
     Example:
 
@@ -237,6 +241,9 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan",
     // The same with the decay %a : f32 given at run time.
     tcu.segmented_scan <add> inclusive %in into %out segment_size 100
         decay %a : memref<?xf16> -> memref<?xf32>
+    // Segment j decays by %d[j] (%d : memref<?xf32>).
+    tcu.segmented_scan <add> inclusive %in into %out segment_size 100
+        decays %d : memref<?xf16> -> memref<?xf32>
     ```
   }];
   let arguments = (ins
@@ -253,20 +260,26 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan",
     OptionalAttr<TCU_ChainScheduleAttr>:$schedule,
     UnitAttr:$reverse,
     OptionalAttr<F32Attr>:$decay,
-    Optional<F32>:$decay_value
+    Optional<F32>:$decay_value,
+    Arg<Optional<TCU_DecayBuffer>, "one decay per segment",
+        [MemRead]>:$decays
   );
   let assemblyFormat = [{
     $kind custom<ScanMode>($inclusive, $reverse) $input `into` $output
     custom<Segments>($dynamic_segment_size, $offsets, $segment_size)
-    (`decay` custom<DecayOrValue>($decay_value, $decay)^)? attr-dict
+    (`decay` custom<DecayOrValue>($decay_value, $decay)^)?
+    (`decays` $decays^)? attr-dict
     `:` type($input) (`,` type($offsets)^)? `->` type($output)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration =
       !strconcat(commonExtraClassDeclaration, TCU_DecayDeclaration, [{
     /// Whether this is a decayed scan: a constant decay other than 1
-    /// (getDecayFactor) or a decay given at run time (getDecayValue).
-    bool isDecayed() { return getDecayFactor() || getDecayValue(); }
+    /// (getDecayFactor), a decay given at run time (getDecayValue) or one
+    /// per segment (getDecays).
+    bool isDecayed() {
+      return getDecayFactor() || getDecayValue() || getDecays();
+    }
   }]);
 }
 
