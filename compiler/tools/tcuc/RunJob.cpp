@@ -674,15 +674,14 @@ int64_t tcuc::driver::RunRequest::outputLength() const {
   return spec.outputLength(n);
 }
 
-bool tcuc::driver::readDecaysFile(const std::string &path, int64_t count,
-                                  DType input, std::vector<float> &decays,
-                                  std::string &error) {
+/// The bytes of the file `path` given by `flag`, or false with `error`.
+static bool readFileBytes(const char *flag, const std::string &path,
+                          std::vector<uint8_t> &bytes, std::string &error) {
   std::FILE *f = std::fopen(path.c_str(), "rb");
   if (!f) {
-    error = "--decay-file: cannot open '" + path + "'";
+    error = std::string(flag) + ": cannot open '" + path + "'";
     return false;
   }
-  std::vector<uint8_t> bytes;
   uint8_t buf[1 << 16];
   size_t got;
   while ((got = std::fread(buf, 1, sizeof buf, f)) > 0)
@@ -690,9 +689,18 @@ bool tcuc::driver::readDecaysFile(const std::string &path, int64_t count,
   bool readError = std::ferror(f);
   std::fclose(f);
   if (readError) {
-    error = "--decay-file: cannot read '" + path + "'";
+    error = std::string(flag) + ": cannot read '" + path + "'";
     return false;
   }
+  return true;
+}
+
+bool tcuc::driver::readDecaysFile(const std::string &path, int64_t count,
+                                  DType input, std::vector<float> &decays,
+                                  std::string &error) {
+  std::vector<uint8_t> bytes;
+  if (!readFileBytes("--decay-file", path, bytes, error))
+    return false;
   if (bytes.size() != size_t(count) * 4) {
     error = "--decay-file: '" + path + "' holds " +
             std::to_string(bytes.size()) + " bytes, expected " +
@@ -717,22 +725,9 @@ bool tcuc::driver::readDecaysFile(const std::string &path, int64_t count,
 bool tcuc::driver::readOffsetsFile(const std::string &path, int offsetBits,
                                    std::vector<int64_t> &offsets,
                                    std::string &error) {
-  std::FILE *f = std::fopen(path.c_str(), "rb");
-  if (!f) {
-    error = "--offsets: cannot open '" + path + "'";
-    return false;
-  }
   std::vector<uint8_t> bytes;
-  uint8_t buf[1 << 16];
-  size_t got;
-  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0)
-    bytes.insert(bytes.end(), buf, buf + got);
-  bool readError = std::ferror(f);
-  std::fclose(f);
-  if (readError) {
-    error = "--offsets: cannot read '" + path + "'";
+  if (!readFileBytes("--offsets", path, bytes, error))
     return false;
-  }
   if (bytes.size() % 8 != 0) {
     error = "--offsets: '" + path + "' holds " + std::to_string(bytes.size()) +
             " bytes, not a multiple of 8 (raw little-endian int64 offsets)";
