@@ -67,27 +67,37 @@ void check(const Status &s) {
 }
 
 /// GPU: the process-wide runtime (device 0), enqueued on `stream` without a
-/// host synchronisation.
+/// host synchronisation (per-segment decays are checked by the Python layer
+/// first, decays_error, unless the caller skips validation).
 void runGPU(const KernelSpec &spec, uintptr_t in, uintptr_t out, int64_t n,
-            uintptr_t offsets, int64_t numSegments, uintptr_t stream) {
+            uintptr_t offsets, int64_t numSegments, uintptr_t stream,
+            const float *decays) {
   Runtime &rt = Runtime::global();
   void *s = reinterpret_cast<void *>(stream);
+  const Kernel *kernel = nullptr;
   if (spec.offsetBits) {
     if (numSegments == 0)
       return;
     if (!offsets)
       throw py::value_error("tcuc: offsets pointer is null");
-    const Kernel *kernel = nullptr;
     check(rt.getKernelFor(spec, kernel));
-    check(rt.launchOffsets(
-        *kernel, reinterpret_cast<const void *>(in),
-        reinterpret_cast<void *>(out), reinterpret_cast<const void *>(offsets),
-        numSegments, s,
-        kernel->spec().runtimeDecay ? spec.decay : Runtime::kKernelDecay));
+    check(rt.launchOffsets(*kernel, reinterpret_cast<const void *>(in),
+                           reinterpret_cast<void *>(out),
+                           reinterpret_cast<const void *>(offsets), numSegments,
+                           s, spec.decay, decays));
     return;
   }
-  check(rt.run(spec, reinterpret_cast<const void *>(in),
-               reinterpret_cast<void *>(out), n, s));
+  if (!decays) {
+    check(rt.run(spec, reinterpret_cast<const void *>(in),
+                 reinterpret_cast<void *>(out), n, s));
+    return;
+  }
+  if (n == 0)
+    return;
+  check(rt.getKernelFor(spec, kernel));
+  check(rt.launchWithSegment(*kernel, reinterpret_cast<const void *>(in),
+                             reinterpret_cast<void *>(out), n, spec.segmentSize,
+                             s, spec.decay, decays));
 }
 
 #ifdef TCUC_PYTHON_HAS_COMPILER
@@ -121,7 +131,8 @@ void precompileForGPU(const KernelSpec &spec) {
 /// CPU: kernels compiled once per process (and kept on disk,
 /// CPUKernel::cached), then run on host buffers.
 void runCPU(const KernelSpec &spec, uintptr_t in, uintptr_t out, int64_t n,
-            int64_t outLength, uintptr_t offsets, int64_t numSegments) {
+            int64_t outLength, uintptr_t offsets, int64_t numSegments,
+            const float *decays) {
   // Never destroyed: at exit LLVM's own state may be gone before them.
   static std::mutex &mutex = *new std::mutex;
   static auto &kernels = *new std::map<std::string, std::unique_ptr<CPUKernel>>;
@@ -150,10 +161,10 @@ void runCPU(const KernelSpec &spec, uintptr_t in, uintptr_t out, int64_t n,
                 ? kernel->runOffsets(reinterpret_cast<const void *>(in), n,
                                      reinterpret_cast<void *>(out), outLength,
                                      reinterpret_cast<const void *>(offsets),
-                                     numSegments + 1, error, spec.decay)
+                                     numSegments + 1, error, spec.decay, decays)
                 : kernel->run(reinterpret_cast<const void *>(in), n,
                               reinterpret_cast<void *>(out), outLength,
-                              spec.segmentSize, error, spec.decay);
+                              spec.segmentSize, error, spec.decay, decays);
   if (!ok)
     throw std::runtime_error("tcuc: " + error);
 }
@@ -180,7 +191,8 @@ PYBIND11_MODULE(_tcuc, m) {
          int64_t n, int64_t outLength, int64_t segment, uintptr_t offsets,
          int64_t numSegments, int offsetBits, const std::string &inType,
          const std::string &outType, bool inclusive, bool reverse,
-         uintptr_t stream, double decay) {
+         uintptr_t stream, double decay, uintptr_t decaysPtr,
+         int64_t decaysCount) {
         KernelSpec spec = specOf(isScan, offsetBits ? 16 : segment, offsetBits,
                                  inType, outType, inclusive, reverse, decay);
         if (n < 0 || outLength < 0 || numSegments < 0)
@@ -190,14 +202,32 @@ PYBIND11_MODULE(_tcuc, m) {
                                 std::to_string(outLength) +
                                 " elements, the call writes " +
                                 std::to_string(spec.outputLength(n, segment)));
+        const float *decays = reinterpret_cast<const float *>(decaysPtr);
+        if (decays) {
+          if (!isScan || decay != 1.0)
+            throw py::value_error("tcuc: per-segment decays apply to scans "
+                                  "without a decay of their own");
+          if (!isFloat(spec.input))
+            throw py::value_error("tcuc: decayed scans take float input");
+          if (!offsetBits && segment < 1)
+            throw py::value_error("tcuc: segment size must be >= 1");
+          int64_t segments =
+              offsetBits ? numSegments : n / segment + (n % segment != 0);
+          if (decaysCount != segments)
+            throw py::value_error("tcuc: " + std::to_string(decaysCount) +
+                                  " decays for " + std::to_string(segments) +
+                                  " segments");
+          spec.segmentDecays = true;
+        }
         py::gil_scoped_release release;
         if (device == "cuda")
-          return runGPU(spec, in, out, n, offsets, numSegments, stream);
+          return runGPU(spec, in, out, n, offsets, numSegments, stream, decays);
 #ifdef TCUC_PYTHON_HAS_COMPILER
         if (device == "cpu") {
           if (n == 0 && (!offsetBits || numSegments == 0))
             return;
-          return runCPU(spec, in, out, n, outLength, offsets, numSegments);
+          return runCPU(spec, in, out, n, outLength, offsets, numSegments,
+                        decays);
         }
 #else
         if (device == "cpu")
@@ -213,7 +243,21 @@ PYBIND11_MODULE(_tcuc, m) {
       py::arg("segment"), py::arg("offsets"), py::arg("num_segments"),
       py::arg("offset_bits"), py::arg("in_type"), py::arg("out_type"),
       py::arg("inclusive"), py::arg("reverse"), py::arg("stream"),
-      py::arg("decay") = 1.0, "Runs one call on raw pointers (internal).");
+      py::arg("decay") = 1.0, py::arg("decays") = 0,
+      py::arg("decays_count") = 0,
+      "Runs one call on raw pointers (internal); `decays`: one float per "
+      "segment on the call's device, or 0.");
+
+  m.def(
+      "decays_error",
+      [](uintptr_t decays, int64_t count) {
+        const float *d = reinterpret_cast<const float *>(decays);
+        for (int64_t j = 0; j < count; ++j)
+          if (std::string e = decayError(d[j], DType::F32); !e.empty())
+            return "decay[" + std::to_string(j) + "]: " + e;
+        return std::string();
+      },
+      "Why host per-segment decays (float32) cannot run, or ''.");
 
   m.def(
       "offsets_error",

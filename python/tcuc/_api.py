@@ -77,32 +77,41 @@ def _torch_modules():
     return _TORCH
 
 
-def _decay_value(decay):
-    """`decay` as a float (1.0: the plain scan), or a clear error."""
+def _decay_args(decay):
+    """(one decay as a float, per-segment decays or None), or a clear error.
+    A number is one decay for every segment (1.0: the plain scan); an array
+    of one or more axes holds one per segment."""
     if decay is None:
-        return 1.0
-    if isinstance(decay, bool) or not isinstance(decay, (int, float)):
-        if hasattr(decay, "item") and getattr(decay, "ndim", None) == 0 \
-                and not hasattr(decay, "requires_grad"):
-            decay = decay.item()  # a NumPy scalar
-        else:
+        return 1.0, None
+    if isinstance(decay, bool):
+        raise TypeError("tcuc.segment_cumsum: decay must be a number or an "
+                        "array of per-segment decays, got a bool")
+    ndim = getattr(decay, "ndim", None)
+    if isinstance(ndim, int) and ndim >= 1:
+        return 1.0, decay
+    if ndim == 0 and hasattr(decay, "item"):
+        if getattr(decay, "requires_grad", False):
             raise TypeError(
-                "tcuc.segment_cumsum: decay must be a Python number (one "
-                f"decay for every segment), got {type(decay).__name__}; "
-                "per-segment decays are not supported from Python yet (C/C++: "
-                "ScanMode::decays, tcuc_scan_segment_decays; tcuc run "
-                "--decay-file), per-element ones nowhere yet")
+                "tcuc.segment_cumsum: a 0-d decay tensor that requires grad: "
+                "one decay gets no gradient; give one per segment (a 1-D "
+                "tensor of k, e.g. decay.expand(k)) for its gradient")
+        decay = decay.item()  # a NumPy scalar or 0-d tensor
+    if not isinstance(decay, (int, float)) or isinstance(decay, bool):
+        raise TypeError(
+            "tcuc.segment_cumsum: decay must be a number (one decay for "
+            "every segment) or an array of per-segment decays, got "
+            f"{type(decay).__name__}")
     a = float(decay)
     if a != a or a in (float("inf"), float("-inf")):
         raise ValueError(f"tcuc.segment_cumsum: decay must be finite, got {a}")
     if not -1.0 <= a <= 1.0:
         raise ValueError("tcuc.segment_cumsum: decay must lie in [-1, 1], "
                          f"got {a}")
-    return a
+    return a, None
 
 
 def _call(op, is_scan, x, segment_size, offsets, dim, out_dtype, exclusive,
-          reverse, validate, decay=1.0):
+          reverse, validate, decay=1.0, decays=None):
     torch = sys.modules.get("torch")
     if torch is not None and isinstance(x, torch.Tensor):
         lib = "torch"
@@ -113,6 +122,9 @@ def _call(op, is_scan, x, segment_size, offsets, dim, out_dtype, exclusive,
         if offsets is not None and not isinstance(offsets, torch.Tensor):
             raise TypeError(f"tcuc.{op}: offsets must be a torch tensor "
                             "like the input")
+        if decays is not None and not isinstance(decays, torch.Tensor):
+            raise TypeError(f"tcuc.{op}: per-segment decays must be a torch "
+                            "tensor like the input")
         seg = -1 if segment_size is None else segment_size
         if isinstance(seg, bool) or not isinstance(seg, int):
             raise TypeError(f"tcuc.{op}: segment_size must be an int, got "
@@ -120,24 +132,26 @@ def _call(op, is_scan, x, segment_size, offsets, dim, out_dtype, exclusive,
         if seg == -1 and segment_size is not None:
             raise ValueError(f"tcuc.{op}: segment_size must be >= 1, got -1")
         if (offsets is None or type(offsets) is torch.Tensor) and _direct(
-                torch, x):
+                torch, x) and (decays is None or _direct(torch, decays)):
             return _torch_impl.run(op, is_scan, x, seg, offsets, dim,
                                    out_dtype, exclusive, reverse,
-                                   validate is not False, decay)
+                                   validate is not False, decay, decays)
         if is_scan:
             return _torch_ops.segment_cumsum(x, seg, offsets, dim, exclusive,
                                              reverse, out_dtype,
-                                             validate is not False, decay)
+                                             validate is not False, decay,
+                                             decays)
         return _torch_ops.segment_sum(x, seg, offsets, dim, out_dtype,
                                       validate is not False)
     if lib == "cupy":
         import cupy
         return _xp_impl.run(op, is_scan, cupy, x, segment_size, offsets, dim,
                             out_dtype, exclusive, reverse, validate, True,
-                            decay)
+                            decay, decays)
     import numpy
     return _xp_impl.run(op, is_scan, numpy, x, segment_size, offsets, dim,
-                        out_dtype, exclusive, reverse, validate, False, decay)
+                        out_dtype, exclusive, reverse, validate, False, decay,
+                        decays)
 
 
 def segment_sum(x, segment_size=None, *, offsets=None, dim=-1,
@@ -182,7 +196,16 @@ def segment_cumsum(x, segment_size=None, *, offsets=None, exclusive=False,
     segment's head (exclusive: h_{i-1}, 0 at a head; reverse: from the
     segment's end), on float inputs. One kernel serves every decay (it
     takes the decay at launch). Its gradient is the decayed scan of the
-    gradient run the other way (the decay itself gets none).
+    gradient run the other way (a number gets none).
+
+    `decay` may instead be an array of the input's library and device with
+    one decay per segment: of segment_sum's result shape (`dim` cut to the
+    k segments of a row) or 1-D of k (every row alike); any float type,
+    used as float32. `validate` checks them too (each finite, in [-1, 1]; a
+    copy to the host). A torch tensor of them gets a gradient:
+    sum over the segment of (the input's gradient) x (the exclusive decayed
+    scan of the input).
     """
+    decay, decays = _decay_args(decay)
     return _call("segment_cumsum", True, x, segment_size, offsets, dim,
-                 out_dtype, exclusive, reverse, validate, _decay_value(decay))
+                 out_dtype, exclusive, reverse, validate, decay, decays)

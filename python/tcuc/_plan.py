@@ -97,14 +97,42 @@ def plan(shape, segment_size, num_offsets, is_scan):
     if num_offsets is not None:
         p.segment = None
         p.per_row = p.rows > 1
-        k = num_offsets - 1
-        p.out_length = p.length if is_scan else k
+        p.out_length = p.length if is_scan else num_offsets - 1
         return p
     p.segment = max(1, p.length) if segment_size is None else segment_size
     # One flat call covers every row when no segment straddles two rows.
     p.per_row = p.rows > 1 and p.length % p.segment != 0
-    p.out_length = p.length if is_scan else -(-p.length // p.segment)
+    p.out_length = p.length if is_scan else segments_per_row(
+        p.length, p.segment, None)
     return p
+
+
+def segments_per_row(length, segment_size, num_offsets):
+    """k: the segments of one row (offsets: their count; else ceil(length /
+    segment_size), one for the whole axis)."""
+    if num_offsets is not None:
+        return num_offsets - 1
+    seg = max(1, length) if segment_size is None else segment_size
+    return -(-length // seg)
+
+
+def check_decays_meta(dtype_name, shape, x_shape, dim, k, op):
+    """Per-segment decays: a float array of x's shape with `dim` cut to the
+    k segments of a row (segment_sum's result shape), or 1-D of k (the same
+    for every row). Returns whether they are 1-D and must be broadcast."""
+    if dtype_name not in ("float16", "bfloat16", "float32", "float64"):
+        raise TypeError(f"tcuc.{op}: per-segment decays must be floats, got "
+                        f"{dtype_name}")
+    want = tuple(x_shape[:dim]) + (k,) + tuple(x_shape[dim + 1:])
+    shape = tuple(shape)
+    if shape == want:
+        return False
+    if shape == (k,):
+        return True
+    raise ValueError(
+        f"tcuc.{op}: per-segment decays of shape {shape}: give one per "
+        f"segment, shape {want} (the input's with axis {dim} cut to its {k} "
+        f"segments) or ({k},) for every row alike")
 
 
 def check_offsets_meta(dtype_name, ndim, length, op):

@@ -25,7 +25,7 @@ def out_dtype_of(x_dtype, out_dtype, op):
     return BY_NAME[_plan.output_dtype_name(name, out, op)]
 
 
-def check(op, x, segment_size, offsets, dim, out_dtype):
+def check(op, x, segment_size, offsets, dim, out_dtype, decays=None):
     """Every check that needs no data: what the fake implementation runs too,
     so a traced call fails as an eager one does."""
     if not isinstance(x, torch.Tensor):
@@ -48,13 +48,27 @@ def check(op, x, segment_size, offsets, dim, out_dtype):
             raise ValueError(f"tcuc.{op}: offsets are on {offsets.device} "
                              f"but the input on {x.device}: put both on "
                              "the same device")
+    if decays is not None:
+        if x.dtype not in (torch.float16, torch.bfloat16, torch.float32):
+            raise ValueError(f"tcuc.{op}: decayed scans take float input, "
+                             f"got {dtype_name(x.dtype)}")
+        _plan.check_decays_meta(
+            dtype_name(decays.dtype), decays.shape, x.shape, dim,
+            _plan.segments_per_row(x.shape[dim], None if segment_size < 0
+                                   else segment_size,
+                                   None if offsets is None else
+                                   offsets.numel()), op)
+        if decays.device != x.device:
+            raise ValueError(f"tcuc.{op}: decays are on {decays.device} "
+                             f"but the input on {x.device}: put both on "
+                             "the same device")
     return dim
 
 
-def fake(op, is_scan, x, segment_size, offsets, dim, out_dtype):
+def fake(op, is_scan, x, segment_size, offsets, dim, out_dtype, decays=None):
     """The result's metadata without running anything: what run() returns,
     strides included (computed with `dim` last, then moved back)."""
-    dim = check(op, x, segment_size, offsets, dim, out_dtype)
+    dim = check(op, x, segment_size, offsets, dim, out_dtype, decays)
     shape = list(x.shape)
     length = shape.pop(dim)
     if not is_scan:
@@ -79,6 +93,21 @@ def validate_offsets(op, offsets, length):
                                 length)
     if why:
         raise ValueError(f"tcuc.{op}: bad offsets: {why}")
+
+
+def flat_decays(decays, dim, rows, k):
+    """Per-segment decays as the kernels take them: float32, one per
+    segment of the rows (`dim` moved last) one after the other."""
+    d = decays.to(torch.float32)
+    d = d.expand(rows, k) if d.dim() == 1 else d.movedim(dim, -1)
+    return d.contiguous().reshape(-1)
+
+
+def validate_decays(op, decays):
+    host = decays.cpu() if decays.is_cuda else decays
+    why = _native.decays_error(host.data_ptr(), host.numel())
+    if why:
+        raise ValueError(f"tcuc.{op}: bad per-segment {why}")
 
 
 def _row_offsets(offsets, rows, length, segment, device):
@@ -107,13 +136,13 @@ def _types(x_dtype, out_dtype, op):
 
 
 def run(op, is_scan, x, segment_size, offsets, dim, out_dtype, exclusive,
-        reverse, validate, decay=1.0):
+        reverse, validate, decay=1.0, decays=None):
     """One call. The common case (a contiguous tensor on the CPU or CUDA
     device 0, segments along its last axis that never straddle two rows) is
     a few attribute reads and one native call (docs/python.md "Overhead");
     everything else goes through run_general's checks and copies."""
-    if offsets is None and x.dim() > 0 and (dim == -1 or dim == x.dim() - 1)\
-            and x.is_contiguous():
+    if offsets is None and decays is None and x.dim() > 0 and (
+            dim == -1 or dim == x.dim() - 1) and x.is_contiguous():
         cuda = x.is_cuda
         if cuda and x.get_device() == 0 or not cuda and x.is_cpu:
             t = _TYPES.get((x.dtype, out_dtype)) or _types(x.dtype, out_dtype,
@@ -132,7 +161,7 @@ def run(op, is_scan, x, segment_size, offsets, dim, out_dtype, exclusive,
                             _raw_stream() if cuda else 0, decay)
                 return out
     return run_general(op, is_scan, x, segment_size, offsets, dim, out_dtype,
-                       exclusive, reverse, validate, decay)
+                       exclusive, reverse, validate, decay, decays)
 
 
 def _raw_stream():
@@ -141,8 +170,8 @@ def _raw_stream():
 
 
 def run_general(op, is_scan, x, segment_size, offsets, dim, out_dtype,
-                exclusive, reverse, validate, decay=1.0):
-    dim = check(op, x, segment_size, offsets, dim, out_dtype)
+                exclusive, reverse, validate, decay=1.0, decays=None):
+    dim = check(op, x, segment_size, offsets, dim, out_dtype, decays)
     result_dtype = out_dtype_of(x.dtype, out_dtype, op)
     last = x.dim() - 1
     xs = x if dim == last else x.movedim(dim, -1)
@@ -152,6 +181,14 @@ def run_general(op, is_scan, x, segment_size, offsets, dim, out_dtype,
                    offsets.numel(), is_scan)
     if offsets is not None and validate is not False and not _capturing(x):
         validate_offsets(op, offsets, p.length)
+    d = None
+    if decays is not None:
+        d = flat_decays(decays, dim, p.rows, _plan.segments_per_row(
+            p.length, p.segment, None if offsets is None else
+            offsets.numel()))
+        if validate is not False and not _capturing(x):
+            validate_decays(op, d)
+    dp, dn = (0, 0) if d is None else (d.data_ptr(), d.numel())
     out = torch.empty(xs.shape[:-1] + (p.out_length,), dtype=result_dtype,
                       device=x.device)
     n = xs.numel()
@@ -167,7 +204,7 @@ def run_general(op, is_scan, x, segment_size, offsets, dim, out_dtype,
         if offsets is None and not p.per_row:
             _native.run(device, is_scan, xs.data_ptr(), out.data_ptr(), n,
                         out.numel(), p.segment, 0, 0, 0, in_name, out_name,
-                        not exclusive, reverse, stream, decay)
+                        not exclusive, reverse, stream, decay, dp, dn)
         else:
             offs = offsets.contiguous() if offsets is not None else None
             if p.per_row:
@@ -177,5 +214,5 @@ def run_general(op, is_scan, x, segment_size, offsets, dim, out_dtype,
             _native.run(device, is_scan, xs.data_ptr(), out.data_ptr(), n,
                         out.numel(), 16, offs.data_ptr(), offs.numel() - 1,
                         bits, in_name, out_name, not exclusive, reverse,
-                        stream, decay)
+                        stream, decay, dp, dn)
     return out if dim == last else out.movedim(-1, dim)

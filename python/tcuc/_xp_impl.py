@@ -9,7 +9,7 @@ def _dtype_name(dtype):
 
 
 def run(op, is_scan, xp, x, segment_size, offsets, dim, out_dtype, exclusive,
-        reverse, validate, on_gpu, decay=1.0):
+        reverse, validate, on_gpu, decay=1.0, decays=None):
     in_name = _plan.input_dtype_name(_dtype_name(x.dtype), op)
     out_name = _plan.output_dtype_name(
         in_name, None if out_dtype is None else _dtype_name(
@@ -32,6 +32,10 @@ def run(op, is_scan, xp, x, segment_size, offsets, dim, out_dtype, exclusive,
             raise ValueError(f"tcuc.{op}: offsets are on device "
                              f"{offsets.device.id}, the input on "
                              f"{x.device.id}")
+    d = None
+    if decays is not None:
+        d = _flat_decays(op, xp, x, decays, segment_size, offsets, dim,
+                         on_gpu, validate)
     xs = xp.ascontiguousarray(xp.moveaxis(x, dim, -1))
     p = _plan.plan(xs.shape, segment_size,
                    None if offsets is None else offsets.size, is_scan)
@@ -58,10 +62,11 @@ def run(op, is_scan, xp, x, segment_size, offsets, dim, out_dtype, exclusive,
             stream = 0
         device = "cuda" if on_gpu else "cpu"
         in_t, out_t = _plan.TCUC_NAMES[in_name], _plan.TCUC_NAMES[out_name]
+        dp, dn = (0, 0) if d is None else (ptr(d), d.size)
         if offs is None and not p.per_row:
             _native.run(device, is_scan, ptr(xs), ptr(out), n, out.size,
                         p.segment, 0, 0, 0, in_t, out_t, not exclusive,
-                        reverse, stream, decay)
+                        reverse, stream, decay, dp, dn)
         else:
             if p.per_row:
                 if offs is None:
@@ -75,5 +80,36 @@ def run(op, is_scan, xp, x, segment_size, offsets, dim, out_dtype, exclusive,
             bits = 32 if offs.dtype == xp.int32 else 64
             _native.run(device, is_scan, ptr(xs), ptr(out), n, out.size, 16,
                         ptr(offs), offs.size - 1, bits, in_t, out_t,
-                        not exclusive, reverse, stream, decay)
+                        not exclusive, reverse, stream, decay, dp, dn)
     return xp.moveaxis(out, -1, dim)
+
+
+def _flat_decays(op, xp, x, decays, segment_size, offsets, dim, on_gpu,
+                 validate):
+    """Per-segment decays as the kernels take them (float32, one per segment
+    of the rows, `dim` moved last, one after the other), checked."""
+    if type(decays).__module__.split(".")[0] != xp.__name__:
+        raise ValueError(
+            f"tcuc.{op}: per-segment decays are a {type(decays).__name__} but "
+            f"the input a {type(x).__name__}: give both from the same "
+            "library and device")
+    if x.dtype.kind != "f" and str(x.dtype) != "bfloat16":
+        raise ValueError(f"tcuc.{op}: decayed scans take float input, got "
+                         f"{x.dtype}")
+    if on_gpu and decays.device.id != x.device.id:
+        raise ValueError(f"tcuc.{op}: decays are on device "
+                         f"{decays.device.id}, the input on {x.device.id}")
+    k = _plan.segments_per_row(x.shape[dim], segment_size,
+                               None if offsets is None else offsets.size)
+    broadcast = _plan.check_decays_meta(_dtype_name(decays.dtype),
+                                        decays.shape, x.shape, dim, k, op)
+    d = decays.astype(xp.float32)
+    rows = x.size // max(1, x.shape[dim])
+    d = xp.broadcast_to(d, (rows, k)) if broadcast else xp.moveaxis(d, dim, -1)
+    d = xp.ascontiguousarray(d).reshape(-1)
+    if validate is not False:
+        host = d.get() if on_gpu else d
+        why = _native.decays_error(host.ctypes.data, host.size)
+        if why:
+            raise ValueError(f"tcuc.{op}: bad per-segment {why}")
+    return d

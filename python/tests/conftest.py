@@ -108,11 +108,19 @@ def decayed_reference(x, decay, segment_size=None, offsets=None,
                       exclusive=False, reverse=False, dtype=np.float64):
     """h_i = decay * h_{i-1} + x_i along the last axis of `x` within each
     segment, in `dtype` (float64: the reference; float32: the sequential
-    recurrence a plain loop computes, product and sum each rounded)."""
-    a = dtype(decay)
+    recurrence a plain loop computes, product and sum each rounded).
+    `decay`: a number, or one per segment (float32 values) of shape
+    x.shape[:-1] + (k,) or (k,)."""
     rows = x.reshape(-1, x.shape[-1]).astype(dtype)
+    segs = segments_of(x.shape[-1], segment_size, offsets)
+    decay = np.asarray(decay)  # per-segment decays: float32 as tcuc's
+    if decay.ndim:
+        decay = decay.astype(np.float32)
+    decays = np.broadcast_to(decay, x.shape[:-1] + (len(segs),)).reshape(
+                                 rows.shape[0], len(segs)).astype(dtype)
     out = np.zeros_like(rows)
-    for b, e in segments_of(x.shape[-1], segment_size, offsets):
+    for s, (b, e) in enumerate(segs):
+        a = decays[:, s]
         cols = range(e - 1, b - 1, -1) if reverse else range(b, e)
         h = np.zeros(rows.shape[0], dtype=dtype)
         for j in cols:
@@ -130,7 +138,8 @@ def assert_decayed_close(got, x, decay, out_dtype_name, **kw):
     with |decay|) within 2x the sequential float32 recurrence's plus the
     output type's rounding."""
     want = decayed_reference(x, decay, **kw)
-    mass = decayed_reference(np.abs(x.astype(np.float64)), abs(decay), **kw)
+    mass = decayed_reference(np.abs(x.astype(np.float64)), np.abs(decay),
+                             **kw)
     seq = decayed_reference(x, decay, dtype=np.float32, **kw)
     mass = np.maximum(mass, np.finfo(np.float64).tiny)
     got = np.asarray(got, dtype=np.float64)

@@ -98,7 +98,7 @@ def test_deterministic():
 @pytest.mark.parametrize("bad,error", [
     (float("nan"), ValueError), (float("inf"), ValueError),
     (1.5, ValueError), (-1.01, ValueError), ("0.5", TypeError),
-    (True, TypeError), (np.array([0.5, 0.5]), TypeError)])
+    (True, TypeError), ([0.5, 0.5], TypeError)])
 def test_bad_decay(bad, error):
     with pytest.raises(error, match="decay"):
         tcuc.segment_cumsum(np.ones(10, np.float32), 5, decay=bad)
@@ -120,6 +120,77 @@ def test_cupy():
     assert isinstance(got, cupy.ndarray)
     assert_decayed_close(cupy.asnumpy(got), x, 0.9, "float32",
                          segment_size=1000, reverse=True)
+
+
+def _decays(shape, seed):
+    """Per-segment decays in [-1, 1] with the edge values among them."""
+    d = np.random.default_rng(seed).uniform(-1, 1, size=shape)
+    flat = d.reshape(-1)
+    flat[:5] = [0.999, 0.0, 1.0, -1.0, 0.5][:flat.size]
+    return d.astype(np.float32)
+
+
+@cpu_backend
+@pytest.mark.parametrize("segment", [1, 7, 100, 1000, None])
+@pytest.mark.parametrize("exclusive", [False, True])
+@pytest.mark.parametrize("reverse", [False, True])
+def test_segment_decays(segment, exclusive, reverse):
+    """One decay per segment (of every row; 2011 is no multiple of the
+    sizes, so the rows run as offsets) against the float64 recurrence."""
+    x = _data((3, 2011), "float16", seed=11)
+    k = -(-2011 // (segment or 2011))
+    d = _decays((3, k), seed=k)
+    got = tcuc.segment_cumsum(x, segment, decay=d, exclusive=exclusive,
+                              reverse=reverse)
+    assert_decayed_close(got, x, d, "float32", segment_size=segment,
+                         exclusive=exclusive, reverse=reverse)
+
+
+@cpu_backend
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+def test_segment_decays_shapes(dtype):
+    """1-D decays serve every row; a float64 array is used as float32;
+    `dim` other than the last takes decays with that axis cut to k."""
+    x = _data((4, 3000), dtype, seed=12)
+    d = _decays(30, seed=13)
+    got = tcuc.segment_cumsum(x, 100, decay=d.astype(np.float64))
+    assert_decayed_close(got, x, d, "float32", segment_size=100)
+    got = tcuc.segment_cumsum(x.T, 100, decay=np.tile(d, (4, 1)).T, dim=0)
+    assert_decayed_close(got.T, x, d, "float32", segment_size=100)
+
+
+@cpu_backend
+@pytest.mark.parametrize("bits", [32, 64])
+def test_segment_decays_offsets(bits):
+    rng = np.random.default_rng(14)
+    lengths = rng.integers(0, 900, size=50)
+    lengths[::6] = 0
+    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(f"int{bits}")
+    x = _data((2, int(offsets[-1])), "float32", seed=15)
+    d = _decays((2, 50), seed=16)
+    got = tcuc.segment_cumsum(x, offsets=offsets, decay=d, reverse=True)
+    assert_decayed_close(got, x, d, "float32", offsets=offsets, reverse=True)
+
+
+@pytest.mark.parametrize("decays,error,match", [
+    (np.full(3, 0.5, np.float32), ValueError, r"shape \(3,\)"),
+    (np.full((2, 2), 0.5, np.float32), ValueError, "shape"),
+    (np.array([0.5, np.nan], np.float32), ValueError, r"decay\[1\]"),
+    (np.array([0.5, 1.5], np.float32), ValueError, r"decay\[1\]"),
+    (np.array([-np.inf, 0.5], np.float32), ValueError, r"decay\[0\]"),
+    (np.array([1, 0], np.int32), TypeError, "floats")])
+def test_bad_segment_decays(decays, error, match):
+    if not tcuc.has_compiler:
+        pytest.skip("no CPU backend")
+    with pytest.raises(error, match=match):
+        tcuc.segment_cumsum(np.ones(10, np.float32), 5, decay=decays)
+
+
+@cpu_backend
+def test_segment_decays_need_float_input():
+    with pytest.raises(ValueError, match="float input"):
+        tcuc.segment_cumsum(np.ones(10, np.int8), 5,
+                            decay=np.full(2, 0.5, np.float32))
 
 
 torch = pytest.importorskip("torch")
@@ -204,3 +275,86 @@ def test_torch_compile_and_opcheck(device):
     assert torch.equal(f(x), want)
     torch.library.opcheck(torch.ops.tcuc.segment_cumsum,
                           (x, 100, None, -1, False, False, None, True, 0.8))
+
+
+def _recurrence(x, decays, segment, exclusive, reverse):
+    """The decayed scan in float64 torch ops (differentiable in the decays):
+    the gradients' reference."""
+    out = []
+    for s, b in enumerate(range(0, x.shape[-1], segment)):
+        cols = list(range(b, min(b + segment, x.shape[-1])))
+        a, h, seg = decays[..., s], torch.zeros_like(x[..., 0]), {}
+        for j in (cols[::-1] if reverse else cols):
+            if exclusive:
+                seg[j] = h
+            h = a * h + x[..., j]
+            if not exclusive:
+                seg[j] = h
+        out += [seg[j] for j in cols]
+    return torch.stack(out, dim=-1)
+
+
+@pytest.mark.parametrize("device", devices())
+@pytest.mark.parametrize("exclusive", [False, True])
+@pytest.mark.parametrize("reverse", [False, True])
+def test_torch_segment_decays_gradient(device, exclusive, reverse):
+    """Per-segment decays: the values, and the gradients of the input and of
+    the decays (broadcast 1-D decays sum their rows' gradients) against
+    torch's own of the float64 recurrence."""
+    if device == "cuda" and not torch.cuda.is_available():
+        pytest.skip("no CUDA device")
+    g = torch.Generator().manual_seed(21)
+    x = torch.randn(2, 250, generator=g, dtype=torch.float64)
+    d = torch.tensor(_decays(3, seed=22), dtype=torch.float64)
+    w = torch.randn(2, 250, generator=g, dtype=torch.float64)
+    xd, dd = x.clone().requires_grad_(), d.clone().requires_grad_()
+    (_recurrence(xd, dd, 100, exclusive, reverse) * w).sum().backward()
+    xt = x.float().to(device).requires_grad_()
+    dt = d.float().to(device).requires_grad_()
+    y = tcuc.segment_cumsum(xt, 100, decay=dt, exclusive=exclusive,
+                            reverse=reverse)
+    (y * w.float().to(device)).sum().backward()
+    want = _recurrence(x, d, 100, exclusive, reverse)
+    for got, ref in ((y, want), (xt.grad, xd.grad), (dt.grad, dd.grad)):
+        torch.testing.assert_close(got.detach().double().cpu(), ref,
+                                   rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("device", devices())
+def test_torch_segment_decays_offsets(device):
+    if device == "cuda" and not torch.cuda.is_available():
+        pytest.skip("no CUDA device")
+    g = torch.Generator().manual_seed(23)
+    lengths = torch.randint(0, 2000, (40,), generator=g)
+    lengths[::4] = 0
+    offsets = torch.cat([torch.zeros(1, dtype=torch.int64),
+                         lengths.cumsum(0)])
+    x = torch.randn(2, int(offsets[-1]), generator=g).to(torch.float16)
+    d = torch.tensor(_decays((2, 40), seed=24))
+    got = tcuc.segment_cumsum(x.to(device), offsets=offsets.to(device),
+                              decay=d.to(device), exclusive=True)
+    again = tcuc.segment_cumsum(x.to(device), offsets=offsets.to(device),
+                                decay=d.to(device), exclusive=True)
+    assert torch.equal(got, again)
+    assert_decayed_close(got.cpu().numpy(), x.float().numpy(), d.numpy(),
+                         "float32", offsets=offsets.numpy(), exclusive=True)
+    with pytest.raises(ValueError, match=r"decay\[3\]"):
+        bad = d.clone()
+        bad[0, 3] = float("nan")
+        tcuc.segment_cumsum(x.to(device), offsets=offsets.to(device),
+                            decay=bad.to(device))
+
+
+@pytest.mark.parametrize("device", devices())
+def test_torch_segment_decays_compile_and_opcheck(device):
+    if device == "cuda" and not torch.cuda.is_available():
+        pytest.skip("no CUDA device")
+    x = torch.randn(4, 500, device=device)
+    d = torch.rand(4, 5, device=device)
+    want = tcuc.segment_cumsum(x, 100, decay=d)
+    f = torch.compile(lambda t, e: tcuc.segment_cumsum(t, 100, decay=e),
+                      backend="aot_eager", fullgraph=True)
+    assert torch.equal(f(x, d), want)
+    torch.library.opcheck(torch.ops.tcuc.segment_cumsum,
+                          (x, 100, None, -1, False, False, None, True, 1.0,
+                           d.requires_grad_()))

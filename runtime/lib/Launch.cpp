@@ -456,9 +456,8 @@ Status Runtime::run(const KernelSpec &spec, const void *in, void *out,
   const Kernel *kernel = nullptr;
   if (Status s = getKernelFor(spec, kernel); !s)
     return s;
-  return launchWithSegment(
-      *kernel, in, out, n, spec.segmentSize, stream,
-      kernel->spec().runtimeDecay ? spec.decay : kKernelDecay, decays);
+  return launchWithSegment(*kernel, in, out, n, spec.segmentSize, stream,
+                           spec.decay, decays);
 }
 
 Status Runtime::reduce(const void *in, void *out, int64_t n, int64_t segment,

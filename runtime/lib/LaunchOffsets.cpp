@@ -100,10 +100,7 @@ Status Runtime::runOffsets(const KernelSpec &spec, const void *in, void *out,
   // (Arguments checked above; getKernelFor checked the file against the
   // spec, offsets included.)
   LaunchArgs args = LaunchArgs::forOffsets(spec, in, out, offsets, numSegments);
-  if (Status s = launchDecay(
-          kernel->spec(),
-          kernel->spec().runtimeDecay ? spec.decay : kKernelDecay, args.decay);
-      !s)
+  if (Status s = launchDecay(kernel->spec(), spec.decay, args.decay); !s)
     return s;
   args.decays = decays;
   args.numDecays = numSegments;

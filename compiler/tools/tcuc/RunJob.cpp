@@ -326,8 +326,7 @@ ExecuteFn tcuc::driver::gpuExecutor(const KernelSpec &spec,
         [&] {
           return Runtime::global().launchWithSegment(
               *kernel, dIn.ptr, dOut.ptr, n, spec.segmentSize, nullptr,
-              kernel->spec().runtimeDecay ? spec.decay : Runtime::kKernelDecay,
-              static_cast<const float *>(dDecays.ptr));
+              spec.decay, static_cast<const float *>(dDecays.ptr));
         },
         dOut.ptr, outBytes, outBytes, out, ms, error);
   };
@@ -369,8 +368,7 @@ ExecuteFn tcuc::driver::gpuOffsetsExecutor(const KernelSpec &spec,
     return warmThenTime(
         [&] {
           return Runtime::global().launchOffsets(
-              *kernel, dIn.ptr, dOut.ptr, dOff.ptr, k, nullptr,
-              kernel->spec().runtimeDecay ? spec.decay : Runtime::kKernelDecay,
+              *kernel, dIn.ptr, dOut.ptr, dOff.ptr, k, nullptr, spec.decay,
               static_cast<const float *>(dDecays.ptr));
         },
         dOut.ptr, outBytes,
