@@ -3,21 +3,30 @@
 
     PYTHONPATH=<build>/python bench/decay.py --out DIR [--n N]
         [--dtypes f16,bf16,f32] [--sizes 10,16,100,256,1000,3000,65536,whole]
-        [--decays 0.5,0.9,0.999] [--peers triton,torch,jax,cub] [--quick]
+        [--decays 0.5,0.9,0.999,seg,elem] [--peers triton,torch,jax,cub]
+        [--quick]
 
 All on the same buffers, with the copy ceiling measured in the same run
 and every result checked against a float64 reference. A decayed scan is
 the first-order linear recurrence h_i = a*h_{i-1} + x_i, restarting at each
 segment's head (h_head = x_head), of n inputs (f16, bf16 or f32; random
 normal, seeded) into n f32 outputs; segments of S (the last may be
-shorter) or the whole array. Each (dtype, S, a) cell measures:
+shorter) or the whole array. The decay `seg` gives each segment its own,
+uniform in [0.5, 1] (seeded; the kernels that take per-segment decays):
+tcuc, Triton and JAX only (torch's chunk trick and the CUB operator are
+written for one decay). `elem` gives each element its own (h_i = a_i*h_{i-1}
++ x_i, a_i uniform in [0.5, 1], an f32 array read beside x): Triton and
+JAX only, tcuc has no such form; its bytes count the decays' n*4 and its
+ceiling is the byte copy alone (docs/rationale.md#per-element-decays).
+Each (dtype, S, a) cell measures:
 
 - the copy ceiling: `y.copy_(x)` (a cast copy: reads n*in_bytes, writes
   n*4, the scan's own traffic) and a byte copy of the same total bytes (half
   read, half written); the faster is the ceiling. Each figure is GB/s of
   n*in_bytes + n*4 bytes and its fraction of the ceiling (frac_copy).
 - tcuc: `tcuc.segment_cumsum(x, S, decay=a)` (S = None for the whole
-  array), f32 out.
+  array), f32 out; per-segment decays `decay=d` (a CUDA tensor) with
+  validate=False (the default validation copies them to the host first).
 - triton: one kernel for any S (below): a program owns ROWS segments as a
   [ROWS, BLOCK] block and walks them in BLOCK-wide chunks, scanning each
   chunk with tl.associative_scan over (a, x) pairs and the carry from the
@@ -102,12 +111,18 @@ def _combine(a1, h1, a2, h2):
 
 
 @triton.jit
-def _decay_scan(x, y, n, segments, seg, decay, ROWS: tl.constexpr,
-                BLOCK: tl.constexpr):
+def _decay_scan(x, y, n, segments, seg, decay, decays, ROWS: tl.constexpr,
+                BLOCK: tl.constexpr, PER: tl.constexpr):
     """ROWS segments a program, walked in BLOCK-wide chunks. The scan of a
     chunk over (a, x) pairs gives (a^(k+1), local h) at column k; the carry
-    (h at the previous chunk's end) enters as a^(k+1) * carry."""
+    (h at the previous chunk's end) enters as a^(k+1) * carry.
+    PER: 1: segment r's decay is decays[r]; 2: element i's is decays[i];
+    0: `decay`."""
     rows = tl.program_id(0).to(tl.int64) * ROWS + tl.arange(0, ROWS)
+    if PER == 1:
+        row_a = tl.load(decays + rows, mask=rows < segments, other=0.0)
+    else:
+        row_a = tl.zeros([ROWS], tl.float32) + decay
     last = tl.arange(0, BLOCK)[None, :] == BLOCK - 1
     carry = tl.zeros([ROWS], tl.float32)
     for start in range(0, seg, BLOCK):
@@ -115,7 +130,10 @@ def _decay_scan(x, y, n, segments, seg, decay, ROWS: tl.constexpr,
         offs = rows[:, None] * seg + cols[None, :]
         mask = (rows[:, None] < segments) & (cols[None, :] < seg) & (offs < n)
         v = tl.load(x + offs, mask=mask, other=0).to(tl.float32)
-        a = tl.zeros([ROWS, BLOCK], tl.float32) + decay
+        if PER == 2:
+            a = tl.load(decays + offs, mask=mask, other=0.0)
+        else:
+            a = tl.zeros([ROWS, BLOCK], tl.float32) + row_a[:, None]
         p, h = tl.associative_scan((a, v), 1, _combine)
         h = h + p * carry[:, None]
         tl.store(y + offs, h, mask=mask)
@@ -130,13 +148,17 @@ def triton_shape(seg, segments):
     return rows, block, 8 if rows * block >= 2048 else 4
 
 
-def triton_decay_scan(x, y, seg, a):
-    """y (f32) = the decayed scan of x over segments of seg."""
+def triton_decay_scan(x, y, seg, a, decays=None):
+    """y (f32) = the decayed scan of x over segments of seg (decays: one
+    per segment or per element, a float32 CUDA tensor, instead of a)."""
     n = x.numel()
     segments = triton.cdiv(n, seg)
     rows, block, warps = triton_shape(seg, segments)
     _decay_scan[(triton.cdiv(segments, rows),)](
-        x, y, n, segments, seg, a, ROWS=rows, BLOCK=block, num_warps=warps)
+        x, y, n, segments, seg, 1.0 if decays is not None else a,
+        y if decays is None else decays, ROWS=rows, BLOCK=block,
+        PER=0 if decays is None else 1 if decays.numel() == segments and
+        segments < n else 2, num_warps=warps)
     return y
 
 
@@ -183,7 +205,9 @@ def torch_decay_scan(x, seg, a):
 
 @functools.lru_cache(maxsize=None)
 def jax_fn(n, seg, a):
-    """A jitted f(x) -> the decayed scan of x's n elements (f32)."""
+    """A jitted f(x, d) -> the decayed scan of x's n elements (f32); a
+    "seg": segment r's decay is d[r]; "elem": element i's d[i]; else d is
+    unused."""
     import jax
     import jax.numpy as jnp
     rows = -(-n // seg)
@@ -192,11 +216,16 @@ def jax_fn(n, seg, a):
         (a1, h1), (a2, h2) = left, right
         return a1 * a2, a2 * h1 + h2
 
-    def f(x):
+    def f(x, d):
         v = jnp.pad(x.astype(jnp.float32), (0, rows * seg - n))
         v = v.reshape(rows, seg)
-        _, h = jax.lax.associative_scan(
-            combine, (jnp.full(v.shape, a, jnp.float32), v), axis=1)
+        if a == "seg":
+            av = jnp.broadcast_to(d[:, None], v.shape)
+        elif a == "elem":
+            av = jnp.pad(d, (0, rows * seg - n)).reshape(rows, seg)
+        else:
+            av = jnp.full(v.shape, a, jnp.float32)
+        _, h = jax.lax.associative_scan(combine, (av, v), axis=1)
         return h.reshape(-1)[:n]
 
     return jax.jit(f)
@@ -260,40 +289,44 @@ def recurrences(v, a):
     rows, cols = v.shape
     ref, mass = np.empty_like(v), np.empty_like(v)
     seq = np.empty(v.shape, np.float32)
-    a64, a32 = float(a), np.float32(a)
-    aa = abs(a64)
+    # a: one decay, one per row, or one per element [rows, L] (float32).
+    a32 = np.asarray(a, np.float32)
+    a32 = np.broadcast_to(a32[:, None] if a32.ndim == 1 else a32, v.shape)
+    a64 = a32.astype(np.float64)
+    aa = np.abs(a64)
     v32 = v.astype(np.float32)
     if rows >= 32:  # vectorised over the rows, a loop over the columns
         av = np.abs(v)
         h, m, s = np.zeros(rows), np.zeros(rows), np.zeros(rows, np.float32)
         for j in range(cols):
-            h = a64 * h + v[:, j]
-            m = aa * m + av[:, j]
-            s = a32 * s + v32[:, j]
+            h = a64[:, j] * h + v[:, j]
+            m = aa[:, j] * m + av[:, j]
+            s = a32[:, j] * s + v32[:, j]
             ref[:, j], mass[:, j], seq[:, j] = h, m, s
         return ref, mass, seq
     for r in range(rows):  # few long segments: scalar loops
         h = m = 0.0
         hs, ms = [], []
-        for xv in v[r].tolist():
-            h = a64 * h + xv
-            m = aa * m + abs(xv)
+        for xv, ar in zip(v[r].tolist(), a64[r].tolist()):
+            h = ar * h + xv
+            m = abs(ar) * m + abs(xv)
             hs.append(h)
             ms.append(m)
         ref[r], mass[r] = hs, ms
         s = np.float32(0)
         ss = []
-        for xv in v32[r]:
-            s = a32 * s + xv
+        for xv, ar in zip(v32[r], a32[r]):
+            s = ar * s + xv
             ss.append(s)
         seq[r] = ss
     return ref, mass, seq
 
 
-def reference(x, seg, a):
+def reference(x, seg, a, per_element=False):
     """[(start, end, ref, mass, seq)] for the checked slices of x: the first
     min(n, HEAD) elements and, with several segments, the last ones from a
-    segment head (whole segments, under HEAD elements)."""
+    segment head (whole segments, under HEAD elements). `a`: one decay, or
+    one per segment or per element (a NumPy array; `per_element`)."""
     n = x.numel()
     spans = [(0, min(n, HEAD))]
     if seg < n and n > HEAD:
@@ -307,8 +340,14 @@ def reference(x, seg, a):
         rows = -(-length // cols)
         v = np.zeros(rows * cols)
         v[:length] = x[s0:s1].double().cpu().numpy()
+        if per_element:
+            ar = np.ones(rows * cols, np.float32)
+            ar[:length] = a[s0:s1]
+            ar = ar.reshape(rows, cols)
+        else:
+            ar = a if np.ndim(a) == 0 else a[s0 // seg:s0 // seg + rows]
         ref, mass, seq = (t.reshape(-1)[:length]
-                          for t in recurrences(v.reshape(rows, cols), a))
+                          for t in recurrences(v.reshape(rows, cols), ar))
         out.append((s0, s1, ref, mass, seq))
     return out
 
@@ -376,11 +415,19 @@ def make_peer(name, ctx):
     """(run, note, wall): run() returns the output (n f32, a torch tensor or
     a JAX array); wall: timed by wall clock."""
     x, y, seg, a, a32, n = (ctx[k] for k in ("x", "y", "seg", "a", "a32", "n"))
+    d = ctx.get("d")  # per-segment or per-element decays (a is None then)
     whole = seg >= n
     if name == "tcuc":
         if ctx["tcuc"] is None:
             raise RuntimeError(f"import tcuc failed: {ctx['tcuc_error']}")
         tcuc, size = ctx["tcuc"], None if whole else seg
+        if ctx["kind"] == "elem":
+            raise RuntimeError("tcuc has no per-element decays")
+        if d is not None:
+            return (lambda: tcuc.segment_cumsum(x, size, decay=d,
+                                                validate=False),
+                    f"tcuc.segment_cumsum(x, {size}, decay=d, "
+                    "validate=False)", False)
         return (lambda: tcuc.segment_cumsum(x, size, decay=a),
                 f"tcuc.segment_cumsum(x, {size}, decay={a})", False)
     if name == "triton":
@@ -392,7 +439,7 @@ def make_peer(name, ctx):
             note += (f"; {programs} program(s) for {ctx['sms']} SMs: each "
                      f"walks its segments chunk by chunk, the GPU mostly "
                      f"idle (the simple kernel a user writes)")
-        return lambda: triton_decay_scan(x, y, seg, a32), note, False
+        return lambda: triton_decay_scan(x, y, seg, a32, d), note, False
     if name == "torch":
         c = torch_chunk(seg, a32)
         chunks = -(-seg // c)
@@ -406,11 +453,12 @@ def make_peer(name, ctx):
         if isinstance(ctx["xj"], Exception):
             raise ctx["xj"]
         xj, shared = ctx["xj"]
-        fn = jax_fn(n, seg, a32)
+        fn = jax_fn(n, seg, a32 if d is None else ctx["kind"])
+        dj = jax_input(d)[0] if d is not None else None
         note = ("wall ms incl. dispatch; input via DLPack "
                 + {True: "zero-copy", False: "copied", None: "(copy unknown)"}[
                     shared])
-        return lambda: fn(xj), note, True
+        return lambda: fn(xj, dj), note, True
     if name == "cub":
         lib = ctx["cub"]
         if lib is None:
@@ -513,20 +561,36 @@ def sweep(args, say, emit, device, date):
         for size in args.sizes:
             seg = n if size == "whole" else int(size)
             for a_text in args.decays:
-                a = float(a_text)
-                a32 = float(np.float32(a))
-                ctx.update(seg=seg, a=a, a32=a32)
-                refs = reference(x, seg, a32)
+                d, a = None, None
+                if a_text in ("seg", "elem"):
+                    d = torch.rand(-(-n // seg) if a_text == "seg" else n,
+                                   device="cuda", generator=gen)
+                    d.mul_(0.5).add_(0.5)
+                else:
+                    a = float(a_text)
+                a32 = None if a is None else float(np.float32(a))
+                ctx.update(seg=seg, a=a, a32=a32, d=d, kind=a_text)
+                refs = reference(x, seg, a32 if d is None else
+                                 d.cpu().numpy(), a_text == "elem")
+                # Per-element decays are read too: their bytes count.
+                nb = nbytes + (4 * n if a_text == "elem" else 0)
                 seq_err = max(rel_err(seq, ref, mass)
                               for _, _, ref, mass, seq in refs)
                 base = {"device": device, "date": date, "dtype": dt,
                         "segment": size, "decay": a_text,
                         "seq_f32_rel_err": f"{seq_err:.3e}"}
                 cast_ms, _ = timed(lambda: y.copy_(x))
-                byte_ms, _ = timed(lambda: bdst.copy_(bsrc))
-                cast_gbs, byte_gbs = nbytes / cast_ms / 1e6, \
-                    2 * half / byte_ms / 1e6
-                ceiling = max(cast_gbs, byte_gbs)
+                if a_text == "elem":
+                    src = torch.empty(nb // 2, device="cuda",
+                                      dtype=torch.uint8)
+                    dst = torch.empty_like(src)
+                    byte_ms, _ = timed(lambda: dst.copy_(src))
+                    src = dst = None
+                else:
+                    byte_ms, _ = timed(lambda: bdst.copy_(bsrc))
+                cast_gbs, byte_gbs = nbytes / cast_ms / 1e6, nb / byte_ms / 1e6
+                ceiling = (byte_gbs if a_text == "elem" else
+                           max(cast_gbs, byte_gbs))
                 say(f"{dt} S={size} a={a_text}: copy ceiling {ceiling:.0f} "
                     f"GB/s (cast copy {cast_gbs:.0f}, byte copy "
                     f"{byte_gbs:.0f}); seq f32 rel err {seq_err:.2e}; "
@@ -535,13 +599,16 @@ def sweep(args, say, emit, device, date):
                         ("copy", cast_ms, cast_gbs,
                          "y.copy_(x): read n*in_bytes, write n*4"),
                         ("copy_bytes", byte_ms, byte_gbs,
-                         f"uint8 copy of {half} bytes")):
+                         f"uint8 copy of {nb // 2} bytes")):
                     emit(dict(base, peer=name, ms=f"{ms:.4f}",
                               gbps=f"{gbs:.1f}",
                               frac_copy=f"{gbs / ceiling:.4f}", rel_err="",
                               note=note))
                 for name in peers:
-                    emit(measure(name, ctx, base, refs, nbytes, ceiling, say))
+                    if d is None or name in ("triton", "jax") or (
+                            name == "tcuc" and a_text == "seg"):
+                        emit(measure(name, ctx, base, refs, nb, ceiling,
+                                     say))
         x = y = bsrc = bdst = None  # free before the next type's buffers
         ctx.pop("xj", None)
         ctx.update(x=None, y=None)
@@ -692,8 +759,11 @@ def precompile(args):
         for size in args.sizes:
             segment = args.n if size == "whole" else int(size)
             for decay in args.decays:
+                if decay == "elem":  # no tcuc kernel
+                    continue
                 cmd = [args.precompile, "compile", "--op", "scan", "--dtype",
-                       dtype, "--segment", str(segment), "--decay", decay,
+                       dtype, "--segment", str(segment), "--decay",
+                       "segments" if decay == "seg" else decay,
                        "--arch", args.arch, "--cache-dir", args.out]
                 r = subprocess.run(cmd, capture_output=True, text=True)
                 if r.returncode:
@@ -741,9 +811,9 @@ def main():
             p.error(f"--sizes: {s} is not a positive integer or 'whole'")
     for s in args.decays:
         try:
-            float(s)
+            s in ("seg", "elem") or float(s)
         except ValueError:
-            p.error(f"--decays: {s} is not a number")
+            p.error(f"--decays: {s} is neither a number, 'seg' nor 'elem'")
     for s in args.peers:
         if s not in ("triton", "torch", "jax", "cub"):
             p.error(f"--peers: {s} is not one of triton, torch, jax, cub")

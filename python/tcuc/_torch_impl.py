@@ -104,10 +104,16 @@ def flat_decays(decays, dim, rows, k):
 
 
 def validate_decays(op, decays):
+    """Checks float32 per-segment decays on the host; returns their common
+    value where all are equal (the one-decay kernels then run: they also
+    split long segments over warps), else None."""
     host = decays.cpu() if decays.is_cuda else decays
     why = _native.decays_error(host.data_ptr(), host.numel())
     if why:
         raise ValueError(f"tcuc.{op}: bad per-segment {why}")
+    if host.numel() and bool((host == host[0]).all()):
+        return float(host[0])
+    return None
 
 
 def _row_offsets(offsets, rows, length, segment, device):
@@ -187,7 +193,9 @@ def run_general(op, is_scan, x, segment_size, offsets, dim, out_dtype,
             p.length, p.segment, None if offsets is None else
             offsets.numel()))
         if validate is not False and not _capturing(x):
-            validate_decays(op, d)
+            uniform = validate_decays(op, d)
+            if uniform is not None:
+                decay, d = uniform, None
     dp, dn = (0, 0) if d is None else (d.data_ptr(), d.numel())
     out = torch.empty(xs.shape[:-1] + (p.out_length,), dtype=result_dtype,
                       device=x.device)

@@ -36,6 +36,8 @@ def run(op, is_scan, xp, x, segment_size, offsets, dim, out_dtype, exclusive,
     if decays is not None:
         d = _flat_decays(op, xp, x, decays, segment_size, offsets, dim,
                          on_gpu, validate)
+        if d is not None and not isinstance(d, xp.ndarray):
+            decay, d = d, None  # all equal: the one-decay kernels
     xs = xp.ascontiguousarray(xp.moveaxis(x, dim, -1))
     p = _plan.plan(xs.shape, segment_size,
                    None if offsets is None else offsets.size, is_scan)
@@ -87,7 +89,8 @@ def run(op, is_scan, xp, x, segment_size, offsets, dim, out_dtype, exclusive,
 def _flat_decays(op, xp, x, decays, segment_size, offsets, dim, on_gpu,
                  validate):
     """Per-segment decays as the kernels take them (float32, one per segment
-    of the rows, `dim` moved last, one after the other), checked."""
+    of the rows, `dim` moved last, one after the other), checked; with
+    `validate`, their common value (a float) where all are equal."""
     if type(decays).__module__.split(".")[0] != xp.__name__:
         raise ValueError(
             f"tcuc.{op}: per-segment decays are a {type(decays).__name__} but "
@@ -112,4 +115,6 @@ def _flat_decays(op, xp, x, decays, segment_size, offsets, dim, on_gpu,
         why = _native.decays_error(host.ctypes.data, host.size)
         if why:
             raise ValueError(f"tcuc.{op}: bad per-segment {why}")
+        if host.size and bool((host == host[0]).all()):
+            return float(host[0])
     return d

@@ -172,6 +172,18 @@ def test_segment_decays_offsets(bits):
     assert_decayed_close(got, x, d, "float32", offsets=offsets, reverse=True)
 
 
+@cpu_backend
+def test_equal_segment_decays_run_as_one():
+    """Validated decays that are all equal run the one-decay kernel (the
+    same bits as decay=a); validate=False keeps the per-segment kernel."""
+    x = _data((3, 4099), "float32", seed=17)
+    d = np.full((3, 5), 0.5, np.float32)
+    one = tcuc.segment_cumsum(x, 1000, decay=0.5)
+    assert tcuc.segment_cumsum(x, 1000, decay=d).tobytes() == one.tobytes()
+    walk = tcuc.segment_cumsum(x, 1000, decay=d, validate=False)
+    assert_decayed_close(walk, x, d, "float32", segment_size=1000)
+
+
 @pytest.mark.parametrize("decays,error,match", [
     (np.full(3, 0.5, np.float32), ValueError, r"shape \(3,\)"),
     (np.full((2, 2), 0.5, np.float32), ValueError, "shape"),
@@ -338,6 +350,12 @@ def test_torch_segment_decays_offsets(device):
     assert torch.equal(got, again)
     assert_decayed_close(got.cpu().numpy(), x.float().numpy(), d.numpy(),
                          "float32", offsets=offsets.numpy(), exclusive=True)
+    same = torch.full_like(d, 0.995).to(device)
+    assert torch.equal(
+        tcuc.segment_cumsum(x.to(device), offsets=offsets.to(device),
+                            decay=same),
+        tcuc.segment_cumsum(x.to(device), offsets=offsets.to(device),
+                            decay=0.995))
     with pytest.raises(ValueError, match=r"decay\[3\]"):
         bad = d.clone()
         bad[0, 3] = float("nan")

@@ -413,7 +413,7 @@ Status Runtime::getKernelFor(const KernelSpec &spec, const Kernel *&kernel) {
   return Status::success();
 }
 
-Status Runtime::checkDecays(const KernelSpec &spec, const float *decays,
+Status Runtime::checkDecays(KernelSpec &spec, const float *&decays,
                             int64_t count, void *stream) {
   if (Status s = checkDecaysPointer(spec, decays); !s)
     return s;
@@ -435,18 +435,27 @@ Status Runtime::checkDecays(const KernelSpec &spec, const float *decays,
   for (size_t j = 0; j < host.size(); ++j)
     if (std::string e = decayError(host[j], spec.input); !e.empty())
       return Status::error("decays[" + std::to_string(j) + "]: " + e);
+  // One decay for every segment: the one-decay kernels, which also split
+  // long segments over warps (docs/rationale.md#uniform-segment-decays).
+  if (std::all_of(host.begin(), host.end(),
+                  [&](float a) { return a == host[0]; })) {
+    spec.segmentDecays = false;
+    spec.decay = host[0];
+    decays = nullptr;
+  }
   return Status::success();
 }
 
-Status Runtime::run(const KernelSpec &spec, const void *in, void *out,
+Status Runtime::run(const KernelSpec &given, const void *in, void *out,
                     int64_t n, void *stream, const float *decays) {
-  if (spec.offsetBits)
-    return Status::error("spec '" + spec.key() +
+  if (given.offsetBits)
+    return Status::error("spec '" + given.key() +
                          "' takes offsets: reduceOffsets / scanOffsets");
-  if (Status s = checkArguments(spec, spec.segmentSize, in, out, n); !s)
+  if (Status s = checkArguments(given, given.segmentSize, in, out, n); !s)
     return s;
   if (n == 0)
     return Status::success();
+  KernelSpec spec = given;
   if (spec.segmentDecays || decays)
     if (Status s = checkDecays(
             spec, decays, n / spec.segmentSize + (n % spec.segmentSize != 0),

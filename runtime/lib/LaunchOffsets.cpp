@@ -67,12 +67,14 @@ Status Runtime::launchOffsets(const Kernel &kernel, const void *in, void *out,
   return enqueueLaunch(kernel, args, stream);
 }
 
-Status Runtime::runOffsets(const KernelSpec &spec, const void *in, void *out,
+Status Runtime::runOffsets(const KernelSpec &given, const void *in, void *out,
                            const void *offsets, int64_t numSegments,
                            void *stream, bool validate, const float *decays) {
-  if (Status s = checkOffsetsArguments(spec, in, out, offsets, numSegments); !s)
+  if (Status s = checkOffsetsArguments(given, in, out, offsets, numSegments);
+      !s)
     return s;
-  if (spec.segmentDecays || decays)
+  KernelSpec spec = given;
+  if (given.segmentDecays || decays)
     if (Status s = checkDecays(spec, decays, numSegments, stream); !s)
       return s;
   if (validate) {

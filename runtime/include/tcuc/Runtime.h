@@ -196,7 +196,8 @@ public:
               void *stream = nullptr, const std::string &variant = "");
   /// `decays`: a spec with per-segment decays (spec.segmentDecays) takes
   /// them here, one float per segment on the device, checked first
-  /// (copied to the host: a synchronisation on `stream`).
+  /// (copied to the host: a synchronisation on `stream`); all equal, they
+  /// run as that one decay (scanOffsets alike).
   Status run(const KernelSpec &spec, const void *in, void *out, int64_t n,
              void *stream = nullptr, const float *decays = nullptr);
   /// Segments of any lengths from numSegments + 1 CSR offsets on the device
@@ -259,8 +260,9 @@ private:
                     const void *offsets, int64_t numSegments, void *stream,
                     bool validate, const float *decays = nullptr);
   /// Copies `count` per-segment decays to the host and checks each
-  /// (decayError), naming the first bad one.
-  Status checkDecays(const KernelSpec &spec, const float *decays, int64_t count,
+  /// (decayError), naming the first bad one. Where all are equal, turns
+  /// `spec` into that one decay's scan and `decays` to null.
+  Status checkDecays(KernelSpec &spec, const float *&decays, int64_t count,
                      void *stream);
   std::unique_ptr<Impl> impl;
 };
