@@ -101,17 +101,19 @@ TEST(Decay, OneKernelForEveryDecay) {
 
 // Per-segment decays: one seg256n kernel that takes the size at launch for
 // every size (the walk is their only form), its key "decay=segments".
-TEST(Decay, PerSegmentDecaysTakeTheWalk) {
+TEST(Decay, PerSegmentDecaysTakeTheWalkOrTheGrid) {
   float any = 0.5f;
-  for (int64_t s : {1, 10, 256, 1000, 131072, 1 << 24}) {
+  for (int64_t s : {1, 10, 256, 1000, 131071, 131072, 1 << 24}) {
     KernelSpec spec = KernelSpec::scan(s, DType::F16, DType::F32,
                                        ScanMode{true, false, 1.0, &any});
     EXPECT_TRUE(spec.segmentDecays);
     KernelSpec c = resolveSegmentClass(spec, SegmentKernelMode::Auto);
-    EXPECT_TRUE(c.runtimeSegment) << s;
     EXPECT_FALSE(c.runtimeDecay) << s;
-    EXPECT_EQ(c.variant, "seg256n") << s;
     EXPECT_NE(c.key().find(" decay=segments"), std::string::npos) << c.key();
+    // Below 131072 the walk's class kernel; from there the size's own
+    // kernel (the strategy's grid).
+    EXPECT_EQ(c.runtimeSegment, s < 131072) << s;
+    EXPECT_EQ(c.variant, s < 131072 ? "seg256n" : "") << s;
   }
 }
 

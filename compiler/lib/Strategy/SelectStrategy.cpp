@@ -104,11 +104,12 @@ constexpr int64_t kDecayedGridMinSegment = 131072;
 LogicalResult chooseDecayed(SegmentedScanOp op, bool explain) {
   if (op.getVariant())
     return success(); // checked by the verifier
-  // Per-segment decays: a warp walks each segment (seg256n only).
+  // Per-segment decays: a warp walks each segment (seg256n), or the grid
+  // splits long ones as for one decay.
   bool walk = op.hasRuntimeSegmentSize() || op.hasOffsets() || op.getDecays() ||
               op.getSegmentSize() > 256;
   bool grid = !op.hasRuntimeSegmentSize() && !op.hasOffsets() &&
-              !op.getDecays() && op.getSegmentSize() >= kDecayedGridMinSegment;
+              op.getSegmentSize() >= kDecayedGridMinSegment;
   Variant v = grid                        ? Variant::Grid
               : walk                      ? Variant::Seg256N
               : op.getSegmentSize() <= 16 ? Variant::Seg16

@@ -141,7 +141,7 @@ func.func @decay_matrix_no_decay() {
 // -----
 
 func.func @decays_variant(%in: memref<?xf16>, %out: memref<?xf32>, %d: memref<?xf32>) {
-  // expected-error @+1 {{'tcu.segmented_scan' op per-segment decays are implemented for variant 'seg256n' only, got 'seg256'}}
+  // expected-error @+1 {{'tcu.segmented_scan' op per-segment decays are implemented for variants 'seg256n' and 'grid' only, got 'seg256'}}
   tcu.segmented_scan <add> inclusive %in into %out segment_size 100 decays %d {variant = #tcu.variant<seg256>} : memref<?xf16> -> memref<?xf32>
   return
 }

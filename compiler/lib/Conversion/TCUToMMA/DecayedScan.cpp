@@ -227,26 +227,32 @@ Value decayedWalk(TileBuilder &tb, const Collective &c, const DecayParts &d,
       })[0];
 }
 
-/// Seg256N: each segment's tiles in order, a warp a segment. With
-/// per-segment decays the warp builds its segment's matrices from its
-/// decay (the mirrored view of a reverse scan counts segments from the
-/// end: its segment j is the buffer's numSegments - 1 - j).
-void scanDecayedSegments(TileBuilder &tb, const Collective &c,
-                         const DecayParts &d) {
+/// The decay of segment `seg` of the (mirrored) view: `d`, or with
+/// per-segment decays the segment's own (a reverse scan's view counts
+/// segments from the end: its segment j is the buffer's numSegments - 1 -
+/// j), from which the matrices are then built.
+DecayParts segmentDecay(TileBuilder &tb, const Collective &c,
+                        const DecayParts &d, Value seg) {
+  DecayParts own = d;
+  if (!c.decays)
+    return own;
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
+  Value physical =
+      c.reverse ? arith::SubIOp::create(
+                      b, loc, arith::SubIOp::create(b, loc, c.numSegments, seg),
+                      tb.idx(1))
+                      .getResult()
+                : seg;
+  own.value = memref::LoadOp::create(b, loc, c.decays, physical);
+  return own;
+}
+
+/// Seg256N: each segment's tiles in order, a warp a segment.
+void scanDecayedSegments(TileBuilder &tb, const Collective &c,
+                         const DecayParts &d) {
   tb.parallel(c.numSegments, [&](Value seg) {
-    DecayParts own = d;
-    if (c.decays) {
-      Value physical =
-          c.reverse
-              ? arith::SubIOp::create(
-                    b, loc, arith::SubIOp::create(b, loc, c.numSegments, seg),
-                    tb.idx(1))
-                    .getResult()
-              : seg;
-      own.value = memref::LoadOp::create(b, loc, c.decays, physical);
-    }
+    DecayParts own = segmentDecay(tb, c, d, seg);
     SegmentTiles s = segmentTiles(tb, c, seg);
     decayedWalk(tb, s.item, own, s.walk.base, s.runs, s.walk.end,
                 zeroCarry(tb, s.item), s.walk.from);
@@ -268,7 +274,9 @@ Variant decayedPartialsVariant(int64_t chunks) {
 /// (the chunk's decayed total); pass 2 is the exclusive decayed scan of
 /// those totals with decay a^L (a chunk's total reaches the next chunk's
 /// end decayed by a^L), which gives each chunk the h before it; pass 3
-/// walks each chunk again from that carry and stores.
+/// walks each chunk again from that carry and stores. Per-segment decays:
+/// each chunk walks with its segment's decay, and pass 2 scans with one
+/// decay a_j^L per segment (a buffer of them, the walk's form).
 void scanDecayedGrid(TileBuilder &tb, const Collective &c,
                      const DecayParts &d) {
   OpBuilder &b = tb.builder();
@@ -286,10 +294,16 @@ void scanDecayedGrid(TileBuilder &tb, const Collective &c,
     return clippedRuns(tb, length / (T * T), T * T, chunk.base, chunk.end);
   };
 
+  auto decayOf = [&](Value p) {
+    return segmentDecay(tb, c, d,
+                        arith::DivUIOp::create(b, loc, p, tb.idx(chunks)));
+  };
+
   tb.parallel(numPartials, [&](Value p) {
     TileRange chunk = gridChunkRange(tb, c, p);
-    Value h = decayedWalk(tb, c, d, chunk.base, runsOf(chunk), chunk.end,
-                          zeroCarry(tb, c), chunk.from, /*store=*/false);
+    Value h = decayedWalk(tb, c, decayOf(p), chunk.base, runsOf(chunk),
+                          chunk.end, zeroCarry(tb, c), chunk.from,
+                          /*store=*/false);
     tb.storeRow(h, 0, totals, p, tb.add(p, tb.idx(1)), /*accumulate=*/false);
   });
 
@@ -297,21 +311,36 @@ void scanDecayedGrid(TileBuilder &tb, const Collective &c,
       partialsScan(tb, c, totals, prefix, chunks, numPartials);
   // a^L as the f32 the matrices are built from (0 once it underflows).
   partials.decay = static_cast<float>(std::pow(double(d.a), double(length)));
-  if (d.value) {
+  Value powers;
+  if (c.decays) {
+    // a_j^L per segment, indexed as the decays (physically).
+    powers =
+        memref::AllocOp::create(b, loc, scratchType, ValueRange{c.numSegments});
+    tb.parallel(c.numSegments, [&](Value j) {
+      Value a = memref::LoadOp::create(b, loc, c.decays, j);
+      Value power = decay_powers::buildConstantPower(b, loc, a, length);
+      memref::StoreOp::create(
+          b, loc, arith::TruncFOp::create(b, loc, f32, power), powers, j);
+    });
+    partials.decays = powers;
+  } else if (d.value) {
     // The same in the kernel (a^L in f64, then rounded to f32).
     Value power = decay_powers::buildConstantPower(b, loc, d.value, length);
     partials.decayValue = arith::TruncFOp::create(b, loc, f32, power);
   }
-  scanDecayed(tb, partials, decayedPartialsVariant(chunks));
+  scanDecayed(tb, partials,
+              c.decays ? Variant::Seg256N : decayedPartialsVariant(chunks));
 
   tb.parallel(numPartials, [&](Value p) {
     TileRange chunk = gridChunkRange(tb, c, p);
     Value start = memref::LoadOp::create(b, loc, prefix, p);
-    decayedWalk(tb, c, d, chunk.base, runsOf(chunk), chunk.end,
+    decayedWalk(tb, c, decayOf(p), chunk.base, runsOf(chunk), chunk.end,
                 tb.broadcast(start, f32), chunk.from);
   });
   memref::DeallocOp::create(b, loc, totals);
   memref::DeallocOp::create(b, loc, prefix);
+  if (powers)
+    memref::DeallocOp::create(b, loc, powers);
 }
 
 } // namespace
