@@ -173,6 +173,16 @@ def test_segment_decays_offsets(bits):
 
 
 @cpu_backend
+def test_segment_decays_long_segments():
+    """Rows of 150000, a decay each (from 131072 the grid: each segment's
+    chunks walk with its decay)."""
+    x = _data((2, 150000), "float16", seed=18)
+    d = np.array([[0.9999], [-0.5]], np.float32)
+    got = tcuc.segment_cumsum(x, decay=d, reverse=True)
+    assert_decayed_close(got, x, d, "float32", reverse=True)
+
+
+@cpu_backend
 def test_equal_segment_decays_run_as_one():
     """Validated decays that are all equal run the one-decay kernel (the
     same bits as decay=a); validate=False keeps the per-segment kernel."""
