@@ -218,6 +218,16 @@ def test_segment_decays_need_float_input():
 torch = pytest.importorskip("torch")
 
 
+def _torch_offsets(seed, count, longest, empty_every):
+    """(a seeded generator, int64 offsets of `count` random segments shorter
+    than `longest`, every `empty_every`-th one empty)."""
+    g = torch.Generator().manual_seed(seed)
+    lengths = torch.randint(0, longest, (count,), generator=g)
+    lengths[::empty_every] = 0
+    return g, torch.cat([torch.zeros(1, dtype=torch.int64),
+                         lengths.cumsum(0)])
+
+
 @pytest.mark.parametrize("device", devices())
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
 @pytest.mark.parametrize("segment", [16, 200, 1000, None])
@@ -239,11 +249,7 @@ def test_torch_offsets_and_determinism(device, reverse):
     same on a second call."""
     if device == "cuda" and not torch.cuda.is_available():
         pytest.skip("no CUDA device")
-    g = torch.Generator().manual_seed(7)
-    lengths = torch.randint(0, 3000, (60,), generator=g)
-    lengths[::5] = 0
-    offsets = torch.cat([torch.zeros(1, dtype=torch.int64),
-                         lengths.cumsum(0)])
+    g, offsets = _torch_offsets(7, 60, 3000, 5)
     x = torch.randn(int(offsets[-1]), generator=g).to(torch.bfloat16)
     got = tcuc.segment_cumsum(x.to(device), offsets=offsets.to(device),
                               decay=0.995, reverse=reverse)
@@ -346,11 +352,7 @@ def test_torch_segment_decays_gradient(device, exclusive, reverse):
 def test_torch_segment_decays_offsets(device):
     if device == "cuda" and not torch.cuda.is_available():
         pytest.skip("no CUDA device")
-    g = torch.Generator().manual_seed(23)
-    lengths = torch.randint(0, 2000, (40,), generator=g)
-    lengths[::4] = 0
-    offsets = torch.cat([torch.zeros(1, dtype=torch.int64),
-                         lengths.cumsum(0)])
+    g, offsets = _torch_offsets(23, 40, 2000, 4)
     x = torch.randn(2, int(offsets[-1]), generator=g).to(torch.float16)
     d = torch.tensor(_decays((2, 40), seed=24))
     got = tcuc.segment_cumsum(x.to(device), offsets=offsets.to(device),
