@@ -184,8 +184,9 @@ def test_segment_decays_long_segments():
 
 @cpu_backend
 def test_equal_segment_decays_run_as_one():
-    """Validated decays that are all equal run the one-decay kernel (the
-    same bits as decay=a); validate=False keeps the per-segment kernel."""
+    """Validated decays that are all equal give decay=a's bits (they run
+    the one-decay kernel; this cannot see which kernel ran: the walk gives
+    the same bits here), and validate=False (the walk) is correct."""
     x = _data((3, 4099), "float32", seed=17)
     d = np.full((3, 5), 0.5, np.float32)
     one = tcuc.segment_cumsum(x, 1000, decay=0.5)
