@@ -84,13 +84,11 @@ KernelSpec tcuc::segmentClassOf(const KernelSpec &spec) {
   // docs/algorithms.md); shorter and longer ones keep their size's kernel
   // (seg16, seg256, and from 131072 on the grid: tcu-select-strategy's
   // kDecayedGridMinSegment).
-  // Per-segment decays have the walk below 131072 (its class takes every
-  // such size) and the grid from there.
+  // Per-segment decays alike.
   bool decayed = spec.isScan && (spec.decay != 1.0 || spec.segmentDecays);
   if (spec.runtimeSegment || spec.offsetBits || !spec.variant.empty() ||
       spec.tilesPerWarp || spec.warpsPerBlock ||
-      (decayed && (spec.segmentSize >= 131072 ||
-                   (!spec.segmentDecays && spec.segmentSize <= 256))))
+      (decayed && (spec.segmentSize >= 131072 || spec.segmentSize <= 256)))
     return spec;
   const char *variant = decayed ? "seg256n" : classVariant(spec);
   if (!variant)

@@ -89,16 +89,18 @@ func.func @grid(%in: memref<?xbf16>, %out: memref<?xf32>) {
 
 // -----
 
-// Per-segment decays: seg256n (a warp walks each segment with its decay's
-// matrices) up to 131071, even at the sizes of seg16 and seg256; the grid
-// from 131072 (its chunks walk with their segment's decay).
+// Per-segment decays: the same variants (seg16 and seg256 for short
+// segments, their tiles scanned on CUDA cores), the grid from 131072.
 // CHECK-LABEL: func @per_segment
-// CHECK: segment_size 10 decays %{{.*}} {tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>}
+// CHECK: segment_size 10 decays %{{.*}} {variant = #tcu.variant<seg16>}
+// CHECK: segment_size 100 decays %{{.*}} {variant = #tcu.variant<seg256>}
 // CHECK: segment_size 131071 decays %{{.*}} {tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>}
 // CHECK: segment_size 1000000 decays %{{.*}} {tiles_per_warp = 2 : i64, variant = #tcu.variant<grid>}
 func.func @per_segment(%in: memref<?xf16>, %out: memref<?xf32>, %d: memref<?xf32>) {
-  // expected-remark @+1 {{variant seg256n, 2 tile(s) per warp: a decayed scan (decay per segment) has a form in seg16, seg256, seg256n and grid only}}
+  // expected-remark @+1 {{variant seg16, 1 tile(s) per warp: a decayed scan (decay per segment) has a form in seg16, seg256, seg256n and grid only}}
   tcu.segmented_scan <add> inclusive %in into %out segment_size 10 decays %d : memref<?xf16> -> memref<?xf32>
+  // expected-remark @+1 {{variant seg256, 1 tile(s) per warp: a decayed scan (decay per segment) has a form in seg16, seg256, seg256n and grid only}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 100 decays %d : memref<?xf16> -> memref<?xf32>
   // expected-remark @+1 {{variant seg256n, 2 tile(s) per warp: a decayed scan (decay per segment) has a form in seg16, seg256, seg256n and grid only}}
   tcu.segmented_scan <add> inclusive %in into %out segment_size 131071 decays %d : memref<?xf16> -> memref<?xf32>
   // expected-remark @+1 {{variant grid, 2 tile(s) per warp: a decayed scan (decay per segment) has a form in seg16, seg256, seg256n and grid only}}

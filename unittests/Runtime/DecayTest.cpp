@@ -99,9 +99,10 @@ TEST(Decay, OneKernelForEveryDecay) {
                    .runtimeDecay);
 }
 
-// Per-segment decays: one seg256n kernel that takes the size at launch for
-// every size (the walk is their only form), its key "decay=segments".
-TEST(Decay, PerSegmentDecaysTakeTheWalkOrTheGrid) {
+// Per-segment decays: the kernels of one decay (a kernel per size up to
+// 256, the walk's class kernel for 257..131071, the grid per size), the
+// key "decay=segments".
+TEST(Decay, PerSegmentDecaysTakeTheDecayedScansKernels) {
   float any = 0.5f;
   for (int64_t s : {1, 10, 256, 1000, 131071, 131072, 1 << 24}) {
     KernelSpec spec = KernelSpec::scan(s, DType::F16, DType::F32,
@@ -110,10 +111,11 @@ TEST(Decay, PerSegmentDecaysTakeTheWalkOrTheGrid) {
     KernelSpec c = resolveSegmentClass(spec, SegmentKernelMode::Auto);
     EXPECT_FALSE(c.runtimeDecay) << s;
     EXPECT_NE(c.key().find(" decay=segments"), std::string::npos) << c.key();
-    // Below 131072 the walk's class kernel; from there the size's own
-    // kernel (the strategy's grid).
-    EXPECT_EQ(c.runtimeSegment, s < 131072) << s;
-    EXPECT_EQ(c.variant, s < 131072 ? "seg256n" : "") << s;
+    // From 257 to 131071 the walk's class kernel; elsewhere the size's
+    // own kernel (the strategy's seg16, seg256 or grid).
+    bool walk = s > 256 && s < 131072;
+    EXPECT_EQ(c.runtimeSegment, walk) << s;
+    EXPECT_EQ(c.variant, walk ? "seg256n" : "") << s;
   }
 }
 

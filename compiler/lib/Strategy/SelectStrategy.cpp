@@ -104,9 +104,9 @@ constexpr int64_t kDecayedGridMinSegment = 131072;
 LogicalResult chooseDecayed(SegmentedScanOp op, bool explain) {
   if (op.getVariant())
     return success(); // checked by the verifier
-  // Per-segment decays: a warp walks each segment (seg256n), or the grid
-  // splits long ones as for one decay.
-  bool walk = op.hasRuntimeSegmentSize() || op.hasOffsets() || op.getDecays() ||
+  // Per-segment decays take the same variants (their tiles scan on CUDA
+  // cores: docs/algorithms.md#per-segment-decays).
+  bool walk = op.hasRuntimeSegmentSize() || op.hasOffsets() ||
               op.getSegmentSize() > 256;
   bool grid = !op.hasRuntimeSegmentSize() && !op.hasOffsets() &&
               op.getSegmentSize() >= kDecayedGridMinSegment;

@@ -192,6 +192,14 @@ LogicalResult RowSumsOp::verify() {
   return verifyColumnBlock(*this, "block", getBlock());
 }
 
+LogicalResult LinearRecurrenceOp::verify() {
+  Type s = getSource().getType().getElementType();
+  if (!s.isF16() && !s.isBF16() && !s.isF32())
+    return emitOpError() << "source must be an f16, bf16 or f32 tile, got "
+                         << getSource().getType();
+  return success();
+}
+
 static LogicalResult verifyBufferTile(Operation *op, MemRefType buffer,
                                       VectorType tile, bool isStore) {
   if (buffer.getRank() != 1 || !buffer.isLastDimUnitStride())

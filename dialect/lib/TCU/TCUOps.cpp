@@ -605,11 +605,6 @@ LogicalResult SegmentedScanOp::verify() {
       1)
     return emitOpError() << "takes one decay: a constant, a value or one per "
                             "segment (decays), not several";
-  if (getDecays() && getVariant() && *getVariant() != Variant::Seg256N &&
-      *getVariant() != Variant::Grid)
-    return emitOpError() << "per-segment decays are implemented for variants "
-                            "'seg256n' and 'grid' only, got '"
-                         << stringifyVariant(*getVariant()) << "'";
   // A value decay has the constant's rules but 1 (it may hold anything).
   std::optional<APFloat> decay = getDecay();
   if (getDecayValue() || getDecays())

@@ -88,3 +88,17 @@ func.func @store_mirrored(%t: vector<16x16xf32>, %out: memref<?xf16>, %i: index,
   tcu.store_tile %t, %out[%i] stride %c16 line %c16 limit %n mirror %m : vector<16x16xf32> -> memref<?xf16>
   return
 }
+
+// tcu.linear_recurrence: the rows' recurrences a column at a time (the
+// tiles transposed); in tile order the h before each row first follows
+// from the rows' products of decays and sums.
+// CHECK-LABEL: func.func @linear_recurrence
+// CHECK: arith.extf %{{.*}} : vector<16x16xf16> to vector<16x16xf32>
+// CHECK: vector.transpose
+// CHECK-COUNT-16: arith.mulf %{{.*}}, %{{.*}} : vector<16xf32>
+// CHECK: vector.transpose
+// CHECK-NOT: tcu.linear_recurrence
+func.func @linear_recurrence(%a: vector<16x16xf32>, %x: vector<16x16xf16>, %h: f32) -> vector<16x16xf32> {
+  %r = tcu.linear_recurrence %a, %x, %h rows : vector<16x16xf16>
+  return %r : vector<16x16xf32>
+}

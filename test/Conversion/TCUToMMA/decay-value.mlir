@@ -45,18 +45,34 @@ func.func @grid_value(%in: memref<?xf32>, %out: memref<?xf32>, %a: f32) {
   return
 }
 
-// Per-segment decays: each warp loads its segment's decay and builds the
-// matrices from it; a reverse scan's mirrored segment j is the buffer's
-// numSegments - 1 - j.
+// Per-segment decays: each warp loads its segment's decay and scans its
+// tiles on CUDA cores (tcu.linear_recurrence, no decay matrices); a
+// reverse scan's mirrored segment j is the buffer's numSegments - 1 - j.
 // CHECK-LABEL: func @per_segment_reverse
 // CHECK-SAME: %[[D:[a-z0-9]+]]: memref<?xf32>) {
 // CHECK: scf.parallel (%[[SEG:.*]]) =
 // CHECK: %[[LAST:.*]] = arith.subi %{{.*}}, %[[SEG]] : index
 // CHECK: %[[PHYS:.*]] = arith.subi %[[LAST]], %c1 : index
 // CHECK: %[[A:.*]] = memref.load %[[D]][%[[PHYS]]] : memref<?xf32>
-// CHECK: tcu.decay_matrix <Carry> %[[A]] : vector<16x16xf32>
-// CHECK: tcu.decay_matrix <U> %[[A]] part 2 scale 15 : vector<16x16xf16>
+// CHECK-NOT: tcu.decay_matrix
+// CHECK: %[[SPLAT:.*]] = vector.broadcast %[[A]] : f32 to vector<16x16xf32>
+// CHECK: tcu.linear_recurrence %[[SPLAT]], %{{.*}}, %{{.*}} : vector<16x16xf16>
 func.func @per_segment_reverse(%in: memref<?xf16>, %out: memref<?xf32>, %d: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive reverse %in into %out segment_size 1000 decays %d {variant = #tcu.variant<seg256n>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// Per-segment decays on short segments: seg16 spreads the group's 16
+// decays over their rows (a column, row sums) and scans each row alone;
+// seg256 scans its one segment's tile from 0.
+// CHECK-LABEL: func @per_segment_short
+// CHECK: %[[COL:.*]] = tcu.load_tile <rows> %{{.*}}[%{{.*}}] stride %c1 line %c1 limit %{{.*}} : memref<?xf32> -> vector<16x16xf32>
+// CHECK: %[[ROWS:.*]] = tcu.row_sums %[[COL]] : vector<16x16xf32>
+// CHECK: tcu.linear_recurrence %[[ROWS]], %{{.*}}, %{{.*}} rows exclusive : vector<16x16xf16>
+// CHECK: tcu.linear_recurrence %{{.*}}, %{{.*}}, %{{.*}} : vector<16x16xbf16>
+// CHECK-NOT: tcu.decay_matrix
+func.func @per_segment_short(%in: memref<?xf16>, %out: memref<?xf32>, %b: memref<?xbf16>, %d: memref<?xf32>) {
+  tcu.segmented_scan <add> exclusive %in into %out segment_size 10 decays %d {variant = #tcu.variant<seg16>} : memref<?xf16> -> memref<?xf32>
+  tcu.segmented_scan <add> inclusive %b into %out segment_size 100 decays %d {variant = #tcu.variant<seg256>} : memref<?xbf16> -> memref<?xf32>
   return
 }

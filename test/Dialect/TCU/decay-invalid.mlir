@@ -140,14 +140,6 @@ func.func @decay_matrix_no_decay() {
 
 // -----
 
-func.func @decays_variant(%in: memref<?xf16>, %out: memref<?xf32>, %d: memref<?xf32>) {
-  // expected-error @+1 {{'tcu.segmented_scan' op per-segment decays are implemented for variants 'seg256n' and 'grid' only, got 'seg256'}}
-  tcu.segmented_scan <add> inclusive %in into %out segment_size 100 decays %d {variant = #tcu.variant<seg256>} : memref<?xf16> -> memref<?xf32>
-  return
-}
-
-// -----
-
 func.func @decays_and_decay(%in: memref<?xf16>, %out: memref<?xf32>, %d: memref<?xf32>) {
   // expected-error @+1 {{'tcu.segmented_scan' op takes one decay: a constant, a value or one per segment (decays), not several}}
   tcu.segmented_scan <add> inclusive %in into %out segment_size 100 decay 0.5 decays %d : memref<?xf16> -> memref<?xf32>

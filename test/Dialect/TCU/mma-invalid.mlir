@@ -184,3 +184,19 @@ func.func @positions_f32() {
   %p = tcu.positions <rows> : vector<16x16xf32>
   return
 }
+
+// -----
+
+func.func @recurrence_i8(%a: vector<16x16xf32>, %x: vector<16x16xi8>, %h: f32) {
+  // expected-error @+1 {{'tcu.linear_recurrence' op source must be an f16, bf16 or f32 tile, got 'vector<16x16xi8>'}}
+  %r = tcu.linear_recurrence %a, %x, %h : vector<16x16xi8>
+  return
+}
+
+// -----
+
+func.func @recurrence_f16_decays(%a: vector<16x16xf16>, %x: vector<16x16xf16>, %h: f32) {
+  // expected-error @+1 {{'tcu.linear_recurrence' op operand #0 must be 16x16 f32 tile, but got 'vector<16x16xf16>'}}
+  %r = "tcu.linear_recurrence"(%a, %x, %h) : (vector<16x16xf16>, vector<16x16xf16>, f32) -> vector<16x16xf32>
+  return
+}

@@ -245,3 +245,14 @@ func.func @scan_offsets_i32(%in: memref<?xi8>, %off: memref<?xi32>, %out: memref
   tcu.segmented_scan <add> exclusive %in into %out offsets %off {tiles_per_warp = 2 : i64} : memref<?xi8>, memref<?xi32> -> memref<?xi32>
   return
 }
+
+// The recurrence h = a·h + x over a tile (tile order, or each row alone),
+// inclusive or exclusive; 16-bit sources are widened.
+// CHECK-LABEL: func @linear_recurrence
+// CHECK: tcu.linear_recurrence %{{.*}}, %{{.*}}, %{{.*}} : vector<16x16xf16>
+// CHECK: tcu.linear_recurrence %{{.*}}, %{{.*}}, %{{.*}} rows exclusive : vector<16x16xf32>
+func.func @linear_recurrence(%a: vector<16x16xf32>, %x: vector<16x16xf16>, %y: vector<16x16xf32>, %h: f32) -> (vector<16x16xf32>, vector<16x16xf32>) {
+  %r = tcu.linear_recurrence %a, %x, %h : vector<16x16xf16>
+  %e = tcu.linear_recurrence %a, %y, %h rows exclusive : vector<16x16xf32>
+  return %r, %e : vector<16x16xf32>, vector<16x16xf32>
+}

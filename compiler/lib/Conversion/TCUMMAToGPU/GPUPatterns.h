@@ -79,6 +79,11 @@ void populateFragmentPatterns(const TypeConverter &types,
                               RewritePatternSet &patterns,
                               ExactIntCasts *exact);
 
+/// tcu.linear_recurrence: compositions of (a, x) pairs scanned across the
+/// lanes with shuffles (RecurrenceOps.cpp).
+void populateRecurrencePatterns(const TypeConverter &types,
+                                RewritePatternSet &patterns);
+
 /// tcu.ticket (one lane's atomic add, shared by shuffle) and tcu.prefetch
 /// (the lanes' L2 prefetches of a range) (TicketPrefetchOps.cpp).
 void populateTicketPrefetchPatterns(const TypeConverter &types,

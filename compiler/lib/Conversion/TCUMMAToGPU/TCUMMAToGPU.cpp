@@ -70,8 +70,8 @@ struct ConvertTCUMMAToGPUPass
     });
     ConversionTarget target(*ctx);
     target.addIllegalOp<MatrixOp, DecayMatrixOp, MMAOp, SplitOp, LoadTileOp,
-                        StoreTileOp, StoreRowOp, RowSumsOp, BlockPrefixOp,
-                        TicketOp, PrefetchOp, BlockLookbackOp,
+                        StoreTileOp, StoreRowOp, RowSumsOp, LinearRecurrenceOp,
+                        BlockPrefixOp, TicketOp, PrefetchOp, BlockLookbackOp,
                         BlockLaggedLookbackOp, LaggedPrefixOp, PositionsOp,
                         OffsetHeadsOp, StoreSegmentEndsOp, SegmentedReduceOp,
                         SegmentedScanOp>();
@@ -104,6 +104,7 @@ void populatePatterns(TypeConverter &types, RewritePatternSet &patterns,
   populateTileAccessPatterns(types, patterns, runs);
   populateMMAPatterns(types, patterns, checks);
   populateFragmentPatterns(types, patterns, exact);
+  populateRecurrencePatterns(types, patterns);
   populateTicketPrefetchPatterns(types, patterns);
   populateBlockLookbackPatterns(types, patterns);
   populateLaggedLookbackPatterns(types, patterns);

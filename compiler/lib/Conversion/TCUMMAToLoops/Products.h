@@ -34,6 +34,8 @@ void populateProductPatterns(RewritePatternSet &patterns);
 /// tcu.offset_heads and tcu.store_segment_ends (OffsetsOps.cpp).
 void populateOffsetsPatterns(RewritePatternSet &patterns);
 
+void populateRecurrencePatterns(RewritePatternSet &patterns);
+
 } // namespace mlir::tcu::loops
 
 #endif // TCUC_CONVERSION_TCUMMATOLOOPS_PRODUCTS_H

@@ -11,7 +11,8 @@
 // - tcu.split: the exact f32 -> 3 x bf16 and i32 -> 5 x i8 decompositions;
 // - tile loads/stores: 16 masked 1-D loads/stores, so masked-off elements
 //   are never touched, whatever their addresses;
-// - tcu.row_sums: a vector reduction per row; tcu.ticket and
+// - tcu.row_sums: a vector reduction per row; tcu.linear_recurrence: the
+//   rows' recurrences a column at a time (Recurrence.cpp); tcu.ticket and
 //   tcu.block_lookback: an atomic add and a read of the item before (the
 //   CPU runs work items in order, so it has published its prefix).
 //
@@ -556,10 +557,10 @@ struct ConvertTCUMMAToLoopsPass
     // Anything of the mma form left over would silently never execute.
     WalkResult left = getOperation()->walk([](Operation *op) {
       if (isa<MatrixOp, DecayMatrixOp, MMAOp, SplitOp, LoadTileOp, StoreTileOp,
-              StoreRowOp, RowSumsOp, PositionsOp, BlockPrefixOp, TicketOp,
-              PrefetchOp, BlockLookbackOp, BlockLaggedLookbackOp,
-              LaggedPrefixOp, OffsetHeadsOp, StoreSegmentEndsOp,
-              SegmentedReduceOp, SegmentedScanOp>(op)) {
+              StoreRowOp, RowSumsOp, LinearRecurrenceOp, PositionsOp,
+              BlockPrefixOp, TicketOp, PrefetchOp, BlockLookbackOp,
+              BlockLaggedLookbackOp, LaggedPrefixOp, OffsetHeadsOp,
+              StoreSegmentEndsOp, SegmentedReduceOp, SegmentedScanOp>(op)) {
         op->emitError("not lowered by convert-tcu-mma-to-loops (run "
                       "convert-tcu-to-mma first)");
         return WalkResult::interrupt();
@@ -576,6 +577,7 @@ struct ConvertTCUMMAToLoopsPass
 void mlir::tcu::populateTCUMMAToLoopsPatterns(RewritePatternSet &patterns) {
   loops::populateProductPatterns(patterns);
   loops::populateOffsetsPatterns(patterns);
+  loops::populateRecurrencePatterns(patterns);
   patterns.add<LowerLoadTile, LowerStoreTile, LowerStoreRow, LowerRowSums,
                LowerBlockPrefix, LowerTicket, DropPrefetch, LowerBlockLookback,
                LowerBlockLaggedLookback, LowerLaggedPrefix, LowerPositions>(

@@ -170,6 +170,17 @@ Value decayedTile(TileBuilder &tb, const Collective &c, const DecayParts &d,
                                arith::MulFOp::create(b, loc, ends, head));
 }
 
+/// The decayed scan of `a` on CUDA cores with the decays of the f32 tile
+/// `decays` (tcu.linear_recurrence): the form for per-segment decays,
+/// whose matrices would serve one segment each and cost more to build
+/// than the scan (docs/algorithms.md#per-segment-decays).
+Value recurrence(TileBuilder &tb, const Collective &c, Value decays, Value a,
+                 Value init, bool rows) {
+  return LinearRecurrenceOp::create(
+      tb.builder(), tb.location(), tb.tileType(tb.builder().getF32Type()),
+      decays, a, init, rows, /*exclusive=*/!c.inclusive);
+}
+
 /// decayedTile of a tile that continues its segment from `carry`, the
 /// splat value h the segment had before the tile: R + carry ⊙ Carry_a
 /// (a^(16r+c+1); exclusive: a^(16r+c)). Returns R and the next carry, the
@@ -182,12 +193,16 @@ std::pair<Value, Value> decayedCarriedTile(TileBuilder &tb, const Collective &c,
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
   Type f32 = b.getF32Type();
+  // The carry's weights are the powers rounded once (from f64): a long
+  // walk adds the same relative error to its carry every tile.
   Value weights = decayMatrix(
       tb, c.inclusive ? DecayMatrixKind::Carry : DecayMatrixKind::CarryStrict,
       d, f32, 0, 0);
-  Value r =
-      arith::AddFOp::create(b, loc, decayedTile(tb, c, d, a),
-                            arith::MulFOp::create(b, loc, carry, weights));
+  Value tile = c.decays ? recurrence(tb, c, tb.broadcast(d.value, f32), a,
+                                     zeroScalar(tb, f32), /*rows=*/false)
+                        : decayedTile(tb, c, d, a);
+  Value r = arith::AddFOp::create(
+      b, loc, tile, arith::MulFOp::create(b, loc, carry, weights));
   Value last = tb.element(r, T - 1, T - 1);
   if (!c.inclusive) {
     Value x = tb.element(a, T - 1, T - 1);
@@ -351,15 +366,29 @@ void mlir::tcu::detail::scanDecayed(TileBuilder &tb, const Collective &c,
       decayParts(tb, c.decay, c.decayValue, inputElementType(c.input));
   if (variant == Variant::Seg16) {
     // Tile row i is segment 16g + i (stride S): the rows' scans are the
-    // segments'.
+    // segments'. Per-segment decays: row i's decay in every column of it
+    // (the decays of the group as a column, spread by row sums).
     Value s = c.segment;
+    if (c.decays && c.reverse)
+      tb.setMirror(tb.add(c.numSegments, tb.idx(-1)), {c.decays});
     parallelGroups(
         tb, tb.ceilDiv(c.numSegments, T), c.tilesPerWarp,
         [&](ArrayRef<Value> groups) {
           for (Value g : groups) {
             Value base = segmentBase(tb, c, g, T);
             Value a = tb.loadTile(TileLayout::Rows, c.input, base, s, s, c.n);
-            tb.storeTile(decayedRows(tb, c, d, a), c.output, base, s, s, c.n);
+            Value r;
+            if (c.decays) {
+              Value column =
+                  tb.loadTile(TileLayout::Rows, c.decays, tb.mul(g, T),
+                              tb.idx(1), tb.idx(1), c.numSegments);
+              r = recurrence(tb, c, tb.rowSums(column), a,
+                             zeroScalar(tb, tb.builder().getF32Type()),
+                             /*rows=*/true);
+            } else {
+              r = decayedRows(tb, c, d, a);
+            }
+            tb.storeTile(r, c.output, base, s, s, c.n);
           }
         });
     return;
@@ -376,7 +405,16 @@ void mlir::tcu::detail::scanDecayed(TileBuilder &tb, const Collective &c,
       Value base = segmentBase(tb, c, seg);
       Value end = segmentEnd(tb, c, base);
       Value a = loadScanTile(tb, c, base, end);
-      storeScanTile(tb, c, decayedTile(tb, c, d, a), base, end);
+      Value r;
+      if (c.decays) {
+        Type f32 = tb.builder().getF32Type();
+        r = recurrence(tb, c,
+                       tb.broadcast(segmentDecay(tb, c, d, seg).value, f32), a,
+                       zeroScalar(tb, f32), /*rows=*/false);
+      } else {
+        r = decayedTile(tb, c, d, a);
+      }
+      storeScanTile(tb, c, r, base, end);
     }
   });
 }

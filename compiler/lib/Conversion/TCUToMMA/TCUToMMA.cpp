@@ -138,13 +138,6 @@ struct ConvertTCUToMMAPass
     // A decayed scan has a form in a few variants only; without a variant
     // (no tcu-select-strategy) the default for its size must be one.
     WalkResult unsupported = getOperation()->walk([](SegmentedScanOp op) {
-      if (op.getDecays() && op.getVariantOrDefault() != Variant::Seg256N &&
-          op.getVariantOrDefault() != Variant::Grid) {
-        op.emitOpError() << "per-segment decays are implemented for variants "
-                            "'seg256n' and 'grid' only, got variant '"
-                         << stringifyVariant(op.getVariantOrDefault()) << "'";
-        return WalkResult::interrupt();
-      }
       if (!op.isDecayed() || isDecayVariant(op.getVariantOrDefault()))
         return WalkResult::advance();
       op.emitOpError() << "decayed scans are implemented for variants "

@@ -18,6 +18,12 @@ def TCU_Tile : Type<And<[
           "::llvm::ArrayRef<int64_t>({16, 16})">]>,
     "16x16 tile (vector<16x16xT>)", "::mlir::VectorType">;
 
+def TCU_F32Tile : Type<And<[TCU_Tile.predicate,
+    CPred<"::llvm::cast<::mlir::VectorType>($_self).getElementType().isF32()">]>,
+    "16x16 f32 tile", "::mlir::VectorType"> {
+  let builderCall = "::mlir::VectorType::get({16, 16}, $_builder.getF32Type())";
+}
+
 def TCU_MatrixOp : TCU_Op<"matrix", [Pure]> {
   let summary = "a named 16x16 constant 0/1 matrix (P, PT, U, Ustrict, L, Ones)";
   let description = [{
@@ -347,6 +353,43 @@ def TCU_RowSumsOp : TCU_Op<"row_sums", [Pure, AllTypesMatch<["source", "result"]
                    DefaultValuedAttr<I64Attr, "16">:$block);
   let results = (outs TCU_Tile:$result);
   let assemblyFormat = "$source (`block` $block^)? attr-dict `:` type($source)";
+  let hasVerifier = 1;
+}
+
+def TCU_LinearRecurrenceOp : TCU_Op<"linear_recurrence", [Pure]> {
+  let summary = "h = a·h + x along a tile, on CUDA cores";
+  let description = [{
+    The first-order linear recurrence over the tile's elements in row-major
+    order: `h_i = decays_i · h_(i-1) + source_i`, `h_(-1) = init`, and
+    `result_i = h_i`. With `rows` every row is a sequence of its own (each
+    starts from `init`). With `exclusive` the result is the value before
+    each element instead: `result_i = h_(i-1)` (the first of a sequence
+    gets `init`).
+
+    This is a decayed scan whose decay differs between the tile's segments
+    (or elements), where a decay matrix would serve one segment only and
+    cost more to build than the scan itself
+    (docs/algorithms.md#per-segment-decays). The GPU composes the pairs
+    (a, x) of a lane's elements, then across the lanes of a row and the rows
+    with shuffles; the CPU scans the columns of the rows in order. The order
+    of the f32 operations is not specified (each result is within a few f32
+    roundings of the sequential recurrence per element).
+
+    `source`: f16, bf16 or f32 (widened exactly); `decays`, `init` and the
+    result: f32.
+
+    ```mlir
+    %h = tcu.linear_recurrence %a, %x, %h0 : vector<16x16xf16>
+    %e = tcu.linear_recurrence %a, %x, %zero rows exclusive : vector<16x16xf32>
+    ```
+  }];
+  let arguments = (ins TCU_F32Tile:$decays, TCU_Tile:$source, F32:$init,
+                   UnitAttr:$rows, UnitAttr:$exclusive);
+  let results = (outs TCU_F32Tile:$result);
+  let assemblyFormat = [{
+    $decays `,` $source `,` $init (`rows` $rows^)? (`exclusive` $exclusive^)?
+    attr-dict `:` type($source)
+  }];
   let hasVerifier = 1;
 }
 
