@@ -5,7 +5,7 @@
 // RUN: tcuc-opt %s -split-input-file --tcu-select-strategy="chip=sm_90 explain=true" -verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: func @short
-// CHECK: segment_size 7 decay 0.9 {variant = #tcu.variant<seg16>}
+// CHECK: segment_size 7 decay 0.9 {decay_form = #tcu.decay_form<matrices>, variant = #tcu.variant<seg16>}
 func.func @short(%in: memref<?xf16>, %out: memref<?xf32>) {
   // expected-remark @+1 {{variant seg16, 1 tile(s) per warp: a decayed scan (decay 0.9) has a form in seg16, seg256, seg256n and grid only}}
   tcu.segmented_scan <add> inclusive %in into %out segment_size 7 decay 0.9 : memref<?xf16> -> memref<?xf32>
@@ -16,7 +16,7 @@ func.func @short(%in: memref<?xf16>, %out: memref<?xf32>) {
 
 // (A plain f16 scan of 64 takes `packed` from the table.)
 // CHECK-LABEL: func @mid
-// CHECK: segment_size 64 decay 0.5 {variant = #tcu.variant<seg256>}
+// CHECK: segment_size 64 decay 0.5 {decay_form = #tcu.decay_form<recurrence>, variant = #tcu.variant<seg256>}
 func.func @mid(%in: memref<?xf16>, %out: memref<?xf32>) {
   // expected-remark @+1 {{variant seg256, 1 tile(s) per warp: a decayed scan (decay 0.5) has a form in seg16, seg256, seg256n and grid only}}
   tcu.segmented_scan <add> exclusive %in into %out segment_size 64 decay 0.5 : memref<?xf16> -> memref<?xf32>
@@ -37,7 +37,7 @@ func.func @plain_one(%in: memref<?xf16>, %out: memref<?xf32>) {
 // -----
 
 // CHECK-LABEL: func @long
-// CHECK: segment_size 257 decay 0.9 {tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>}
+// CHECK: segment_size 257 decay 0.9 {decay_form = #tcu.decay_form<matrices>, tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>}
 func.func @long(%in: memref<?xf16>, %out: memref<?xf32>) {
   // expected-remark @+1 {{variant seg256n, 2 tile(s) per warp: a decayed scan (decay 0.9) has a form in seg16, seg256, seg256n and grid only}}
   tcu.segmented_scan <add> inclusive %in into %out segment_size 257 decay 0.9 : memref<?xf16> -> memref<?xf32>
@@ -47,7 +47,7 @@ func.func @long(%in: memref<?xf16>, %out: memref<?xf32>) {
 // -----
 
 // CHECK-LABEL: func @runtime
-// CHECK: segment_size %{{.*}} decay 0.9 {tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>}
+// CHECK: segment_size %{{.*}} decay 0.9 {decay_form = #tcu.decay_form<matrices>, tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>}
 func.func @runtime(%in: memref<?xf16>, %out: memref<?xf32>, %s: index) {
   // expected-remark @+1 {{variant seg256n, 2 tile(s) per warp}}
   tcu.segmented_scan <add> inclusive %in into %out segment_size %s decay 0.9 : memref<?xf16> -> memref<?xf32>
@@ -58,7 +58,7 @@ func.func @runtime(%in: memref<?xf16>, %out: memref<?xf32>, %s: index) {
 
 // (A plain scan over offsets takes `balanced`.)
 // CHECK-LABEL: func @offsets
-// CHECK: offsets %{{.*}} decay 0.9 {tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>}
+// CHECK: offsets %{{.*}} decay 0.9 {decay_form = #tcu.decay_form<matrices>, tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>}
 func.func @offsets(%in: memref<?xf16>, %out: memref<?xf32>, %off: memref<?xi64>) {
   // expected-remark @+1 {{variant seg256n, 2 tile(s) per warp}}
   tcu.segmented_scan <add> inclusive %in into %out offsets %off decay 0.9 : memref<?xf16>, memref<?xi64> -> memref<?xf32>
@@ -69,7 +69,7 @@ func.func @offsets(%in: memref<?xf16>, %out: memref<?xf32>, %off: memref<?xi64>)
 
 // tiles_per_warp given is kept.
 // CHECK-LABEL: func @given_tiles
-// CHECK: segment_size 5000 decay 0.5 {tiles_per_warp = 4 : i64, variant = #tcu.variant<seg256n>}
+// CHECK: segment_size 5000 decay 0.5 {decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 4 : i64, variant = #tcu.variant<seg256n>}
 func.func @given_tiles(%in: memref<?xf32>, %out: memref<?xf32>) {
   // expected-remark @+1 {{variant seg256n, 4 tile(s) per warp}}
   tcu.segmented_scan <add> exclusive %in into %out segment_size 5000 decay 0.5 {tiles_per_warp = 4} : memref<?xf32> -> memref<?xf32>
@@ -80,7 +80,7 @@ func.func @given_tiles(%in: memref<?xf32>, %out: memref<?xf32>) {
 
 // From kDecayedGridMinSegment on, a constant size takes the grid.
 // CHECK-LABEL: func @grid
-// CHECK: segment_size 131072 decay 0.999 {tiles_per_warp = 2 : i64, variant = #tcu.variant<grid>}
+// CHECK: segment_size 131072 decay 0.999 {decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 2 : i64, variant = #tcu.variant<grid>}
 func.func @grid(%in: memref<?xbf16>, %out: memref<?xf32>) {
   // expected-remark @+1 {{variant grid, 2 tile(s) per warp}}
   tcu.segmented_scan <add> inclusive %in into %out segment_size 131072 decay 0.999 : memref<?xbf16> -> memref<?xf32>
@@ -89,13 +89,17 @@ func.func @grid(%in: memref<?xbf16>, %out: memref<?xf32>) {
 
 // -----
 
+// The form of the tiles (decay_form): the recurrence on CUDA cores for f32
+// input (@given_tiles), seg256 (@mid), the grid (@grid) and per-segment
+// decays; the Tensor Core matrices for 16-bit seg16 and seg256n.
+//
 // Per-segment decays: the same variants (seg16 and seg256 for short
 // segments, their tiles scanned on CUDA cores), the grid from 131072.
 // CHECK-LABEL: func @per_segment
-// CHECK: segment_size 10 decays %{{.*}} {variant = #tcu.variant<seg16>}
-// CHECK: segment_size 100 decays %{{.*}} {variant = #tcu.variant<seg256>}
-// CHECK: segment_size 131071 decays %{{.*}} {tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>}
-// CHECK: segment_size 1000000 decays %{{.*}} {tiles_per_warp = 2 : i64, variant = #tcu.variant<grid>}
+// CHECK: segment_size 10 decays %{{.*}} {decay_form = #tcu.decay_form<recurrence>, variant = #tcu.variant<seg16>}
+// CHECK: segment_size 100 decays %{{.*}} {decay_form = #tcu.decay_form<recurrence>, variant = #tcu.variant<seg256>}
+// CHECK: segment_size 131071 decays %{{.*}} {decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>}
+// CHECK: segment_size 1000000 decays %{{.*}} {decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 2 : i64, variant = #tcu.variant<grid>}
 func.func @per_segment(%in: memref<?xf16>, %out: memref<?xf32>, %d: memref<?xf32>) {
   // expected-remark @+1 {{variant seg16, 1 tile(s) per warp: a decayed scan (decay per segment) has a form in seg16, seg256, seg256n and grid only}}
   tcu.segmented_scan <add> inclusive %in into %out segment_size 10 decays %d : memref<?xf16> -> memref<?xf32>

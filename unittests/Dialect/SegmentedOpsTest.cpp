@@ -50,7 +50,8 @@ protected:
           /*tiles_per_warp=*/IntegerAttr(),
           /*warps_per_block=*/IntegerAttr(),
           /*schedule=*/tcu::ChainScheduleAttr(), /*reverse=*/false,
-          /*decay=*/FloatAttr(), /*decay_value=*/Value(), /*decays=*/Value());
+          /*decay=*/FloatAttr(), /*decay_value=*/Value(), /*decays=*/Value(),
+          /*decay_form=*/tcu::DecayFormAttr());
     else
       tcu::SegmentedReduceOp::create(
           b, loc, kind, body->getArgument(0), body->getArgument(1),

@@ -101,9 +101,24 @@ void choose(OpT op, bool isScan, const std::string &chip,
 constexpr int64_t kDecayedTilesInFlight = 2;
 constexpr int64_t kDecayedGridMinSegment = 131072;
 
+/// The tiles on CUDA cores where the matrices' products cost more than
+/// the recurrence: f32 data (nine products a matrix), seg256 and the grid,
+/// and per-segment decays (no shared matrix); the Tensor Core matrices for
+/// 16-bit seg16 and seg256n (docs/rationale.md#one-decay-on-cuda-cores).
+DecayForm decayFormFor(SegmentedScanOp op, Variant v) {
+  bool matrices = !op.getDecays() &&
+                  !op.getInputType().getElementType().isF32() &&
+                  (v == Variant::Seg16 || v == Variant::Seg256N);
+  return matrices ? DecayForm::Matrices : DecayForm::Recurrence;
+}
+
 LogicalResult chooseDecayed(SegmentedScanOp op, bool explain) {
-  if (op.getVariant())
-    return success(); // checked by the verifier
+  if (std::optional<Variant> given = op.getVariant()) {
+    // The variant is checked by the verifier; the form follows it.
+    if (!op.getDecayForm())
+      op.setDecayForm(decayFormFor(op, *given));
+    return success();
+  }
   // Per-segment decays take the same variants (their tiles scan on CUDA
   // cores: docs/algorithms.md#per-segment-decays).
   bool walk = op.hasRuntimeSegmentSize() || op.hasOffsets() ||
@@ -117,6 +132,8 @@ LogicalResult chooseDecayed(SegmentedScanOp op, bool explain) {
   op.setVariant(v);
   if (!op.getTilesPerWarp() && walk)
     op.setTilesPerWarp(kDecayedTilesInFlight);
+  if (!op.getDecayForm())
+    op.setDecayForm(decayFormFor(op, v));
   if (explain)
     op.emitRemark() << "variant " << stringifyVariant(v) << ", "
                     << op.getTilesPerWarpOrDefault()
@@ -126,7 +143,8 @@ LogicalResult chooseDecayed(SegmentedScanOp op, bool explain) {
                             ? std::string("given at run time")
                             : formatDecay(float(*op.getDecayFactor())))
                     << ") has a form in seg16, seg256, seg256n and grid "
-                       "only";
+                       "only; tiles by "
+                    << stringifyDecayForm(*op.getDecayForm());
   return success();
 }
 

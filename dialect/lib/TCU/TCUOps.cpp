@@ -605,6 +605,13 @@ LogicalResult SegmentedScanOp::verify() {
       1)
     return emitOpError() << "takes one decay: a constant, a value or one per "
                             "segment (decays), not several";
+  if (std::optional<DecayForm> form = getDecayForm()) {
+    if (!isDecayed())
+      return emitOpError("decay_form applies to decayed scans only");
+    if (getDecays() && *form == DecayForm::Matrices)
+      return emitOpError("per-segment decays have no matrix form "
+                         "(decay_form must be recurrence)");
+  }
   // A value decay has the constant's rules but 1 (it may hold anything).
   std::optional<APFloat> decay = getDecay();
   if (getDecayValue() || getDecays())

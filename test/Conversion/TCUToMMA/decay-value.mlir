@@ -4,7 +4,8 @@
 // chunk decay a^L (L = 4096) is computed in f64 and rounded to f32. The
 // GPU backend computes the matrices' powers and parts per lane in f64
 // (sm_80 has every conversion they need: f64 -> f16 directly, bf16 through
-// f32).
+// f32). @grid_value asks for the matrix form, which tcu-select-strategy
+// would not give f32 data.
 // RUN: tcuc-opt %s --convert-tcu-to-mma --canonicalize --cse | FileCheck %s
 // RUN: tcuc-opt %s --tcu-to-ptx="chip=sm_80" | FileCheck %s --check-prefix=PTX
 // PTX-DAG: .param .f32 seg16_value_k0_param_10
@@ -41,22 +42,26 @@ func.func @seg16_value(%in: memref<?xf16>, %out: memref<?xf32>, %a: f32) {
 // CHECK: scf.parallel
 // CHECK: tcu.decay_matrix <CarryStrict> %[[A]] : vector<16x16xf32>
 func.func @grid_value(%in: memref<?xf32>, %out: memref<?xf32>, %a: f32) {
-  tcu.segmented_scan <add> exclusive %in into %out segment_size 300000 decay %a {variant = #tcu.variant<grid>} : memref<?xf32> -> memref<?xf32>
+  tcu.segmented_scan <add> exclusive %in into %out segment_size 300000 decay %a {variant = #tcu.variant<grid>, decay_form = #tcu.decay_form<matrices>} : memref<?xf32> -> memref<?xf32>
   return
 }
 
 // Per-segment decays: each warp loads its segment's decay and scans its
-// tiles on CUDA cores (tcu.linear_recurrence, no decay matrices); a
-// reverse scan's mirrored segment j is the buffer's numSegments - 1 - j.
+// tiles on CUDA cores (tcu.linear_recurrence, no product matrices); the
+// carry enters with the f32 weights a^k rounded once (<Carry>); a reverse
+// scan's mirrored segment j is the buffer's numSegments - 1 - j.
 // CHECK-LABEL: func @per_segment_reverse
 // CHECK-SAME: %[[D:[a-z0-9]+]]: memref<?xf32>) {
 // CHECK: scf.parallel (%[[SEG:.*]]) =
 // CHECK: %[[LAST:.*]] = arith.subi %{{.*}}, %[[SEG]] : index
 // CHECK: %[[PHYS:.*]] = arith.subi %[[LAST]], %c1 : index
 // CHECK: %[[A:.*]] = memref.load %[[D]][%[[PHYS]]] : memref<?xf32>
-// CHECK-NOT: tcu.decay_matrix
+// CHECK-NOT: tcu.decay_matrix <U>
+// CHECK: %[[W:.*]] = tcu.decay_matrix <Carry> %[[A]] : vector<16x16xf32>
 // CHECK: %[[SPLAT:.*]] = vector.broadcast %[[A]] : f32 to vector<16x16xf32>
-// CHECK: tcu.linear_recurrence %[[SPLAT]], %{{.*}}, %{{.*}} : vector<16x16xf16>
+// CHECK: %[[R:.*]] = tcu.linear_recurrence %[[SPLAT]], %{{.*}}, %{{.*}} : vector<16x16xf16>
+// CHECK: %[[C:.*]] = arith.mulf %{{.*}}, %[[W]] : vector<16x16xf32>
+// CHECK: arith.addf %[[R]], %[[C]] : vector<16x16xf32>
 func.func @per_segment_reverse(%in: memref<?xf16>, %out: memref<?xf32>, %d: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive reverse %in into %out segment_size 1000 decays %d {variant = #tcu.variant<seg256n>} : memref<?xf16> -> memref<?xf32>
   return

@@ -109,3 +109,18 @@ func.func @plain(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 16 decay 1.0 : memref<?xf16> -> memref<?xf32>
   return
 }
+
+// decay_form <recurrence> (tcu-select-strategy's choice for f32 and
+// seg256): the tiles scan on CUDA cores with the decay splat over them,
+// each row alone in seg16, the tile in order in seg256; no product with a
+// decay matrix.
+// CHECK-LABEL: func @recurrence_form
+// CHECK: %[[A:.*]] = arith.constant dense<0.899999976> : vector<16x16xf32>
+// CHECK: tcu.linear_recurrence %[[A]], %{{.*}}, %{{.*}} rows : vector<16x16xf32>
+// CHECK: tcu.linear_recurrence %[[A]], %{{.*}}, %{{.*}} exclusive : vector<16x16xf16>
+// CHECK-NOT: tcu.mma
+func.func @recurrence_form(%in: memref<?xf32>, %h: memref<?xf16>, %out: memref<?xf32>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 10 decay 0.9 {variant = #tcu.variant<seg16>, decay_form = #tcu.decay_form<recurrence>} : memref<?xf32> -> memref<?xf32>
+  tcu.segmented_scan <add> exclusive %h into %out segment_size 100 decay 0.9 {variant = #tcu.variant<seg256>, decay_form = #tcu.decay_form<recurrence>} : memref<?xf16> -> memref<?xf32>
+  return
+}

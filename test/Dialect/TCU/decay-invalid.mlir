@@ -162,3 +162,19 @@ func.func @decays_type(%in: memref<?xf16>, %out: memref<?xf32>, %d: memref<?xf16
   tcu.segmented_scan <add> inclusive %in into %out segment_size 100 decays %d : memref<?xf16> -> memref<?xf32>
   return
 }
+
+// -----
+
+func.func @decay_form_plain(%in: memref<?xf16>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op decay_form applies to decayed scans only}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 100 {decay_form = #tcu.decay_form<recurrence>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @decays_matrices(%in: memref<?xf16>, %out: memref<?xf32>, %d: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op per-segment decays have no matrix form (decay_form must be recurrence)}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 100 decays %d {decay_form = #tcu.decay_form<matrices>} : memref<?xf16> -> memref<?xf32>
+  return
+}

@@ -28,9 +28,12 @@ using namespace mlir::tcu::gpu_lowering;
 namespace {
 
 /// The composition (A, X) of a run of elements: h after the run is
-/// A·(h before it) + X.
+/// A·(h before it) + X. A, a product of decays, is kept in f64 and rounded
+/// to f32 where it is used: rounded on every level of the scan in f32, the
+/// same a^k would carry the same error into every tile of a segment, and a
+/// long walk would accumulate it.
 struct Affine {
-  Value a, x;
+  Value a, x; // f64, f32
 };
 
 struct RecurrenceBuilder {
@@ -39,19 +42,43 @@ struct RecurrenceBuilder {
   Value g, t; // index: the lane's group (row) and place in it
 
   Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
+  Value narrow(Value v) {
+    return v.getType().isF64()
+               ? arith::TruncFOp::create(b, loc, b.getF32Type(), v).getResult()
+               : v;
+  }
+  Value wide(Value v) {
+    return arith::ExtFOp::create(b, loc, b.getF64Type(), v);
+  }
   /// A·h + X, one rounding (fma: half the roundings of a multiply and an
   /// add on every level of the scan).
   Value apply(Affine f, Value h) {
-    return LLVM::FMAOp::create(b, loc, f.a, h, f.x);
+    return LLVM::FMAOp::create(b, loc, narrow(f.a), h, f.x);
   }
   /// `first`, then `second`.
   Affine then(Affine first, Affine second) {
     return {mul(first.a, second.a), apply(second, first.x)};
   }
-  Value shuffle(Value v, Value offset, gpu::ShuffleMode mode) {
+  Value shuffle32(Value v, Value offset, gpu::ShuffleMode mode) {
     WarpBuilder w{b, loc};
     return gpu::ShuffleOp::create(b, loc, v, offset, w.i32(32), mode)
         .getShuffleResult();
+  }
+  /// A shuffle of an f32, or of an f64 as its two 32-bit halves.
+  Value shuffle(Value v, Value offset, gpu::ShuffleMode mode) {
+    if (!v.getType().isF64())
+      return shuffle32(v, offset, mode);
+    Type i32 = b.getI32Type(), i64 = b.getI64Type();
+    Value bits = arith::BitcastOp::create(b, loc, i64, v);
+    Value c32 = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(32));
+    Value lo = arith::TruncIOp::create(b, loc, i32, bits);
+    Value hi = arith::TruncIOp::create(
+        b, loc, i32, arith::ShRUIOp::create(b, loc, bits, c32));
+    lo = arith::ExtUIOp::create(b, loc, i64, shuffle32(lo, offset, mode));
+    hi = arith::ExtUIOp::create(b, loc, i64, shuffle32(hi, offset, mode));
+    Value joined = arith::OrIOp::create(b, loc, lo,
+                                        arith::ShLIOp::create(b, loc, hi, c32));
+    return arith::BitcastOp::create(b, loc, b.getF64Type(), joined);
   }
   Value up(Value v, int32_t lanes) {
     return shuffle(v, WarpBuilder{b, loc}.i32(lanes), gpu::ShuffleMode::UP);
@@ -82,10 +109,9 @@ struct RecurrenceBuilder {
     return f;
   }
   /// The same scan, exclusive: the lane at place 0 gets the identity.
-  Affine exclusiveOf(Affine inclusive, Value position, int32_t stride,
-                     Type f32) {
-    Value one = arith::ConstantOp::create(b, loc, b.getFloatAttr(f32, 1.0));
-    Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(f32, 0.0));
+  Affine exclusiveOf(Affine inclusive, Value position, int32_t stride) {
+    Value one = arith::ConstantOp::create(b, loc, b.getF64FloatAttr(1.0));
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
     Value has = atLeast(position, 1);
     return {select(has, up(inclusive.a, stride), one),
             select(has, up(inclusive.x, stride), zero)};
@@ -126,7 +152,7 @@ struct LowerLinearRecurrence : OpConversionPattern<LinearRecurrenceOp> {
       x.push_back(v);
     }
     auto pair = [&](int64_t s) {
-      return r.then({a[s], x[s]}, {a[s + 1], x[s + 1]});
+      return r.then({r.wide(a[s]), x[s]}, {r.wide(a[s + 1]), x[s + 1]});
     };
     auto rowScan = [&](int64_t base) {
       RowScan row;
@@ -144,12 +170,12 @@ struct LowerLinearRecurrence : OpConversionPattern<LinearRecurrenceOp> {
     Value before[2] = {init, init};
     if (!op.getRows()) {
       Affine upper = r.scan(rows[0].total, pos.g, 4, 8);
-      before[0] = r.apply(r.exclusiveOf(upper, pos.g, 4, f32), init);
+      before[0] = r.apply(r.exclusiveOf(upper, pos.g, 4), init);
       Value lastUpper = r.apply(
           r.fromLane(upper, arith::ConstantIndexOp::create(rewriter, loc, 28)),
           init);
       Affine lower = r.scan(rows[1].total, pos.g, 4, 8);
-      before[1] = r.apply(r.exclusiveOf(lower, pos.g, 4, f32), lastUpper);
+      before[1] = r.apply(r.exclusiveOf(lower, pos.g, 4), lastUpper);
     }
 
     SmallVector<Value> out(kSlots);

@@ -198,9 +198,10 @@ std::pair<Value, Value> decayedCarriedTile(TileBuilder &tb, const Collective &c,
   Value weights = decayMatrix(
       tb, c.inclusive ? DecayMatrixKind::Carry : DecayMatrixKind::CarryStrict,
       d, f32, 0, 0);
-  Value tile = c.decays ? recurrence(tb, c, tb.broadcast(d.value, f32), a,
-                                     zeroScalar(tb, f32), /*rows=*/false)
-                        : decayedTile(tb, c, d, a);
+  Value tile = c.decayRecurrence
+                   ? recurrence(tb, c, tb.broadcast(decayScalar(tb, d), f32), a,
+                                zeroScalar(tb, f32), /*rows=*/false)
+                   : decayedTile(tb, c, d, a);
   Value r = arith::AddFOp::create(
       b, loc, tile, arith::MulFOp::create(b, loc, carry, weights));
   Value last = tb.element(r, T - 1, T - 1);
@@ -377,14 +378,17 @@ void mlir::tcu::detail::scanDecayed(TileBuilder &tb, const Collective &c,
           for (Value g : groups) {
             Value base = segmentBase(tb, c, g, T);
             Value a = tb.loadTile(TileLayout::Rows, c.input, base, s, s, c.n);
+            Type f32 = tb.builder().getF32Type();
             Value r;
             if (c.decays) {
               Value column =
                   tb.loadTile(TileLayout::Rows, c.decays, tb.mul(g, T),
                               tb.idx(1), tb.idx(1), c.numSegments);
-              r = recurrence(tb, c, tb.rowSums(column), a,
-                             zeroScalar(tb, tb.builder().getF32Type()),
+              r = recurrence(tb, c, tb.rowSums(column), a, zeroScalar(tb, f32),
                              /*rows=*/true);
+            } else if (c.decayRecurrence) {
+              r = recurrence(tb, c, tb.broadcast(decayScalar(tb, d), f32), a,
+                             zeroScalar(tb, f32), /*rows=*/true);
             } else {
               r = decayedRows(tb, c, d, a);
             }
@@ -406,11 +410,11 @@ void mlir::tcu::detail::scanDecayed(TileBuilder &tb, const Collective &c,
       Value end = segmentEnd(tb, c, base);
       Value a = loadScanTile(tb, c, base, end);
       Value r;
-      if (c.decays) {
+      if (c.decayRecurrence) {
         Type f32 = tb.builder().getF32Type();
-        r = recurrence(tb, c,
-                       tb.broadcast(segmentDecay(tb, c, d, seg).value, f32), a,
-                       zeroScalar(tb, f32), /*rows=*/false);
+        Value decay = decayScalar(tb, segmentDecay(tb, c, d, seg));
+        r = recurrence(tb, c, tb.broadcast(decay, f32), a, zeroScalar(tb, f32),
+                       /*rows=*/false);
       } else {
         r = decayedTile(tb, c, d, a);
       }

@@ -97,6 +97,8 @@ Collective describe(TileBuilder &tb, OpTy op, bool inclusive) {
       c.decay = static_cast<float>(*a); // an f32 attribute: exact
     c.decayValue = op.getDecayValue();
     c.decays = op.getDecays();
+    c.decayRecurrence =
+        op.getDecays() || op.getDecayForm() == DecayForm::Recurrence;
     if (op.getReverse())
       mirror(tb, c);
   }

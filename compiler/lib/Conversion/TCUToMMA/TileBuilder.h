@@ -61,6 +61,9 @@ struct Collective {
   /// A decayed scan's decays, one per segment (memref<?xf32>, indexed by
   /// the physical segment also when `reverse`), or null.
   Value decays;
+  /// Whether a decayed scan's tiles run on CUDA cores (tcu.linear_recurrence)
+  /// instead of decay matrices: the op's `decay_form`, always with `decays`.
+  bool decayRecurrence = false;
 };
 
 class TileBuilder {

@@ -209,6 +209,28 @@ def TCU_DecayMatrixKindAttr : EnumAttr<TCU_Dialect, TCU_DecayMatrixKind,
   let assemblyFormat = "`<` $value `>`";
 }
 
+def TCU_DecayForm : I32EnumAttr<"DecayForm",
+    "how a decayed scan computes its tiles", [
+      I32EnumAttrCase<"Matrices", 0, "matrices">,
+      I32EnumAttrCase<"Recurrence", 1, "recurrence">
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tcu";
+}
+
+def TCU_DecayFormAttr : EnumAttr<TCU_Dialect, TCU_DecayForm, "decay_form"> {
+  let summary = "a decayed scan's tile form (tcu-select-strategy's choice)";
+  let description = [{
+    `matrices`: Tensor Core products with the decay matrices
+    (tcu.decay_matrix, three parts each; the default for one decay).
+    `recurrence`: the tiles scanned on CUDA cores by
+    tcu.linear_recurrence (the only form of per-segment decays).
+    docs/algorithms.md#per-segment-decays has both; the strategy picks the
+    measured faster one (docs/rationale.md#one-decay-on-cuda-cores).
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
 def TCU_TileLayout : I32EnumAttr<"TileLayout", "how lines map onto a tile", [
       I32EnumAttrCase<"Rows", 0, "rows">,
       I32EnumAttrCase<"Cols", 1, "cols">

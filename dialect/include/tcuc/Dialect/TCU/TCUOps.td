@@ -223,9 +223,14 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan",
     rules when it runs: the kernel does not check it (the runtime's API
     does). `decays %d` (a `memref<?xf32>`, one decay per segment: segment
     j, counted from the buffer's start also for a reverse scan, decays by
-    %d[j]) takes the variant `seg256n` only, where a warp walks one
-    segment with the matrices of its decay; the same rules hold for every
-    entry, unchecked by the kernel, and %d must hold one per segment.
+    %d[j]) takes the same variants; the same rules hold for every entry,
+    unchecked by the kernel, and %d must hold one per segment.
+
+    The optional `decay_form` (`#tcu.decay_form<matrices>` or
+    `<recurrence>`, tcu-select-strategy's choice) says how the tiles are
+    computed: with decay matrices on Tensor Cores, or on CUDA cores
+    (tcu.linear_recurrence). Absent: matrices for one decay, the
+    recurrence for per-segment decays, which have no matrix form.
 
     Example:
 
@@ -262,7 +267,8 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan",
     OptionalAttr<F32Attr>:$decay,
     Optional<F32>:$decay_value,
     Arg<Optional<TCU_DecayBuffer>, "one decay per segment",
-        [MemRead]>:$decays
+        [MemRead]>:$decays,
+    OptionalAttr<TCU_DecayFormAttr>:$decay_form
   );
   let assemblyFormat = [{
     $kind custom<ScanMode>($inclusive, $reverse) $input `into` $output
