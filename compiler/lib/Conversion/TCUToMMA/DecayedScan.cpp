@@ -26,6 +26,12 @@
 // (`decay %a`) makes the same products with matrices the kernel builds
 // (tcu.decay_matrix of a value; tcuc/Conversion/DecayPowers.h).
 //
+// With `decay_form = recurrence` (tcu-select-strategy's choice for f32,
+// seg256 and the grid) and always with per-segment decays, the tiles are
+// scanned on CUDA cores instead (tcu.linear_recurrence with the decay
+// splat over the tile, or in seg16 each row's own), in the same variants;
+// a walk's carry still enters with the f32 weights Carry_a.
+//
 //===----------------------------------------------------------------------===//
 
 #include "ScanTiles.h"
