@@ -177,9 +177,10 @@ Value decayedTile(TileBuilder &tb, const Collective &c, const DecayParts &d,
 }
 
 /// The decayed scan of `a` on CUDA cores with the decays of the f32 tile
-/// `decays` (tcu.linear_recurrence): the form for per-segment decays,
-/// whose matrices would serve one segment each and cost more to build
-/// than the scan (docs/algorithms.md#per-segment-decays).
+/// `decays` (tcu.linear_recurrence): `decay_form = recurrence`, and the
+/// only form of per-segment decays, whose matrices would serve one segment
+/// each and cost more to build than the scan
+/// (docs/algorithms.md#per-segment-decays).
 Value recurrence(TileBuilder &tb, const Collective &c, Value decays, Value a,
                  Value init, bool rows) {
   return LinearRecurrenceOp::create(
