@@ -93,13 +93,19 @@ void choose(OpT op, bool isScan, const std::string &chip,
 }
 
 /// A decayed scan has a form in the variants of isDecayVariant only, whatever
-/// the table says of plain scans: seg16 (S <= 16) and seg256 (S <= 256),
-/// one tile a warp; seg256n for longer, runtime-size and offsets segments,
+/// the table says of plain scans: seg16 (S <= 16), packed (17..255) and
+/// seg256 (256); seg256n for longer, runtime-size and offsets segments,
 /// and the grid (many warps a segment) for a constant S of at least
 /// kDecayedGridMinSegment, kDecayedTilesInFlight tiles loaded before the
 /// first is scanned (docs/rationale.md#decayed-scans).
 constexpr int64_t kDecayedTilesInFlight = 2;
 constexpr int64_t kDecayedGridMinSegment = 131072;
+/// Sizes between these two take `packed`, whole segments packed into a
+/// warp's run of kDecayedPackedTiles tiles
+/// (docs/rationale.md#packed-decayed-scans).
+constexpr int64_t kDecayedSeg16MaxSegment = 16;
+constexpr int64_t kDecayedPackedMaxSegment = 256;
+constexpr int64_t kDecayedPackedTiles = 8;
 
 /// The tiles on CUDA cores where the matrices' products cost more than
 /// the recurrence: f32 data (nine products a matrix), seg256 and the grid,
@@ -125,13 +131,19 @@ LogicalResult chooseDecayed(SegmentedScanOp op, bool explain) {
               op.getSegmentSize() > 256;
   bool grid = !op.hasRuntimeSegmentSize() && !op.hasOffsets() &&
               op.getSegmentSize() >= kDecayedGridMinSegment;
-  Variant v = grid                        ? Variant::Grid
-              : walk                      ? Variant::Seg256N
-              : op.getSegmentSize() <= 16 ? Variant::Seg16
-                                          : Variant::Seg256;
+  bool packed = !walk && op.getSegmentSize() > kDecayedSeg16MaxSegment &&
+                op.getSegmentSize() < kDecayedPackedMaxSegment;
+  Variant v = grid     ? Variant::Grid
+              : walk   ? Variant::Seg256N
+              : packed ? Variant::Packed
+              : op.getSegmentSize() <= kDecayedSeg16MaxSegment
+                  ? Variant::Seg16
+                  : Variant::Seg256;
   op.setVariant(v);
   if (!op.getTilesPerWarp() && walk)
     op.setTilesPerWarp(kDecayedTilesInFlight);
+  if (!op.getTilesPerWarp() && packed)
+    op.setTilesPerWarp(kDecayedPackedTiles);
   if (!op.getDecayForm())
     op.setDecayForm(decayFormFor(op, v));
   if (explain)
@@ -142,8 +154,8 @@ LogicalResult chooseDecayed(SegmentedScanOp op, bool explain) {
                         : op.getDecayValue()
                             ? std::string("given at run time")
                             : formatDecay(float(*op.getDecayFactor())))
-                    << ") has a form in seg16, seg256, seg256n and grid "
-                       "only; tiles by "
+                    << ") has a form in seg16, seg256, packed, seg256n and "
+                       "grid only; tiles by "
                     << stringifyDecayForm(*op.getDecayForm());
   return success();
 }

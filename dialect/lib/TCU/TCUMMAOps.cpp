@@ -200,6 +200,21 @@ LogicalResult LinearRecurrenceOp::verify() {
   return success();
 }
 
+LogicalResult GatherOp::verify() {
+  auto buffer = cast<MemRefType>(getSource().getType());
+  if (buffer.getRank() != 1 || !buffer.isLastDimUnitStride())
+    return emitOpError("buffer must be a 1-D memref with unit stride");
+  if (!getIndices().getType().getElementType().isInteger(32))
+    return emitOpError() << "indices must be an i32 tile, got "
+                         << getIndices().getType();
+  if (getResult().getType().getElementType() != buffer.getElementType())
+    return emitOpError() << "result element type "
+                         << getResult().getType().getElementType()
+                         << " must match the buffer's "
+                         << buffer.getElementType();
+  return success();
+}
+
 static LogicalResult verifyBufferTile(Operation *op, MemRefType buffer,
                                       VectorType tile, bool isStore) {
   if (buffer.getRank() != 1 || !buffer.isLastDimUnitStride())

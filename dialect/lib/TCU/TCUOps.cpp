@@ -69,7 +69,8 @@ static std::string runtimeSizeVariants(bool isScan) {
 }
 
 bool mlir::tcu::isVariantApplicable(Variant variant, bool isScan,
-                                    int64_t segmentSize, std::string *why) {
+                                    int64_t segmentSize, std::string *why,
+                                    bool decayed) {
   auto fail = [&](const std::string &reason) {
     if (why)
       *why = reason;
@@ -115,6 +116,13 @@ bool mlir::tcu::isVariantApplicable(Variant variant, bool isScan,
   case Variant::Balanced:
     return fail("variant 'balanced' takes segments from offsets only");
   case Variant::Packed:
+    // A decayed scan packs whole segments of any size into a warp's run of
+    // tiles (docs/algorithms.md#packed-decayed-scans).
+    if (decayed && segmentSize > kTileSize * kTileSize)
+      return fail("variant 'packed' of a decayed scan needs segment_size <= "
+                  "256");
+    if (decayed)
+      return true;
     if (segmentSize % kTileSize != 0 || segmentSize > kTileSize * kTileSize)
       return fail("variant 'packed' needs a segment_size that is a multiple "
                   "of 16, at most 256");
@@ -331,7 +339,8 @@ static void printSegmentSize(OpAsmPrinter &printer, Operation *, Value dynamic,
 static LogicalResult verifyTypesAndSegment(Operation *op, Type in, Type out,
                                            int64_t segmentSize,
                                            std::optional<Variant> variant,
-                                           bool isScan, bool runtimeSize) {
+                                           bool isScan, bool runtimeSize,
+                                           bool decayed) {
   Type acc = getAccumulatorType(in);
   if (!acc)
     return op->emitOpError()
@@ -371,7 +380,8 @@ static LogicalResult verifyTypesAndSegment(Operation *op, Type in, Type out,
     return op->emitOpError() << "segment_size must be <= 2^47 ("
                              << tcuc::kMaxElements << "), got " << segmentSize;
   std::string why;
-  if (variant && !isVariantApplicable(*variant, isScan, segmentSize, &why))
+  if (variant &&
+      !isVariantApplicable(*variant, isScan, segmentSize, &why, decayed))
     return op->emitOpError() << why << ", got segment_size " << segmentSize;
   return success();
 }
@@ -437,11 +447,13 @@ static LogicalResult verifySchedule(Operation *op, ChainScheduleAttr schedule,
 /// warps share a segment (takesWarpsPerBlock), `schedule` (scans) with the
 /// single-pass variants (verifySchedule).
 /// `kind` names the operands' kind in messages.
-static LogicalResult verifySegmentedCollective(
-    Operation *op, ShapedType inputType, ShapedType outputType,
-    int64_t segmentSize, std::optional<Variant> variant,
-    std::optional<uint64_t> warpsPerBlock, bool isScan, StringRef kind,
-    ChainScheduleAttr schedule = {}, bool runtimeSize = false) {
+static LogicalResult
+verifySegmentedCollective(Operation *op, ShapedType inputType,
+                          ShapedType outputType, int64_t segmentSize,
+                          std::optional<Variant> variant,
+                          std::optional<uint64_t> warpsPerBlock, bool isScan,
+                          StringRef kind, ChainScheduleAttr schedule = {},
+                          bool runtimeSize = false, bool decayed = false) {
   if (failed(verifySchedule(op, schedule, variant, warpsPerBlock,
                             inputType.getElementType())))
     return failure();
@@ -481,7 +493,7 @@ static LogicalResult verifySegmentedCollective(
   }
   if (failed(verifyTypesAndSegment(op, inputType.getElementType(),
                                    outputType.getElementType(), segmentSize,
-                                   variant, isScan, runtimeSize)))
+                                   variant, isScan, runtimeSize, decayed)))
     return failure();
   if (!inputType.hasStaticShape() || !outputType.hasStaticShape())
     return success();
@@ -565,7 +577,8 @@ LogicalResult SegmentedReduceOp::verify() {
 
 bool mlir::tcu::isDecayVariant(Variant variant) {
   return variant == Variant::Seg16 || variant == Variant::Seg256 ||
-         variant == Variant::Seg256N || variant == Variant::Grid;
+         variant == Variant::Packed || variant == Variant::Seg256N ||
+         variant == Variant::Grid;
 }
 
 /// A scan's `decay`: finite, in [-1, 1] (the weights a^k of a tile row
@@ -594,7 +607,7 @@ static LogicalResult verifyDecay(Operation *op, std::optional<APFloat> decay,
   if (variant && !isDecayVariant(*variant))
     return op->emitOpError()
            << "decayed scans are implemented for variants 'seg16', "
-              "'seg256', 'seg256n' and 'grid' only, got '"
+              "'seg256', 'packed', 'seg256n' and 'grid' only, got '"
            << stringifyVariant(*variant) << "'";
   return success();
 }
@@ -611,6 +624,9 @@ LogicalResult SegmentedScanOp::verify() {
     if (getDecays() && *form == DecayForm::Matrices)
       return emitOpError("per-segment decays have no matrix form "
                          "(decay_form must be recurrence)");
+    if (getVariant() == Variant::Packed && *form == DecayForm::Matrices)
+      return emitOpError("variant 'packed' of a decayed scan has no matrix "
+                         "form (decay_form must be recurrence)");
   }
   // A value decay has the constant's rules but 1 (it may hold anything).
   std::optional<APFloat> decay = getDecay();
@@ -629,7 +645,7 @@ LogicalResult SegmentedScanOp::verify() {
   return verifySegmentedCollective(
       *this, getInputType(), getOutputType(), getSegmentSize(), getVariant(),
       getWarpsPerBlock(), /*isScan=*/true, "memref", getScheduleAttr(),
-      hasRuntimeSegmentSize() || hasOffsets());
+      hasRuntimeSegmentSize() || hasOffsets(), isDecayed());
 }
 
 LogicalResult ReduceOp::verify() {

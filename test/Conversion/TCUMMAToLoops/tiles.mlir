@@ -102,3 +102,13 @@ func.func @linear_recurrence(%a: vector<16x16xf32>, %x: vector<16x16xf16>, %h: f
   %r = tcu.linear_recurrence %a, %x, %h rows : vector<16x16xf16>
   return %r : vector<16x16xf32>
 }
+
+// tcu.gather: a masked vector.gather a row, each place base + offset kept
+// to [0, limit) (masked-off places read nothing).
+// CHECK-LABEL: func.func @gather
+// CHECK-COUNT-16: vector.gather %{{.*}}[%{{.*}}] [%{{.*}}], %{{.*}}, %{{.*}} : memref<?xf32>, vector<16xindex>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+// CHECK-NOT: tcu.gather
+func.func @gather(%d: memref<?xf32>, %base: index, %i: vector<16x16xi32>, %k: index) -> vector<16x16xf32> {
+  %r = tcu.gather %d[%base + %i] limit %k : vector<16x16xi32>, memref<?xf32> -> vector<16x16xf32>
+  return %r : vector<16x16xf32>
+}

@@ -4,7 +4,7 @@
 // RUN: tcuc-opt %s --convert-tcu-to-mma -verify-diagnostics
 
 func.func @offsets(%in: memref<?xf16>, %out: memref<?xf32>, %off: memref<?xi64>) {
-  // expected-error @+1 {{'tcu.segmented_scan' op decayed scans are implemented for variants 'seg16', 'seg256', 'seg256n' and 'grid' only, got variant 'balanced'}}
+  // expected-error @+1 {{'tcu.segmented_scan' op decayed scans are implemented for variants 'seg16', 'seg256', 'packed', 'seg256n' and 'grid' only, got variant 'balanced'}}
   tcu.segmented_scan <add> inclusive %in into %out offsets %off decay 0.9 : memref<?xf16>, memref<?xi64> -> memref<?xf32>
   return
 }

@@ -124,3 +124,31 @@ func.func @recurrence_form(%in: memref<?xf32>, %h: memref<?xf16>, %out: memref<?
   tcu.segmented_scan <add> exclusive %h into %out segment_size 100 decay 0.9 {variant = #tcu.variant<seg256>, decay_form = #tcu.decay_form<recurrence>} : memref<?xf16> -> memref<?xf32>
   return
 }
+
+// Packed (any constant S <= 256): a warp walks a group of whole segments
+// (here 8 tiles: 61 segments of 33) two tiles at a time; each element's
+// decay is 0 at a head (its place from the group's first a multiple of
+// S), the segment's elsewhere: the decay splat, or per-segment decays
+// gathered by segment index (a reverse scan counts from the buffer's end,
+// so the offsets are negated); an exclusive scan selects 0 at the heads.
+// CHECK-LABEL: func @packed
+// CHECK: tcu.positions <rows>
+// CHECK: scf.parallel
+// CHECK: scf.for
+// CHECK: tcu.load_tile <rows> %{{.*}} from
+// CHECK: arith.remsi %{{.*}}, %{{.*}} : vector<16x16xi32>
+// CHECK: %[[A:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<16x16xi1>, vector<16x16xf32>
+// CHECK: tcu.linear_recurrence %[[A]], %{{.*}}, %{{.*}} exclusive : vector<16x16xf16>
+// CHECK: arith.select
+// CHECK: tcu.store_tile
+// CHECK: scf.parallel
+// CHECK: arith.divsi %{{.*}}, %{{.*}} : vector<16x16xi32>
+// CHECK: arith.subi %{{.*}}, %{{.*}} : vector<16x16xi32>
+// CHECK: tcu.gather %{{.*}}[%{{.*}} + %{{.*}}] limit %{{.*}} : vector<16x16xi32>, memref<?xf32> -> vector<16x16xf32>
+// CHECK: tcu.linear_recurrence %{{.*}}, %{{.*}}, %{{.*}} : vector<16x16xf32>
+// CHECK-NOT: tcu.mma
+func.func @packed(%h: memref<?xf16>, %in: memref<?xf32>, %out: memref<?xf32>, %d: memref<?xf32>) {
+  tcu.segmented_scan <add> exclusive %h into %out segment_size 33 decay 0.9 {variant = #tcu.variant<packed>, tiles_per_warp = 8, decay_form = #tcu.decay_form<recurrence>} : memref<?xf16> -> memref<?xf32>
+  tcu.segmented_scan <add> inclusive reverse %in into %out segment_size 100 decays %d {variant = #tcu.variant<packed>, tiles_per_warp = 8, decay_form = #tcu.decay_form<recurrence>} : memref<?xf32> -> memref<?xf32>
+  return
+}

@@ -51,7 +51,7 @@ func.func @i8_plain(%in: memref<?xi8>, %out: memref<?xi32>) {
 // -----
 
 func.func @variant(%in: memref<?xf16>, %out: memref<?xf32>) {
-  // expected-error @+1 {{'tcu.segmented_scan' op decayed scans are implemented for variants 'seg16', 'seg256', 'seg256n' and 'grid' only, got 'stream'}}
+  // expected-error @+1 {{'tcu.segmented_scan' op decayed scans are implemented for variants 'seg16', 'seg256', 'packed', 'seg256n' and 'grid' only, got 'stream'}}
   tcu.segmented_scan <add> inclusive %in into %out segment_size 100 decay 0.5 {variant = #tcu.variant<stream>} : memref<?xf16> -> memref<?xf32>
   return
 }
@@ -117,7 +117,7 @@ func.func @decay_value_i8(%in: memref<?xi8>, %out: memref<?xi32>, %a: f32) {
 // -----
 
 func.func @decay_value_variant(%in: memref<?xf16>, %out: memref<?xf32>, %a: f32) {
-  // expected-error @+1 {{'tcu.segmented_scan' op decayed scans are implemented for variants 'seg16', 'seg256', 'seg256n' and 'grid' only, got 'lagged'}}
+  // expected-error @+1 {{'tcu.segmented_scan' op decayed scans are implemented for variants 'seg16', 'seg256', 'packed', 'seg256n' and 'grid' only, got 'lagged'}}
   tcu.segmented_scan <add> inclusive %in into %out segment_size 1000 decay %a {variant = #tcu.variant<lagged>} : memref<?xf16> -> memref<?xf32>
   return
 }
@@ -176,5 +176,48 @@ func.func @decay_form_plain(%in: memref<?xf16>, %out: memref<?xf32>) {
 func.func @decays_matrices(%in: memref<?xf16>, %out: memref<?xf32>, %d: memref<?xf32>) {
   // expected-error @+1 {{'tcu.segmented_scan' op per-segment decays have no matrix form (decay_form must be recurrence)}}
   tcu.segmented_scan <add> inclusive %in into %out segment_size 100 decays %d {decay_form = #tcu.decay_form<matrices>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
+// A decayed scan's `packed` takes any constant size up to 256 (whole
+// segments packed into a warp's run of tiles) ...
+func.func @packed_odd(%in: memref<?xf16>, %out: memref<?xf32>, %d: memref<?xf32>) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 33 decay 0.9 {variant = #tcu.variant<packed>} : memref<?xf16> -> memref<?xf32>
+  tcu.segmented_scan <add> exclusive reverse %in into %out segment_size 255 decays %d {variant = #tcu.variant<packed>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
+// ... where a plain scan's packs 16m-element segments only.
+func.func @packed_plain(%in: memref<?xf16>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op variant 'packed' needs a segment_size that is a multiple of 16, at most 256, got segment_size 33}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 33 {variant = #tcu.variant<packed>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @packed_long(%in: memref<?xf16>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op variant 'packed' of a decayed scan needs segment_size <= 256, got segment_size 300}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 300 decay 0.9 {variant = #tcu.variant<packed>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @packed_runtime(%in: memref<?xf16>, %out: memref<?xf32>, %s: index) {
+  // expected-error @+1 {{'tcu.segmented_scan' op variant 'packed' needs a constant segment_size}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size %s decay 0.9 {variant = #tcu.variant<packed>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @packed_matrices(%in: memref<?xf16>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op variant 'packed' of a decayed scan has no matrix form (decay_form must be recurrence)}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 33 decay 0.9 {decay_form = #tcu.decay_form<matrices>, variant = #tcu.variant<packed>} : memref<?xf16> -> memref<?xf32>
   return
 }

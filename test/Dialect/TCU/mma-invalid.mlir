@@ -200,3 +200,19 @@ func.func @recurrence_f16_decays(%a: vector<16x16xf16>, %x: vector<16x16xf16>, %
   %r = "tcu.linear_recurrence"(%a, %x, %h) : (vector<16x16xf16>, vector<16x16xf16>, f32) -> vector<16x16xf32>
   return
 }
+
+// -----
+
+func.func @gather_indices(%d: memref<?xf32>, %base: index, %i: vector<16x16xi64>, %k: index) {
+  // expected-error @+1 {{'tcu.gather' op indices must be an i32 tile, got 'vector<16x16xi64>'}}
+  %r = tcu.gather %d[%base + %i] limit %k : vector<16x16xi64>, memref<?xf32> -> vector<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @gather_type(%d: memref<?xf32>, %base: index, %i: vector<16x16xi32>, %k: index) {
+  // expected-error @+1 {{'tcu.gather' op result element type 'f16' must match the buffer's 'f32'}}
+  %r = tcu.gather %d[%base + %i] limit %k : vector<16x16xi32>, memref<?xf32> -> vector<16x16xf16>
+  return
+}

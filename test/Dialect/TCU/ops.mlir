@@ -246,6 +246,14 @@ func.func @scan_offsets_i32(%in: memref<?xi8>, %off: memref<?xi32>, %out: memref
   return
 }
 
+// One element a tile element from a buffer, by offsets from a base.
+// CHECK-LABEL: func @gather
+// CHECK: tcu.gather %{{.*}}[%{{.*}} + %{{.*}}] limit %{{.*}} : vector<16x16xi32>, memref<?xf32> -> vector<16x16xf32>
+func.func @gather(%d: memref<?xf32>, %base: index, %i: vector<16x16xi32>, %k: index) -> vector<16x16xf32> {
+  %r = tcu.gather %d[%base + %i] limit %k : vector<16x16xi32>, memref<?xf32> -> vector<16x16xf32>
+  return %r : vector<16x16xf32>
+}
+
 // The recurrence h = a·h + x over a tile (tile order, or each row alone),
 // inclusive or exclusive; 16-bit sources are widened.
 // CHECK-LABEL: func @linear_recurrence

@@ -27,8 +27,8 @@ bool isTile(Type t);
 SmallVector<SmallVector<int, 8>, 8> slotGroups(TileLayout layout,
                                                ElementOrder order);
 
-/// tcu.load_tile, tcu.store_tile and tcu.store_row as per-lane accesses
-/// that never touch a masked-off address; the tile runs in `runs` (if
+/// tcu.load_tile, tcu.store_tile, tcu.store_row and tcu.gather as per-lane
+/// accesses that never touch a masked-off address; the tile runs in `runs` (if
 /// given) are lowered as one each (TileAccessOps.cpp).
 void populateTileAccessPatterns(const TypeConverter &types,
                                 RewritePatternSet &patterns,

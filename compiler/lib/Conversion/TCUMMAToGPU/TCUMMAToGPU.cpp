@@ -70,11 +70,11 @@ struct ConvertTCUMMAToGPUPass
     });
     ConversionTarget target(*ctx);
     target.addIllegalOp<MatrixOp, DecayMatrixOp, MMAOp, SplitOp, LoadTileOp,
-                        StoreTileOp, StoreRowOp, RowSumsOp, LinearRecurrenceOp,
-                        BlockPrefixOp, TicketOp, PrefetchOp, BlockLookbackOp,
-                        BlockLaggedLookbackOp, LaggedPrefixOp, PositionsOp,
-                        OffsetHeadsOp, StoreSegmentEndsOp, SegmentedReduceOp,
-                        SegmentedScanOp>();
+                        StoreTileOp, StoreRowOp, GatherOp, RowSumsOp,
+                        LinearRecurrenceOp, BlockPrefixOp, TicketOp, PrefetchOp,
+                        BlockLookbackOp, BlockLaggedLookbackOp, LaggedPrefixOp,
+                        PositionsOp, OffsetHeadsOp, StoreSegmentEndsOp,
+                        SegmentedReduceOp, SegmentedScanOp>();
     target.markUnknownOpDynamicallyLegal(
         [&](Operation *op) { return types.isLegal(op); });
     RewritePatternSet patterns(ctx);

@@ -640,6 +640,36 @@ struct LowerStoreRow : OpConversionPattern<StoreRowOp> {
   }
 };
 
+/// tcu.gather: each slot's element loaded on its own (a tile's few
+/// distinct addresses are L1 hits after the first).
+struct LowerGather : OpConversionPattern<GatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    using P = arith::CmpIPredicate;
+    Value zero = constIndex(rewriter, loc, 0);
+    SmallVector<Value> slots;
+    for (int64_t s = 0; s < kSlots; ++s) {
+      Value offset = vector::ExtractOp::create(
+          rewriter, loc, adaptor.getIndices(), ArrayRef<int64_t>{s});
+      Value addr = arith::AddIOp::create(
+          rewriter, loc, adaptor.getBase(),
+          arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(),
+                                     offset));
+      Value valid = arith::AndIOp::create(
+          rewriter, loc, cmp(rewriter, loc, P::sge, addr, zero),
+          cmp(rewriter, loc, P::slt, addr, adaptor.getLimit()));
+      slots.push_back(
+          maskedLoad(rewriter, loc, valid, adaptor.getSource(), addr));
+    }
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
+        op, getTypeConverter()->convertType(op.getType()), slots);
+    return success();
+  }
+};
+
 } // namespace
 
 void gpu_lowering::populateTileAccessPatterns(const TypeConverter &types,
@@ -647,5 +677,5 @@ void gpu_lowering::populateTileAccessPatterns(const TypeConverter &types,
                                               const TileRuns *runs) {
   patterns.add<LowerLoadTile, LowerStoreTile>(types, patterns.getContext(),
                                               runs);
-  patterns.add<LowerStoreRow>(types, patterns.getContext());
+  patterns.add<LowerStoreRow, LowerGather>(types, patterns.getContext());
 }

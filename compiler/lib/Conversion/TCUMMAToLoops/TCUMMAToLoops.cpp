@@ -229,6 +229,44 @@ struct LowerPositions : OpRewritePattern<PositionsOp> {
   }
 };
 
+/// tcu.gather row by row: base + offsets, masked to [0, limit).
+struct LowerGather : OpRewritePattern<GatherOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(GatherOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type elt = op.getType().getElementType();
+    auto places = VectorType::get({T}, rewriter.getIndexType());
+    auto splat = [&](Value v) {
+      return vector::BroadcastOp::create(rewriter, loc, places, v).getResult();
+    };
+    Value base = splat(op.getBase()), limit = splat(op.getLimit());
+    Value zero = splat(constIndex(rewriter, loc, 0));
+    Value zeroRow = zeros(rewriter, loc, rowType(elt));
+    Value tile = zeros(rewriter, loc, op.getType());
+    for (int64_t i = 0; i < T; ++i) {
+      Value offsets =
+          vector::ExtractOp::create(rewriter, loc, op.getIndices(), i);
+      Value at = arith::AddIOp::create(
+          rewriter, loc, base,
+          arith::IndexCastOp::create(rewriter, loc, places, offsets));
+      Value mask = arith::AndIOp::create(
+          rewriter, loc,
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge, at,
+                                zero),
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, at,
+                                limit));
+      at = arith::SelectOp::create(rewriter, loc, mask, at, zero);
+      Value row = vector::GatherOp::create(
+          rewriter, loc, rowType(elt), op.getSource(),
+          ValueRange{constIndex(rewriter, loc, 0)}, at, mask, zeroRow);
+      tile = vector::InsertOp::create(rewriter, loc, row, tile, i);
+    }
+    rewriter.replaceOp(op, tile);
+    return success();
+  }
+};
+
 struct LowerStoreRow : OpRewritePattern<StoreRowOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(StoreRowOp op,
@@ -557,7 +595,7 @@ struct ConvertTCUMMAToLoopsPass
     // Anything of the mma form left over would silently never execute.
     WalkResult left = getOperation()->walk([](Operation *op) {
       if (isa<MatrixOp, DecayMatrixOp, MMAOp, SplitOp, LoadTileOp, StoreTileOp,
-              StoreRowOp, RowSumsOp, LinearRecurrenceOp, PositionsOp,
+              StoreRowOp, GatherOp, RowSumsOp, LinearRecurrenceOp, PositionsOp,
               BlockPrefixOp, TicketOp, PrefetchOp, BlockLookbackOp,
               BlockLaggedLookbackOp, LaggedPrefixOp, OffsetHeadsOp,
               StoreSegmentEndsOp, SegmentedReduceOp, SegmentedScanOp>(op)) {
@@ -580,6 +618,6 @@ void mlir::tcu::populateTCUMMAToLoopsPatterns(RewritePatternSet &patterns) {
   loops::populateRecurrencePatterns(patterns);
   patterns.add<LowerLoadTile, LowerStoreTile, LowerStoreRow, LowerRowSums,
                LowerBlockPrefix, LowerTicket, DropPrefetch, LowerBlockLookback,
-               LowerBlockLaggedLookback, LowerLaggedPrefix, LowerPositions>(
-      patterns.getContext());
+               LowerBlockLaggedLookback, LowerLaggedPrefix, LowerPositions,
+               LowerGather>(patterns.getContext());
 }

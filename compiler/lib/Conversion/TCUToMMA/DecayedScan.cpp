@@ -41,7 +41,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mlir;
@@ -366,6 +368,132 @@ void scanDecayedGrid(TileBuilder &tb, const Collective &c,
     memref::DeallocOp::create(b, loc, powers);
 }
 
+/// A packed group: `segments` whole segments, spanning at most `tiles`
+/// tiles from their first head rounded down to 16 elements.
+struct PackedGroup {
+  int64_t segments, tiles;
+};
+
+/// The most whole segments of size s whose span, with up to 15 elements
+/// of the rounding below, fits in maxTiles tiles (at least one segment).
+PackedGroup packedGroup(int64_t s, int64_t maxTiles) {
+  int64_t slack = kTileSize - 1;
+  int64_t segments = std::max<int64_t>(1, (maxTiles * T * T - slack) / s);
+  return {segments, (segments * s + slack + T * T - 1) / (T * T)};
+}
+
+/// Tiles a packed group loads before it scans the first: two, as the walks
+/// (more of them, unrolled, take the registers of every warp in flight).
+constexpr int64_t kPackedTilesInFlight = 2;
+
+/// Packed (constant S <= 256): a warp takes a group of whole segments
+/// (packedGroup, at most tiles_per_warp tiles) and walks its tiles, which
+/// start at the group's first element rounded down to 16 (whole tiles
+/// move as vectors wherever groups begin; `from` masks what lies below),
+/// in order with tcu.linear_recurrence: each element's decay is its
+/// segment's, 0 at a head (h restarts there), and the h after a tile is
+/// the next tile's init. A short segment no longer fills a tile of its own
+/// (docs/algorithms.md#packed-decayed-scans).
+void scanDecayedPacked(TileBuilder &tb, const Collective &c,
+                       const DecayParts &d) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  int64_t s = c.segmentSize;
+  PackedGroup group = packedGroup(s, c.tilesPerWarp);
+  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  VectorType i32Tile = tb.tileType(i32), f32Tile = tb.tileType(f32);
+  auto splat = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(i32Tile, b.getI32IntegerAttr(v)));
+  };
+  // Element (r, c) of a tile is its 16r + c-th.
+  Value place = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc,
+                            PositionsOp::create(b, loc, i32Tile,
+                                                TileLayout::Rows,
+                                                ElementOrder::Fixed),
+                            splat(T)),
+      PositionsOp::create(b, loc, i32Tile, TileLayout::Cols,
+                          ElementOrder::Fixed));
+  Value zeros = arith::ConstantOp::create(b, loc, b.getZeroAttr(f32Tile));
+  tb.parallel(tb.ceilDiv(c.numSegments, group.segments), [&](Value g) {
+    Value first = tb.mul(g, group.segments);
+    Value base = tb.mul(first, s);
+    Value end = tb.min(tb.add(base, tb.idx(group.segments * s)), c.n);
+    Value walk = arith::AndIOp::create(b, loc, base, tb.idx(-T));
+    Value shift = vector::BroadcastOp::create(
+        b, loc, i32Tile,
+        arith::IndexCastOp::create(b, loc, i32,
+                                   arith::SubIOp::create(b, loc, base, walk)));
+    // The group's segments from the view's first: the decays' index (a
+    // reverse view counts them from the buffer's end).
+    Value decaysBase =
+        c.reverse ? arith::SubIOp::create(
+                        b, loc, tb.add(c.numSegments, tb.idx(-1)), first)
+                        .getResult()
+                  : first;
+    Value runs = clippedRuns(tb, group.tiles, T * T, walk, end);
+    forTileGroups(
+        tb, tb.idx(0), runs, tb.idx(1), kPackedTilesInFlight, end,
+        {zeroScalar(tb, f32)},
+        [&](ArrayRef<Value> tiles, ArrayRef<Value> limits,
+            ValueRange carried) -> SmallVector<Value> {
+          SmallVector<Value> bases, loaded;
+          for (auto [t, limit] : llvm::zip(tiles, limits)) {
+            bases.push_back(tb.add(walk, tb.mul(t, T * T)));
+            loaded.push_back(loadScanTile(tb, c, bases.back(), limit, base));
+          }
+          Value h = carried[0];
+          for (auto [t, tileBase, limit, x] :
+               llvm::zip(tiles, bases, limits, loaded)) {
+            // rel: each element's place from the group's first (negative
+            // below it).
+            Value first32 = vector::BroadcastOp::create(
+                b, loc, i32Tile,
+                arith::IndexCastOp::create(b, loc, i32, tb.mul(t, T * T)));
+            Value rel = arith::SubIOp::create(
+                b, loc, arith::AddIOp::create(b, loc, place, first32), shift);
+            Value head = arith::CmpIOp::create(
+                b, loc, arith::CmpIPredicate::eq,
+                arith::RemSIOp::create(b, loc, rel, splat(s)), splat(0));
+            Value own;
+            if (c.decays) {
+              Value seg = arith::DivSIOp::create(
+                  b, loc, arith::MaxSIOp::create(b, loc, rel, splat(0)),
+                  splat(s));
+              if (c.reverse)
+                seg = arith::SubIOp::create(b, loc, splat(0), seg);
+              own = GatherOp::create(b, loc, f32Tile, c.decays, decaysBase, seg,
+                                     c.numSegments);
+            } else {
+              own = tb.broadcast(decayScalar(tb, d), f32);
+            }
+            Value a = arith::SelectOp::create(b, loc, head, zeros, own);
+            Value r = recurrence(tb, c, a, x, h, /*rows=*/false);
+            Value out = c.inclusive
+                            ? r
+                            : arith::SelectOp::create(b, loc, head, zeros, r)
+                                  .getResult();
+            storeScanTile(tb, c, out, tileBase, limit, base);
+            // The h after the tile's last element (exclusive: r holds the
+            // one before it).
+            h = tb.element(r, T - 1, T - 1);
+            if (!c.inclusive) {
+              Value last = tb.element(x, T - 1, T - 1);
+              if (last.getType() != f32)
+                last = arith::ExtFOp::create(b, loc, f32, last);
+              h = arith::AddFOp::create(
+                  b, loc,
+                  arith::MulFOp::create(b, loc, tb.element(a, T - 1, T - 1), h),
+                  last);
+            }
+          }
+          return {h};
+        });
+  });
+}
+
 } // namespace
 
 void mlir::tcu::detail::scanDecayed(TileBuilder &tb, const Collective &c,
@@ -406,6 +534,8 @@ void mlir::tcu::detail::scanDecayed(TileBuilder &tb, const Collective &c,
   }
   if (variant == Variant::Seg256N)
     return scanDecayedSegments(tb, c, d);
+  if (variant == Variant::Packed)
+    return scanDecayedPacked(tb, c, d);
   if (variant == Variant::Grid)
     return scanDecayedGrid(tb, c, d);
   assert(variant == Variant::Seg256 && "checked by the verifier");

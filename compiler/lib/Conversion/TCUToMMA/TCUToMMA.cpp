@@ -143,8 +143,8 @@ struct ConvertTCUToMMAPass
       if (!op.isDecayed() || isDecayVariant(op.getVariantOrDefault()))
         return WalkResult::advance();
       op.emitOpError() << "decayed scans are implemented for variants "
-                          "'seg16', 'seg256', 'seg256n' and 'grid' only, "
-                          "got variant '"
+                          "'seg16', 'seg256', 'packed', 'seg256n' and 'grid' "
+                          "only, got variant '"
                        << stringifyVariant(op.getVariantOrDefault()) << "'";
       return WalkResult::interrupt();
     });

@@ -393,6 +393,35 @@ def TCU_LinearRecurrenceOp : TCU_Op<"linear_recurrence", [Pure]> {
   let hasVerifier = 1;
 }
 
+def TCU_GatherOp : TCU_Op<"gather"> {
+  let summary = "loads one element of a buffer per tile element, by index";
+  let description = [{
+    Element (r, c) of the result is `source[base + indices[r][c]]` where
+    `0 <= base + indices[r][c] < limit`, and 0 elsewhere (nothing outside
+    is read). `indices` is an i32 tile of offsets from `base` (an index,
+    so the buffer may be longer than 2^31 elements while the offsets
+    within a tile stay small; they may be negative).
+
+    The packed decayed scan reads each element's segment decay with it
+    (docs/algorithms.md#packed-decayed-scans): the few decays a tile
+    needs are gathered by the segment index of each element. The GPU
+    loads each element a lane holds (eight), the CPU the 256 in order.
+
+    ```mlir
+    %d = tcu.gather %decays[%first + %offs] limit %k
+        : vector<16x16xi32>, memref<?xf32> -> vector<16x16xf32>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "the buffer read", [MemRead]>:$source,
+                   Index:$base, TCU_Tile:$indices, Index:$limit);
+  let results = (outs TCU_Tile:$result);
+  let assemblyFormat = [{
+    $source `[` $base `+` $indices `]` `limit` $limit attr-dict `:`
+    type($indices) `,` type($source) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def TCU_BlockPrefixOp : TCU_Op<"block_prefix", [AllTypesMatch<["value", "prefix"]>]> {
   let summary = "a warp's exclusive prefix over the warps of its block";
   let description = [{

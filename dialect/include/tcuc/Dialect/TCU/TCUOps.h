@@ -48,8 +48,8 @@ Variant getDefaultVariant(int64_t segmentSize);
 /// "1.0", "1.0e-05"); a non-finite value as its bits ("0x7FC00000").
 std::string formatDecay(float a);
 
-/// Whether `variant` has a decayed form (a scan's `decay`): seg16 and
-/// seg256 so far (docs/algorithms.md#decayed-scans).
+/// Whether `variant` has a decayed form (a scan's `decay`): seg16, seg256,
+/// packed, seg256n and grid (docs/algorithms.md#decayed-scans).
 bool isDecayVariant(Variant variant);
 
 /// True for the variants whose blocks of warps share a segment (`block`,
@@ -57,9 +57,10 @@ bool isDecayVariant(Variant variant);
 bool takesWarpsPerBlock(Variant variant);
 
 /// Whether `variant` can lower a reduction (isScan false) or a scan of
-/// segments of `segmentSize`; if not, `why` says which rule fails.
+/// segments of `segmentSize` (`decayed`: a decayed scan, whose `packed`
+/// takes any size up to 256); if not, `why` says which rule fails.
 bool isVariantApplicable(Variant variant, bool isScan, int64_t segmentSize,
-                         std::string *why = nullptr);
+                         std::string *why = nullptr, bool decayed = false);
 
 /// The segment sizes one kernel of `variant` takes when the size is a
 /// runtime value (the collective's `index` operand): [min, max], or nullopt
