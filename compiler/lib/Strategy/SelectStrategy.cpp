@@ -100,12 +100,11 @@ void choose(OpT op, bool isScan, const std::string &chip,
 /// first is scanned (docs/rationale.md#decayed-scans).
 constexpr int64_t kDecayedTilesInFlight = 2;
 constexpr int64_t kDecayedGridMinSegment = 131072;
-/// Sizes between these two take `packed`, whole segments packed into a
-/// warp's run of kDecayedPackedTiles tiles
-/// (docs/rationale.md#packed-decayed-scans).
+/// Sizes between these two take `packed` (whole segments packed into a
+/// warp's run of tiles, kDecayedTilesInFlight loaded before the first is
+/// scanned; docs/rationale.md#packed-decayed-scans).
 constexpr int64_t kDecayedSeg16MaxSegment = 16;
 constexpr int64_t kDecayedPackedMaxSegment = 256;
-constexpr int64_t kDecayedPackedTiles = 8;
 
 /// The tiles on CUDA cores where the matrices' products cost more than
 /// the recurrence: f32 data (nine products a matrix), seg256 and the grid,
@@ -140,10 +139,8 @@ LogicalResult chooseDecayed(SegmentedScanOp op, bool explain) {
                   ? Variant::Seg16
                   : Variant::Seg256;
   op.setVariant(v);
-  if (!op.getTilesPerWarp() && walk)
+  if (!op.getTilesPerWarp() && (walk || packed))
     op.setTilesPerWarp(kDecayedTilesInFlight);
-  if (!op.getTilesPerWarp() && packed)
-    op.setTilesPerWarp(kDecayedPackedTiles);
   if (!op.getDecayForm())
     op.setDecayForm(decayFormFor(op, v));
   if (explain)

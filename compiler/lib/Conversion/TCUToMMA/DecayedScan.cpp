@@ -45,6 +45,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::tcu;
@@ -368,38 +369,46 @@ void scanDecayedGrid(TileBuilder &tb, const Collective &c,
     memref::DeallocOp::create(b, loc, powers);
 }
 
-/// A packed group: `segments` whole segments, spanning at most `tiles`
-/// tiles from their first head rounded down to 16 elements.
+/// A packed group: `segments` whole segments over `tiles` tiles.
 struct PackedGroup {
   int64_t segments, tiles;
 };
 
-/// The most whole segments of size s whose span, with up to 15 elements
-/// of the rounding below, fits in maxTiles tiles (at least one segment).
-PackedGroup packedGroup(int64_t s, int64_t maxTiles) {
-  int64_t slack = kTileSize - 1;
-  int64_t segments = std::max<int64_t>(1, (maxTiles * T * T - slack) / s);
-  return {segments, (segments * s + slack + T * T - 1) / (T * T)};
+/// The tiles a packed group spans at most: the fewest in which every
+/// S <= 256 has a group whose span is a multiple of 16 elements (16
+/// segments of 255 fit in 4096).
+constexpr int64_t kPackedGroupTiles = 16;
+
+/// The group of size-s segments over at most kPackedGroupTiles tiles that
+/// wastes the least of its last tile, among those whose span is a
+/// multiple of 16 elements: every group then starts where whole tiles
+/// move as vectors (16 bytes of f16 and of the f32 output), with no
+/// partial first tile.
+PackedGroup packedGroup(int64_t s) {
+  int64_t step = T / std::gcd(s, T);
+  PackedGroup best{0, 0};
+  for (int64_t g = step; g * s <= kPackedGroupTiles * T * T; g += step) {
+    int64_t tiles = (g * s + T * T - 1) / (T * T);
+    // g·s / (tiles·256) at least the best's, compared exactly.
+    if (!best.segments || g * s * best.tiles >= best.segments * s * tiles)
+      best = {g, tiles};
+  }
+  assert(best.segments && "16 segments of at most 256 fit");
+  return best;
 }
 
-/// Tiles a packed group loads before it scans the first: two, as the walks
-/// (more of them, unrolled, take the registers of every warp in flight).
-constexpr int64_t kPackedTilesInFlight = 2;
-
 /// Packed (constant S <= 256): a warp takes a group of whole segments
-/// (packedGroup, at most tiles_per_warp tiles) and walks its tiles, which
-/// start at the group's first element rounded down to 16 (whole tiles
-/// move as vectors wherever groups begin; `from` masks what lies below),
-/// in order with tcu.linear_recurrence: each element's decay is its
-/// segment's, 0 at a head (h restarts there), and the h after a tile is
-/// the next tile's init. A short segment no longer fills a tile of its own
-/// (docs/algorithms.md#packed-decayed-scans).
+/// (packedGroup) and walks its tiles, tiles_per_warp loaded before the
+/// first is scanned, in order with tcu.linear_recurrence: each element's
+/// decay is its segment's, 0 at a head (h restarts there), and the h after
+/// a tile is the next tile's init. A short segment no longer fills a tile
+/// of its own (docs/algorithms.md#packed-decayed-scans).
 void scanDecayedPacked(TileBuilder &tb, const Collective &c,
                        const DecayParts &d) {
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
   int64_t s = c.segmentSize;
-  PackedGroup group = packedGroup(s, c.tilesPerWarp);
+  PackedGroup group = packedGroup(s);
   Type f32 = b.getF32Type(), i32 = b.getI32Type();
   VectorType i32Tile = tb.tileType(i32), f32Tile = tb.tileType(f32);
   auto splat = [&](int64_t v) -> Value {
@@ -421,11 +430,6 @@ void scanDecayedPacked(TileBuilder &tb, const Collective &c,
     Value first = tb.mul(g, group.segments);
     Value base = tb.mul(first, s);
     Value end = tb.min(tb.add(base, tb.idx(group.segments * s)), c.n);
-    Value walk = arith::AndIOp::create(b, loc, base, tb.idx(-T));
-    Value shift = vector::BroadcastOp::create(
-        b, loc, i32Tile,
-        arith::IndexCastOp::create(b, loc, i32,
-                                   arith::SubIOp::create(b, loc, base, walk)));
     // The group's segments from the view's first: the decays' index (a
     // reverse view counts them from the buffer's end).
     Value decaysBase =
@@ -433,35 +437,34 @@ void scanDecayedPacked(TileBuilder &tb, const Collective &c,
                         b, loc, tb.add(c.numSegments, tb.idx(-1)), first)
                         .getResult()
                   : first;
-    Value runs = clippedRuns(tb, group.tiles, T * T, walk, end);
+    // `from`: the group's last tile, where partial, still loads as vectors
+    // (reading the next group's elements as zeros).
+    Value runs = clippedRuns(tb, group.tiles, T * T, base, end);
     forTileGroups(
-        tb, tb.idx(0), runs, tb.idx(1), kPackedTilesInFlight, end,
+        tb, tb.idx(0), runs, tb.idx(1), c.tilesPerWarp, end,
         {zeroScalar(tb, f32)},
         [&](ArrayRef<Value> tiles, ArrayRef<Value> limits,
             ValueRange carried) -> SmallVector<Value> {
           SmallVector<Value> bases, loaded;
           for (auto [t, limit] : llvm::zip(tiles, limits)) {
-            bases.push_back(tb.add(walk, tb.mul(t, T * T)));
+            bases.push_back(tb.add(base, tb.mul(t, T * T)));
             loaded.push_back(loadScanTile(tb, c, bases.back(), limit, base));
           }
           Value h = carried[0];
           for (auto [t, tileBase, limit, x] :
                llvm::zip(tiles, bases, limits, loaded)) {
-            // rel: each element's place from the group's first (negative
-            // below it).
-            Value first32 = vector::BroadcastOp::create(
-                b, loc, i32Tile,
-                arith::IndexCastOp::create(b, loc, i32, tb.mul(t, T * T)));
-            Value rel = arith::SubIOp::create(
-                b, loc, arith::AddIOp::create(b, loc, place, first32), shift);
+            // rel: each element's place from the group's first.
+            Value rel = arith::AddIOp::create(
+                b, loc, place,
+                vector::BroadcastOp::create(
+                    b, loc, i32Tile,
+                    arith::IndexCastOp::create(b, loc, i32, tb.mul(t, T * T))));
             Value head = arith::CmpIOp::create(
                 b, loc, arith::CmpIPredicate::eq,
                 arith::RemSIOp::create(b, loc, rel, splat(s)), splat(0));
             Value own;
             if (c.decays) {
-              Value seg = arith::DivSIOp::create(
-                  b, loc, arith::MaxSIOp::create(b, loc, rel, splat(0)),
-                  splat(s));
+              Value seg = arith::DivSIOp::create(b, loc, rel, splat(s));
               if (c.reverse)
                 seg = arith::SubIOp::create(b, loc, splat(0), seg);
               own = GatherOp::create(b, loc, f32Tile, c.decays, decaysBase, seg,

@@ -124,8 +124,8 @@ def TCU_VariantAttr : EnumAttr<TCU_Dialect, TCU_Variant, "variant"> {
     of a block share a segment), `grid` (several blocks share a segment;
     a second pass combines their partials), `packed` (segments of 16m
     elements, m <= 16: whole segments packed into a tile; a decayed scan
-    packs segments of any size up to 256 into a warp's run of
-    tiles_per_warp tiles), `lookback`
+    packs segments of any size up to 256 into a warp's run of up to 16
+    tiles), `lookback`
     (scans: blocks share a segment in one pass, chained by decoupled
     look-back) and `lagged` (scans in one pass: a block reduces one chunk
     and scans the chunk drawn D tickets before, whose input is still in L2
