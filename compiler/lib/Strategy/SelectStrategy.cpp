@@ -101,10 +101,15 @@ void choose(OpT op, bool isScan, const std::string &chip,
 constexpr int64_t kDecayedTilesInFlight = 2;
 constexpr int64_t kDecayedGridMinSegment = 131072;
 /// Sizes between these two take `packed` (whole segments packed into a
-/// warp's run of tiles, kDecayedTilesInFlight loaded before the first is
-/// scanned; docs/rationale.md#packed-decayed-scans).
+/// warp's run of tiles, one tile loaded at a time: two in flight measured
+/// slower), but for sizes that are multiples of kDecayedSeg256Align of at
+/// least kDecayedSeg256MinAligned: a tile a segment moves whole vectors
+/// there and fills 3/4 of its tile or more, which measured faster than
+/// packing (docs/rationale.md#packed-decayed-scans).
 constexpr int64_t kDecayedSeg16MaxSegment = 16;
 constexpr int64_t kDecayedPackedMaxSegment = 256;
+constexpr int64_t kDecayedSeg256Align = 8;
+constexpr int64_t kDecayedSeg256MinAligned = 192;
 
 /// The tiles on CUDA cores where the matrices' products cost more than
 /// the recurrence: f32 data (nine products a matrix), seg256 and the grid,
@@ -130,8 +135,11 @@ LogicalResult chooseDecayed(SegmentedScanOp op, bool explain) {
               op.getSegmentSize() > 256;
   bool grid = !op.hasRuntimeSegmentSize() && !op.hasOffsets() &&
               op.getSegmentSize() >= kDecayedGridMinSegment;
-  bool packed = !walk && op.getSegmentSize() > kDecayedSeg16MaxSegment &&
-                op.getSegmentSize() < kDecayedPackedMaxSegment;
+  int64_t size = op.getSegmentSize();
+  bool wholeTiles =
+      size % kDecayedSeg256Align == 0 && size >= kDecayedSeg256MinAligned;
+  bool packed = !walk && size > kDecayedSeg16MaxSegment &&
+                size < kDecayedPackedMaxSegment && !wholeTiles;
   Variant v = grid     ? Variant::Grid
               : walk   ? Variant::Seg256N
               : packed ? Variant::Packed
@@ -139,7 +147,7 @@ LogicalResult chooseDecayed(SegmentedScanOp op, bool explain) {
                   ? Variant::Seg16
                   : Variant::Seg256;
   op.setVariant(v);
-  if (!op.getTilesPerWarp() && (walk || packed))
+  if (!op.getTilesPerWarp() && walk)
     op.setTilesPerWarp(kDecayedTilesInFlight);
   if (!op.getDecayForm())
     op.setDecayForm(decayFormFor(op, v));

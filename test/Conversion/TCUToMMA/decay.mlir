@@ -126,7 +126,7 @@ func.func @recurrence_form(%in: memref<?xf32>, %h: memref<?xf16>, %out: memref<?
 }
 
 // Packed (any constant S <= 256): a warp walks a group of whole segments
-// (112 segments of 33 over 15 tiles) two tiles at a time; each element's
+// (112 segments of 33 over 15 tiles) a tile at a time; each element's
 // decay is 0 at a head (its place from the group's first a multiple of
 // S), the segment's elsewhere: the decay splat, or per-segment decays
 // gathered by segment index (a reverse scan counts from the buffer's end,
@@ -135,7 +135,7 @@ func.func @recurrence_form(%in: memref<?xf32>, %h: memref<?xf16>, %out: memref<?
 // CHECK: tcu.positions <rows>
 // CHECK: scf.parallel
 // CHECK: arith.muli %{{.*}}, %c3696
-// CHECK: scf.for %{{.*}} = %c0 to %c15 step %c2
+// CHECK: scf.for %{{.*}} = %c0 to %c15 step %c1
 // CHECK: tcu.load_tile <rows> %{{.*}} from
 // CHECK: arith.remsi %{{.*}}, %{{.*}} : vector<16x16xi32>
 // CHECK: %[[A:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<16x16xi1>, vector<16x16xf32>
@@ -149,7 +149,7 @@ func.func @recurrence_form(%in: memref<?xf32>, %h: memref<?xf16>, %out: memref<?
 // CHECK: tcu.linear_recurrence %{{.*}}, %{{.*}}, %{{.*}} : vector<16x16xf32>
 // CHECK-NOT: tcu.mma
 func.func @packed(%h: memref<?xf16>, %in: memref<?xf32>, %out: memref<?xf32>, %d: memref<?xf32>) {
-  tcu.segmented_scan <add> exclusive %h into %out segment_size 33 decay 0.9 {variant = #tcu.variant<packed>, tiles_per_warp = 2, decay_form = #tcu.decay_form<recurrence>} : memref<?xf16> -> memref<?xf32>
-  tcu.segmented_scan <add> inclusive reverse %in into %out segment_size 100 decays %d {variant = #tcu.variant<packed>, tiles_per_warp = 2, decay_form = #tcu.decay_form<recurrence>} : memref<?xf32> -> memref<?xf32>
+  tcu.segmented_scan <add> exclusive %h into %out segment_size 33 decay 0.9 {variant = #tcu.variant<packed>, decay_form = #tcu.decay_form<recurrence>} : memref<?xf16> -> memref<?xf32>
+  tcu.segmented_scan <add> inclusive reverse %in into %out segment_size 100 decays %d {variant = #tcu.variant<packed>, decay_form = #tcu.decay_form<recurrence>} : memref<?xf32> -> memref<?xf32>
   return
 }
