@@ -237,13 +237,10 @@ Value decayedWalk(TileBuilder &tb, const Collective &c, const DecayParts &d,
       tb, tb.idx(0), runs, tb.idx(1), c.tilesPerWarp, end, {carry},
       [&](ArrayRef<Value> tiles, ArrayRef<Value> limits,
           ValueRange carried) -> SmallVector<Value> {
-        SmallVector<Value> bases, loaded;
-        for (auto [t, limit] : llvm::zip(tiles, limits)) {
-          bases.push_back(tb.add(base, tb.mul(t, T * T)));
-          loaded.push_back(loadScanTile(tb, c, bases.back(), limit, from));
-        }
+        LoadedTiles group = loadWalkTiles(tb, c, base, tiles, limits, from);
         Value h = carried[0];
-        for (auto [tileBase, limit, a] : llvm::zip(bases, limits, loaded)) {
+        for (auto [tileBase, limit, a] :
+             llvm::zip(group.bases, limits, group.tiles)) {
           auto [r, next] = decayedCarriedTile(tb, c, d, a, h);
           if (store)
             storeScanTile(tb, c, r, tileBase, limit, from);
@@ -445,14 +442,10 @@ void scanDecayedPacked(TileBuilder &tb, const Collective &c,
         {zeroScalar(tb, f32)},
         [&](ArrayRef<Value> tiles, ArrayRef<Value> limits,
             ValueRange carried) -> SmallVector<Value> {
-          SmallVector<Value> bases, loaded;
-          for (auto [t, limit] : llvm::zip(tiles, limits)) {
-            bases.push_back(tb.add(base, tb.mul(t, T * T)));
-            loaded.push_back(loadScanTile(tb, c, bases.back(), limit, base));
-          }
+          LoadedTiles loaded = loadWalkTiles(tb, c, base, tiles, limits, base);
           Value h = carried[0];
           for (auto [t, tileBase, limit, x] :
-               llvm::zip(tiles, bases, limits, loaded)) {
+               llvm::zip(tiles, loaded.bases, limits, loaded.tiles)) {
             // rel: each element's place from the group's first.
             Value rel = arith::AddIOp::create(
                 b, loc, place,

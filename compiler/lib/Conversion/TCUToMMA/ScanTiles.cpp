@@ -81,20 +81,28 @@ void scanTiles(TileBuilder &tb, const Collective &c, Value base, int64_t count,
                carry, from);
 }
 
+LoadedTiles loadWalkTiles(TileBuilder &tb, const Collective &c, Value base,
+                          ArrayRef<Value> tiles, ArrayRef<Value> limits,
+                          Value from) {
+  LoadedTiles group;
+  for (auto [t, limit] : llvm::zip(tiles, limits)) {
+    group.bases.push_back(tb.add(base, tb.mul(t, T * T)));
+    group.tiles.push_back(loadScanTile(tb, c, group.bases.back(), limit, from));
+  }
+  return group;
+}
+
 Value scanTileRuns(TileBuilder &tb, const Collective &c, Value base, Value runs,
                    Value end, Value carry, Value from) {
   return forTileGroups(
       tb, tb.idx(0), runs, tb.idx(1), c.tilesPerWarp, end, {carry},
       [&](ArrayRef<Value> tiles, ArrayRef<Value> limits,
           ValueRange carried) -> SmallVector<Value> {
-        SmallVector<Value> bases, loaded;
-        for (auto [t, limit] : llvm::zip(tiles, limits)) {
-          bases.push_back(tb.add(base, tb.mul(t, T * T)));
-          loaded.push_back(loadScanTile(tb, c, bases.back(), limit, from));
-        }
+        LoadedTiles group = loadWalkTiles(tb, c, base, tiles, limits, from);
         Value s = carried[0];
-        for (size_t i = 0; i < loaded.size(); ++i)
-          s = scanLoadedTile(tb, c, loaded[i], bases[i], limits[i], s, from);
+        for (auto [tileBase, limit, a] :
+             llvm::zip(group.bases, limits, group.tiles))
+          s = scanLoadedTile(tb, c, a, tileBase, limit, s, from);
         return {s};
       })[0];
 }

@@ -26,6 +26,15 @@ MatrixKind rowScanMatrix(const Collective &c,
 /// quads: Collective::scanOrder).
 Value loadScanTile(TileBuilder &tb, const Collective &c, Value base, Value end,
                    Value from = nullptr);
+/// The tiles of a walk's group (forTileGroups' `tiles`, 256 elements each
+/// from `base`), each loaded by loadScanTile within its limit: their bases
+/// and tiles, all loads issued before any tile is used.
+struct LoadedTiles {
+  SmallVector<Value> bases, tiles;
+};
+LoadedTiles loadWalkTiles(TileBuilder &tb, const Collective &c, Value base,
+                          ArrayRef<Value> tiles, ArrayRef<Value> limits,
+                          Value from);
 /// Stores a tile scanned from loadScanTile's tile back in the same order.
 void storeScanTile(TileBuilder &tb, const Collective &c, Value r, Value base,
                    Value end, Value from = nullptr);
