@@ -30,7 +30,9 @@
 // seg256 and the grid) and always with per-segment decays, the tiles are
 // scanned on CUDA cores instead (tcu.linear_recurrence with the decay
 // splat over the tile, or in seg16 each row's own), in the same variants;
-// a walk's carry still enters with the f32 weights Carry_a.
+// a walk's carry still enters with the f32 weights Carry_a. `packed`
+// (17..255) walks groups of whole segments with per-element decays, 0 at
+// each head (scanDecayedPacked).
 //
 //===----------------------------------------------------------------------===//
 
