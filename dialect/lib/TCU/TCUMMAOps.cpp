@@ -197,6 +197,12 @@ LogicalResult LinearRecurrenceOp::verify() {
   if (!s.isF16() && !s.isBF16() && !s.isF32())
     return emitOpError() << "source must be an f16, bf16 or f32 tile, got "
                          << getSource().getType();
+  ElementOrder order = getOrder();
+  if (order != ElementOrder::Fixed && order != ElementOrder::Lanes)
+    return emitOpError() << "order must be fixed or lanes, got "
+                         << stringifyElementOrder(order);
+  if (order == ElementOrder::Lanes && getRows())
+    return emitOpError("order <lanes> runs over the whole tile, not `rows`");
   return success();
 }
 
@@ -230,17 +236,22 @@ static LogicalResult verifyBufferTile(Operation *op, MemRefType buffer,
 }
 
 LogicalResult LoadTileOp::verify() {
-  if (getOrder() == ElementOrder::Quads && getLayout() != TileLayout::Rows)
-    return emitOpError("order <quads> needs the <rows> layout");
+  if ((getOrder() == ElementOrder::Quads ||
+       getOrder() == ElementOrder::Lanes) &&
+      getLayout() != TileLayout::Rows)
+    return emitOpError() << "order <" << stringifyElementOrder(getOrder())
+                         << "> needs the <rows> layout";
   return verifyBufferTile(*this, cast<MemRefType>(getSource().getType()),
                           getResult().getType(), /*isStore=*/false);
 }
 
 LogicalResult StoreTileOp::verify() {
   ElementOrder order = getOrder();
-  if (order != ElementOrder::Fixed && order != ElementOrder::Quads)
-    return emitOpError() << "a store's order must be fixed or quads, got "
-                         << stringifyElementOrder(order);
+  if (order != ElementOrder::Fixed && order != ElementOrder::Quads &&
+      order != ElementOrder::Lanes)
+    return emitOpError()
+           << "a store's order must be fixed, quads or lanes, got "
+           << stringifyElementOrder(order);
   return verifyBufferTile(*this, cast<MemRefType>(getDest().getType()),
                           getTile().getType(), /*isStore=*/true);
 }
@@ -249,10 +260,11 @@ LogicalResult PositionsOp::verify() {
   if (!getType().getElementType().isSignlessInteger(32))
     return emitOpError() << "result must be an i32 tile, got " << getType();
   ElementOrder order = getOrder();
-  if (order != ElementOrder::Fixed &&
+  if (order != ElementOrder::Fixed && order != ElementOrder::Lanes &&
       (order != ElementOrder::Quads || getDim() != TileLayout::Cols))
-    return emitOpError() << "order must be fixed, or quads with <cols>, got "
-                         << stringifyElementOrder(order);
+    return emitOpError()
+           << "order must be fixed, lanes, or quads with <cols>, got "
+           << stringifyElementOrder(order);
   return success();
 }
 

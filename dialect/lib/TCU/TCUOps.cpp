@@ -139,6 +139,21 @@ int mlir::tcu::quadsColumn(int position) {
   return 2 * (position / 4) + position % 2 + 8 * ((position % 4) / 2);
 }
 
+// Lane l = 4g + t holds in slot s element (g + 8 ((s >> 1) & 1),
+// 2t + (s & 1) + 8 (s >> 2)) (compiler/lib/Conversion/TCUMMAToGPU/
+// LaneFragments.h; LanesOrderTest checks the two agree).
+int mlir::tcu::lanesPlace(int row, int col) {
+  int g = row % 8, t = (col % 8) / 2;
+  int s = col % 2 + 2 * (row / 8) + 4 * (col / 8);
+  return 8 * (4 * g + t) + s;
+}
+
+int mlir::tcu::lanesElement(int place) {
+  int lane = place / 8, s = place % 8, g = lane / 4, t = lane % 4;
+  int row = g + 8 * ((s >> 1) & 1), col = 2 * t + (s & 1) + 8 * (s >> 2);
+  return 16 * row + col;
+}
+
 int mlir::tcu::matrixEntry(MatrixKind kind, int row, int col, int block) {
   switch (kind) {
   case MatrixKind::P:

@@ -103,6 +103,27 @@ func.func @linear_recurrence(%a: vector<16x16xf32>, %x: vector<16x16xf16>, %h: f
   return %r : vector<16x16xf32>
 }
 
+// The lanes order (#tcu.order<lanes>): a tile loaded in line order, then
+// its 256 elements permuted (element (0, 2) holds place 8, the first of
+// lane 1); the recurrence puts its tiles (widened) back in line order,
+// scans, and permutes the result; a store permutes back first.
+// CHECK-LABEL: func.func @lanes
+// CHECK: vector.shape_cast %{{.*}} : vector<16x16xf16> to vector<256xf16>
+// CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 1, 8, 9, 16, 17, 24, 25, 4, 5, 12, 13, 20, 21, 28, 29, 32, 33,
+// CHECK: vector.shuffle {{.*}} : vector<256xf32>, vector<256xf32>
+// CHECK: vector.shuffle {{.*}} : vector<256xf32>, vector<256xf32>
+// CHECK: vector.transpose
+// CHECK: vector.shuffle {{.*}} : vector<256xf32>, vector<256xf32>
+// CHECK: vector.shuffle {{.*}} : vector<256xf32>, vector<256xf32>
+// CHECK: vector.maskedstore
+func.func @lanes(%in: memref<?xf16>, %out: memref<?xf32>, %a: vector<16x16xf32>, %h: f32, %i: index, %n: index) {
+  %c16 = arith.constant 16 : index
+  %x = tcu.load_tile <rows> %in[%i] stride %c16 line %c16 limit %n order <lanes> : memref<?xf16> -> vector<16x16xf16>
+  %r = tcu.linear_recurrence %a, %x, %h order <lanes> : vector<16x16xf16>
+  tcu.store_tile %r, %out[%i] stride %c16 line %c16 limit %n order <lanes> : vector<16x16xf32> -> memref<?xf32>
+  return
+}
+
 // tcu.gather: a masked vector.gather a row, each place base + offset kept
 // to [0, limit) (masked-off places read nothing).
 // CHECK-LABEL: func.func @gather

@@ -163,8 +163,32 @@ func.func @quads_cols(%in: memref<?xf16>, %i: index) -> vector<16x16xf16> {
 
 // -----
 
+func.func @lanes_cols(%in: memref<?xf16>, %i: index) -> vector<16x16xf16> {
+  // expected-error @+1 {{'tcu.load_tile' op order <lanes> needs the <rows> layout}}
+  %a = tcu.load_tile <cols> %in[%i] stride %i line %i limit %i order <lanes> : memref<?xf16> -> vector<16x16xf16>
+  return %a : vector<16x16xf16>
+}
+
+// -----
+
+func.func @recurrence_lanes_rows(%a: vector<16x16xf32>, %x: vector<16x16xf32>, %h: f32) {
+  // expected-error @+1 {{'tcu.linear_recurrence' op order <lanes> runs over the whole tile, not `rows`}}
+  %r = tcu.linear_recurrence %a, %x, %h rows order <lanes> : vector<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @recurrence_quads(%a: vector<16x16xf32>, %x: vector<16x16xf32>, %h: f32) {
+  // expected-error @+1 {{'tcu.linear_recurrence' op order must be fixed or lanes, got quads}}
+  %r = tcu.linear_recurrence %a, %x, %h order <quads> : vector<16x16xf32>
+  return
+}
+
+// -----
+
 func.func @store_order_line(%out: memref<?xf32>, %t: vector<16x16xf32>, %i: index) {
-  // expected-error @+1 {{'tcu.store_tile' op a store's order must be fixed or quads, got line}}
+  // expected-error @+1 {{'tcu.store_tile' op a store's order must be fixed, quads or lanes, got line}}
   tcu.store_tile %t, %out[%i] stride %i line %i limit %i order <line> : vector<16x16xf32> -> memref<?xf32>
   return
 }

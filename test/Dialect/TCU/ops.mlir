@@ -178,6 +178,20 @@ func.func @quads(%in: memref<?xf16>, %out: memref<?xf16>, %i: index, %t: vector<
   return %a, %u, %s : vector<16x16xf16>, vector<16x16xf16>, vector<16x16xf16>
 }
 
+// The lanes element order on loads, stores and places.
+// CHECK-LABEL: func @lanes
+// CHECK: tcu.load_tile <rows> %{{.*}} limit %{{.*}} order <lanes> :
+// CHECK: tcu.positions <rows> order <lanes> : vector<16x16xi32>
+// CHECK: tcu.positions <cols> order <lanes> : vector<16x16xi32>
+// CHECK: tcu.store_tile %{{.*}} limit %{{.*}} order <lanes> :
+func.func @lanes(%in: memref<?xf16>, %out: memref<?xf32>, %i: index, %t: vector<16x16xf32>) -> (vector<16x16xf16>, vector<16x16xi32>, vector<16x16xi32>) {
+  %a = tcu.load_tile <rows> %in[%i] stride %i line %i limit %i order <lanes> : memref<?xf16> -> vector<16x16xf16>
+  %p = tcu.positions <rows> order <lanes> : vector<16x16xi32>
+  %q = tcu.positions <cols> order <lanes> : vector<16x16xi32>
+  tcu.store_tile %t, %out[%i] stride %i line %i limit %i order <lanes> : vector<16x16xf32> -> memref<?xf32>
+  return %a, %p, %q : vector<16x16xf16>, vector<16x16xi32>, vector<16x16xi32>
+}
+
 // An L2 prefetch hint over a range of any 1-D buffer.
 // CHECK-LABEL: func @prefetch
 // CHECK: tcu.prefetch %{{.*}}[%{{.*}}], %{{.*}} : memref<?xi8>
@@ -259,8 +273,10 @@ func.func @gather(%d: memref<?xf32>, %base: index, %i: vector<16x16xi32>, %k: in
 // CHECK-LABEL: func @linear_recurrence
 // CHECK: tcu.linear_recurrence %{{.*}}, %{{.*}}, %{{.*}} : vector<16x16xf16>
 // CHECK: tcu.linear_recurrence %{{.*}}, %{{.*}}, %{{.*}} rows exclusive : vector<16x16xf32>
+// CHECK: tcu.linear_recurrence %{{.*}}, %{{.*}}, %{{.*}} exclusive order <lanes> : vector<16x16xf32>
 func.func @linear_recurrence(%a: vector<16x16xf32>, %x: vector<16x16xf16>, %y: vector<16x16xf32>, %h: f32) -> (vector<16x16xf32>, vector<16x16xf32>) {
   %r = tcu.linear_recurrence %a, %x, %h : vector<16x16xf16>
   %e = tcu.linear_recurrence %a, %y, %h rows exclusive : vector<16x16xf32>
+  %l = tcu.linear_recurrence %a, %y, %h exclusive order <lanes> : vector<16x16xf32>
   return %r, %e : vector<16x16xf32>, vector<16x16xf32>
 }

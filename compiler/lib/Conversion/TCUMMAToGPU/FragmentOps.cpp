@@ -205,22 +205,39 @@ struct LowerPositions : OpConversionPattern<PositionsOp> {
     Type i32 = rewriter.getI32Type();
     bool rows = op.getDim() == TileLayout::Rows;
     bool quads = op.getOrder() == ElementOrder::Quads;
+    bool lanes = op.getOrder() == ElementOrder::Lanes;
     LanePosition lane = getLanePosition(rewriter, loc);
+    auto c = [&](int64_t v) {
+      return arith::ConstantIndexOp::create(rewriter, loc, v);
+    };
     // Column 2t + j (j = s & 1 + 8 (s >> 2)) is line position 4t +
-    // quadsPosition(j) in the quads order.
-    Value first =
-        rows ? lane.g
-             : arith::MulIOp::create(
-                   rewriter, loc, lane.t,
-                   arith::ConstantIndexOp::create(rewriter, loc, quads ? 4 : 2))
-                   .getResult();
+    // quadsPosition(j) in the quads order. In the lanes order lane 4g + t
+    // holds place 8 (4g + t) + s: line 2g + t / 2, position 8 (t % 2) + s.
+    Value first;
+    if (lanes)
+      first =
+          rows ? arith::AddIOp::create(
+                     rewriter, loc,
+                     arith::MulIOp::create(rewriter, loc, lane.g, c(2)),
+                     arith::DivUIOp::create(rewriter, loc, lane.t, c(2)))
+                     .getResult()
+               : arith::MulIOp::create(
+                     rewriter, loc,
+                     arith::RemUIOp::create(rewriter, loc, lane.t, c(2)), c(8))
+                     .getResult();
+    else
+      first =
+          rows ? lane.g
+               : arith::MulIOp::create(rewriter, loc, lane.t, c(quads ? 4 : 2))
+                     .getResult();
     first = arith::IndexCastOp::create(rewriter, loc, i32, first);
     // Slots at the same offset share one value, so what is computed from
     // it per slot is the same value too (and folded into one).
     DenseMap<int, Value> at{{0, first}};
     SmallVector<Value> slots;
     for (int s = 0; s < kSlots; ++s) {
-      int off = rows    ? slotRow(0, s)
+      int off = lanes   ? (rows ? 0 : s)
+                : rows  ? slotRow(0, s)
                 : quads ? quadsPosition(slotCol(0, s))
                         : slotCol(0, s);
       Value &v = at[off];

@@ -6,7 +6,10 @@
 // two adjacent columns of each half row (LaneFragments.h): it composes
 // them, the four lanes of a row scan their compositions with shuffles,
 // the rows' totals are scanned across the eight lane groups, and each
-// element is then h_in·A + X from its prefix composition (A, X).
+// element is then h_in·A + X from its prefix composition (A, X). In the
+// lanes order (#tcu.order<lanes>) a lane's eight elements are consecutive:
+// it composes them in turn, the 32 lanes scan their compositions (a third
+// of the shuffles), and each lane runs its elements from the h before it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -132,6 +135,28 @@ struct RowScan {
   Affine total;       // of the whole row
 };
 
+/// The recurrence over a tile in the lanes order: slot s of lane l is
+/// element 8l + s, so a lane's composition is its slots' in turn, the h
+/// before a lane is `init` through the exclusive scan of the lanes', and
+/// each slot follows the one before it.
+SmallVector<Value> lanesRecurrence(RecurrenceBuilder &r, ArrayRef<Value> a,
+                                   ArrayRef<Value> x, Value init,
+                                   bool exclusive) {
+  Affine own{r.wide(a[0]), x[0]};
+  for (int64_t s = 1; s < kSlots; ++s)
+    own = r.then(own, {r.wide(a[s]), x[s]});
+  Value lane = arith::AddIOp::create(r.b, r.loc, r.laneOfGroup(0), r.t);
+  Affine before = r.exclusiveOf(r.scan(own, lane, 1, 32), lane, 1);
+  Value h = r.apply(before, init);
+  SmallVector<Value> out;
+  for (int64_t s = 0; s < kSlots; ++s) {
+    Value next = r.apply({a[s], x[s]}, h);
+    out.push_back(exclusive ? h : next);
+    h = next;
+  }
+  return out;
+}
+
 struct LowerLinearRecurrence : OpConversionPattern<LinearRecurrenceOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -150,6 +175,12 @@ struct LowerLinearRecurrence : OpConversionPattern<LinearRecurrenceOp> {
       if (v.getType() != f32)
         v = arith::ExtFOp::create(rewriter, loc, f32, v);
       x.push_back(v);
+    }
+    if (op.getOrder() == ElementOrder::Lanes) {
+      rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
+          op, fragmentType(f32),
+          lanesRecurrence(r, a, x, adaptor.getInit(), op.getExclusive()));
+      return success();
     }
     auto pair = [&](int64_t s) {
       return r.then({r.wide(a[s]), x[s]}, {r.wide(a[s + 1]), x[s + 1]});

@@ -109,6 +109,7 @@ void mirrorSlot(OpBuilder &b, Location loc, Value mirror, Value size,
 ///   4t..4t+3; in `cols`, its rows {g, g+8} of a column become 2g, 2g+1;
 /// - Tile ignores the layout: lane L's slot s is element L * 8 + s of
 ///   the 256 in line order (line 2g + t / 2, position 8 (t % 2) + s).
+///   `lanes` (rows only) is that same permutation, as a fixed order.
 /// Each is a bijection on the tile's 16 x 16 (line, position) pairs.
 struct SlotAddress {
   Value addr, valid;
@@ -129,11 +130,16 @@ struct SlotOffset {
 bool quadsOfLine(ElementOrder order) {
   return order == ElementOrder::Line || order == ElementOrder::Quads;
 }
+/// Whether a lane's eight elements are consecutive places of the tile:
+/// `tile` order (any place is fine) and `lanes` (the places it gives them).
+bool eightOfTile(ElementOrder order) {
+  return order == ElementOrder::Tile || order == ElementOrder::Lanes;
+}
 
 SlotOffset slotOffset(int s, TileLayout layout, ElementOrder order) {
   // Lane 0 (g = t = 0) holds exactly the slot's part of row and column.
   int64_t rowOff = slotRow(0, s), colOff = slotCol(0, s);
-  if (order == ElementOrder::Tile)
+  if (eightOfTile(order))
     return {0, s};
   // quads: lane t's slot s is column 2t + (s & 1) + 8 (s >> 2), at line
   // position 4t + (s & 1) + 2 (s >> 2) (laneLineStart gives 4t): the
@@ -156,7 +162,7 @@ std::pair<Value, Value> laneLineStart(OpBuilder &b, Location loc,
   auto mul = [&](Value x, int64_t k) -> Value {
     return arith::MulIOp::create(b, loc, x, c(k));
   };
-  if (order == ElementOrder::Tile)
+  if (eightOfTile(order))
     return {add(mul(lane.g, 2), arith::DivUIOp::create(b, loc, lane.t, c(2))),
             mul(arith::RemUIOp::create(b, loc, lane.t, c(2)), 8)};
   // Rows: line g, position 2t (line and quads order: 4t); cols: the
@@ -192,7 +198,7 @@ SlotAddress slotAddress(OpBuilder &b, Location loc, const LanePosition &lane,
 
 SmallVector<SmallVector<int, 8>, 8>
 gpu_lowering::slotGroups(TileLayout layout, ElementOrder order) {
-  if (order == ElementOrder::Tile)
+  if (eightOfTile(order))
     return {{0, 1, 2, 3, 4, 5, 6, 7}};
   bool lineFree = order == ElementOrder::Line;
   if (layout == TileLayout::Rows && quadsOfLine(order))
@@ -640,8 +646,8 @@ struct LowerStoreRow : OpConversionPattern<StoreRowOp> {
   }
 };
 
-/// tcu.gather: each slot's element loaded on its own (a tile's few
-/// distinct addresses are L1 hits after the first).
+/// tcu.gather: each slot's element loaded on its own (a tile's elements
+/// share few distinct addresses).
 struct LowerGather : OpConversionPattern<GatherOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult

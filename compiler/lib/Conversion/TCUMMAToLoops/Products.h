@@ -21,6 +21,15 @@ inline VectorType rowType(Type elt) {
   return VectorType::get({kTileSize}, elt);
 }
 
+/// The 256 elements of `tile` reordered: element i (16 row + col) of the
+/// result is element from(i) of `tile` (the lanes order: tcu::lanesPlace
+/// of (i / 16, i % 16) into it, tcu::lanesElement out of it).
+Value permuteTile(OpBuilder &b, Location loc, Value tile, int (*from)(int));
+
+/// A tile in the lanes order from one in line order (fromLanes: false),
+/// or back (true).
+Value lanesTile(OpBuilder &b, Location loc, Value tile, bool fromLanes);
+
 /// Replaces each split f32 product chain and i32 digit (Horner) chain with
 /// a named matrix in `root` by one product of the unsplit tile: IEEE sums
 /// where the parts would lose bits (values below 2^-110), and adds instead

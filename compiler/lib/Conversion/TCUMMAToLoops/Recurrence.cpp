@@ -4,7 +4,10 @@
 // (the tiles transposed, so that a column is a vector). In tile order the
 // rows continue each other: each row is first scanned from 0 alongside the
 // products of its decays, then the h before each row follows from the
-// rows in order, and each row is scanned again from it.
+// rows in order, and each row is scanned again from it; the init enters
+// each element times the product of the decays before it (f64, rounded
+// once). Tiles in the
+// lanes order are put in line order first, and the result back.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,7 +41,13 @@ struct LowerLinearRecurrence : OpRewritePattern<LinearRecurrenceOp> {
     Value source = op.getSource();
     if (cast<VectorType>(source.getType()).getElementType() != f32)
       source = arith::ExtFOp::create(b, loc, tile, source);
-    Value a = transpose(op.getDecays()), x = transpose(source);
+    bool lanes = op.getOrder() == ElementOrder::Lanes;
+    Value decays = op.getDecays();
+    if (lanes) {
+      decays = loops::lanesTile(b, loc, decays, /*fromLanes=*/true);
+      source = loops::lanesTile(b, loc, source, /*fromLanes=*/true);
+    }
+    Value a = transpose(decays), x = transpose(source);
     auto col = [&](Value m, int64_t c) {
       return vector::ExtractOp::create(b, loc, m, c).getResult();
     };
@@ -51,38 +60,66 @@ struct LowerLinearRecurrence : OpRewritePattern<LinearRecurrenceOp> {
     auto splat = [&](Value s) {
       return vector::BroadcastOp::create(b, loc, column, s).getResult();
     };
+    Type f64 = b.getF64Type();
+    VectorType wideColumn = loops::rowType(f64);
+    auto wide = [&](Value v) {
+      return arith::ExtFOp::create(b, loc, wideColumn, v).getResult();
+    };
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
-    Value one = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(1.0f));
+    Value one = arith::ConstantOp::create(b, loc, b.getF64FloatAttr(1.0));
 
-    // The h before each row: `init`, or in tile order each row's from the
-    // row before (scanned from 0, with its decays' product).
-    Value hin = splat(op.getInit());
-    if (!op.getRows()) {
-      Value h = splat(zero), p = splat(one);
+    // rows: each row from `init`. In tile order the h before each row is
+    // the recurrence from 0 (each row's from the row before, scanned from
+    // 0, with its decays' product) and `init` enters every element with
+    // the product of the decays up to it, kept in f64 and rounded once, as
+    // the GPU rounds it (an f32 product of products, the same in every
+    // tile, would drift a long walk's carries).
+    bool tileOrder = !op.getRows();
+    Value hin = splat(tileOrder ? zero : op.getInit());
+    Value before = vector::BroadcastOp::create(b, loc, wideColumn, one);
+    if (tileOrder) {
+      Value h = splat(zero), p = before;
       for (int64_t c = 0; c < T; ++c) {
         h = add(mul(col(a, c), h), col(x, c));
-        p = mul(p, col(a, c));
+        p = mul(p, wide(col(a, c)));
       }
-      Value row = op.getInit();
+      Value row = zero, rowBefore = one;
       for (int64_t r = 0; r < T; ++r) {
         hin = vector::InsertOp::create(b, loc, row, hin, r);
+        before = vector::InsertOp::create(b, loc, rowBefore, before, r);
         Value pr = vector::ExtractOp::create(b, loc, p, r);
         Value hr = vector::ExtractOp::create(b, loc, h, r);
-        row = add(mul(pr, row), hr);
+        row = add(mul(arith::TruncFOp::create(b, loc, f32, pr), row), hr);
+        rowBefore = mul(rowBefore, pr);
       }
     }
+    // The init's part of an element: its weight (the product of the
+    // decays before the row and of the row's up to the element, or before
+    // it when exclusive) times init.
+    Value init = splat(op.getInit());
+    auto withInit = [&](Value v, Value weight) {
+      if (!tileOrder)
+        return v;
+      return add(v, mul(arith::TruncFOp::create(b, loc, column, weight), init));
+    };
     SmallVector<Value> out;
-    Value h = hin;
+    Value h = hin, weight = before;
     for (int64_t c = 0; c < T; ++c) {
       Value next = add(mul(col(a, c), h), col(x, c));
-      out.push_back(op.getExclusive() ? h : next);
+      Value nextWeight = tileOrder ? mul(weight, wide(col(a, c))) : weight;
+      out.push_back(op.getExclusive() ? withInit(h, weight)
+                                      : withInit(next, nextWeight));
       h = next;
+      weight = nextWeight;
     }
     Value cols = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(tile, b.getZeroAttr(f32)));
     for (int64_t c = 0; c < T; ++c)
       cols = vector::InsertOp::create(b, loc, out[c], cols, c);
-    b.replaceOp(op, transpose(cols));
+    Value result = transpose(cols);
+    if (lanes)
+      result = loops::lanesTile(b, loc, result, /*fromLanes=*/false);
+    b.replaceOp(op, result);
     return success();
   }
 };

@@ -41,6 +41,7 @@ namespace mlir::tcu {
 
 using namespace mlir;
 using namespace mlir::tcu;
+using loops::lanesTile;
 using loops::rowType;
 
 namespace {
@@ -138,6 +139,30 @@ Value permuteLine(OpBuilder &b, Location loc, Value line, int (*from)(int)) {
   return vector::ShuffleOp::create(b, loc, line, line, mask);
 }
 
+} // namespace
+
+Value loops::permuteTile(OpBuilder &b, Location loc, Value tile,
+                         int (*from)(int)) {
+  auto type = cast<VectorType>(tile.getType());
+  auto flat = VectorType::get({T * T}, type.getElementType());
+  SmallVector<int64_t> mask;
+  for (int i = 0; i < T * T; ++i)
+    mask.push_back(from(i));
+  Value v = vector::ShapeCastOp::create(b, loc, flat, tile);
+  v = vector::ShuffleOp::create(b, loc, v, v, mask);
+  return vector::ShapeCastOp::create(b, loc, type, v);
+}
+
+static int lanesPlaceOf(int element) {
+  return lanesPlace(element / T, element % T);
+}
+
+Value loops::lanesTile(OpBuilder &b, Location loc, Value tile, bool fromLanes) {
+  return permuteTile(b, loc, tile, fromLanes ? lanesElement : lanesPlaceOf);
+}
+
+namespace {
+
 struct LowerLoadTile : OpRewritePattern<LoadTileOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(LoadTileOp op,
@@ -173,6 +198,8 @@ struct LowerLoadTile : OpRewritePattern<LoadTileOp> {
     if (op.getLayout() == TileLayout::Cols)
       tile = vector::TransposeOp::create(rewriter, loc, tile,
                                          ArrayRef<int64_t>{1, 0});
+    if (op.getOrder() == ElementOrder::Lanes)
+      tile = lanesTile(rewriter, loc, tile, /*fromLanes=*/false);
     rewriter.replaceOp(op, tile);
     return success();
   }
@@ -184,6 +211,9 @@ struct LowerStoreTile : OpRewritePattern<StoreTileOp> {
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type destElt = cast<MemRefType>(op.getDest().getType()).getElementType();
+    Value tile = op.getTile();
+    if (op.getOrder() == ElementOrder::Lanes)
+      tile = lanesTile(rewriter, loc, tile, /*fromLanes=*/true);
     for (int64_t i = 0; i < T; ++i) {
       Value start = lineStart(rewriter, loc, op.getBase(), op.getStride(), i);
       Value mask =
@@ -191,7 +221,7 @@ struct LowerStoreTile : OpRewritePattern<StoreTileOp> {
       if (Value from = op.getFrom())
         mask = arith::AndIOp::create(rewriter, loc, mask,
                                      atOrAbove(rewriter, loc, start, from));
-      Value row = vector::ExtractOp::create(rewriter, loc, op.getTile(), i);
+      Value row = vector::ExtractOp::create(rewriter, loc, tile, i);
       if (op.getOrder() == ElementOrder::Quads)
         row = permuteLine(rewriter, loc, row, quadsColumn);
       row = convertRow(rewriter, loc, row, destElt);
@@ -218,11 +248,15 @@ struct LowerPositions : OpRewritePattern<PositionsOp> {
                                 PatternRewriter &rewriter) const override {
     bool rows = op.getDim() == TileLayout::Rows;
     SmallVector<int32_t> places(T * T);
-    for (int64_t i = 0; i < T * T; ++i)
-      places[i] = static_cast<int32_t>(rows ? i / T
+    for (int64_t i = 0; i < T * T; ++i) {
+      // The place in line order that element i holds.
+      int64_t p =
+          op.getOrder() == ElementOrder::Lanes ? lanesPlace(i / T, i % T) : i;
+      places[i] = static_cast<int32_t>(rows ? p / T
                                        : op.getOrder() == ElementOrder::Quads
-                                           ? quadsPosition(i % T)
-                                           : i % T);
+                                           ? quadsPosition(p % T)
+                                           : p % T);
+    }
     rewriter.replaceOpWithNewOp<arith::ConstantOp>(
         op, DenseElementsAttr::get(op.getType(), ArrayRef<int32_t>(places)));
     return success();

@@ -255,7 +255,8 @@ def TCU_ElementOrder : I32EnumAttr<"ElementOrder",
       I32EnumAttrCase<"Fixed", 0, "fixed">,
       I32EnumAttrCase<"Line", 1, "line">,
       I32EnumAttrCase<"Tile", 2, "tile">,
-      I32EnumAttrCase<"Quads", 3, "quads">
+      I32EnumAttrCase<"Quads", 3, "quads">,
+      I32EnumAttrCase<"Lanes", 4, "lanes">
     ]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::tcu";
@@ -271,7 +272,12 @@ def TCU_ElementOrderAttr : EnumAttr<TCU_Dialect, TCU_ElementOrder, "order"> {
     2 (p / 4) + p mod 2 + 8 ((p mod 4) / 2) (positions 0-3 in columns 0, 1,
     8, 9; 4-7 in 2, 3, 10, 11; ...), the order in which an mma lane holds
     four consecutive elements of a row; the consumer compensates (the
-    `UQuads` matrices).
+    `UQuads` matrices). `lanes`: every element at a fixed permuted position
+    of the whole tile: the p-th of the 256 in line order (line p / 16,
+    position p mod 16) sits at element tcu::lanesElement(p), the one a GPU
+    lane l = p / 8 holds as its (p mod 8)-th (so a lane holds 8 consecutive
+    elements); consumers that depend on the order (tcu.linear_recurrence
+    `order <lanes>`, tcu.positions) follow it.
   }];
   let assemblyFormat = "`<` $value `>`";
 }

@@ -192,7 +192,9 @@ def TCU_LoadTileOp : TCU_Op<"load_tile", [AttrSizedOperandSegments]> {
     fixed permutation of each line (`#tcu.order`), the one in which the GPU
     loads 4 consecutive elements per lane, which every backend applies:
     line position p lands in column 2 (p / 4) + p mod 2 + 8 ((p mod 4) / 2).
-    The default, `fixed`, is not printed.
+    `lanes` (`rows` only) is the fixed permutation of the whole tile in
+    which a GPU lane holds 8 consecutive elements (`#tcu.order`); every
+    backend applies it. The default, `fixed`, is not printed.
     `cache` is an L2 eviction hint (`#tcu.cache`; default `normal`, not
     printed).
 
@@ -238,11 +240,12 @@ def TCU_StoreTileOp : TCU_Op<"store_tile", [AttrSizedOperandSegments]> {
     writes only its own item's part).
     Elements are converted to the destination element type on the way (f32
     to f16/bf16 rounds to nearest even). `order` is `fixed` (the default,
-    not printed) or `quads`: the inverse of a `quads` load, column c of
+    not printed), `quads`: the inverse of a `quads` load, column c of
     row i going to line position 4 ((c mod 8) / 2) + c mod 2 + 2 (c / 8)
     (on the GPU a lane's four elements of a row are consecutive: one 8-byte
     store for f16, 16 for f32, and four lanes write whole 32-byte sectors
-    of a 16-bit row). `cache` is an L2 eviction hint (`#tcu.cache`;
+    of a 16-bit row), or `lanes`: the inverse of a `lanes` load (a lane's
+    eight elements are consecutive). `cache` is an L2 eviction hint (`#tcu.cache`;
     default `normal`, not printed). `mirror %m` mirrors the view as in
     `tcu.load_tile`: index x writes `dest[m - x]`, nothing where that lies
     outside the buffer.
@@ -275,8 +278,10 @@ def TCU_PositionsOp : TCU_Op<"positions", [Pure]> {
   let description = [{
     An i32 tile whose element (r, c) is `r` (`<rows>`) or `c` (`<cols>`);
     with `order <quads>` (`cols` only) it is instead the line position
-    that a `quads` load puts at column c (`#tcu.order`). So in a `rows`
-    tile of consecutive elements element (r, c) is the (16r + position)-th
+    that a `quads` load puts at column c (`#tcu.order`); with
+    `order <lanes>` the line (`rows`) or the position in it (`cols`) of
+    the element a `lanes` load puts at (r, c). So in a `rows` tile of
+    consecutive elements element (r, c) is the (16 line + position)-th
     from the tile's first. The streaming variant computes
     segment boundaries from them, so masks and boundary-masked matrices are
     ordinary `arith` on tiles; what depends on the row alone the GPU
@@ -364,14 +369,18 @@ def TCU_LinearRecurrenceOp : TCU_Op<"linear_recurrence", [Pure]> {
     `result_i = h_i`. With `rows` every row is a sequence of its own (each
     starts from `init`). With `exclusive` the result is the value before
     each element instead: `result_i = h_(i-1)` (the first of a sequence
-    gets `init`).
+    gets `init`). With `order <lanes>` the order is instead that of a
+    `lanes` load (`#tcu.order`): the recurrence runs over the elements in
+    memory order of a tile loaded so (not with `rows`).
 
     This is a decayed scan whose decay differs between the tile's segments
     (or elements), where a decay matrix would serve one segment only and
     cost more to build than the scan itself
     (docs/algorithms.md#per-segment-decays). The GPU composes the pairs
     (a, x) of a lane's elements, then across the lanes of a row and the rows
-    with shuffles; the CPU scans the columns of the rows in order. The order
+    with shuffles (`lanes`: a lane's eight consecutive elements one after
+    the other, then across the 32 lanes, a third of the shuffles); the CPU
+    scans the columns of the rows in order. The order
     of the f32 operations is not specified (each result is within a few f32
     roundings of the sequential recurrence per element).
 
@@ -384,11 +393,13 @@ def TCU_LinearRecurrenceOp : TCU_Op<"linear_recurrence", [Pure]> {
     ```
   }];
   let arguments = (ins TCU_F32Tile:$decays, TCU_Tile:$source, F32:$init,
-                   UnitAttr:$rows, UnitAttr:$exclusive);
+                   UnitAttr:$rows, UnitAttr:$exclusive,
+                   DefaultValuedAttr<TCU_ElementOrderAttr,
+                                     "::mlir::tcu::ElementOrder::Fixed">:$order);
   let results = (outs TCU_F32Tile:$result);
   let assemblyFormat = [{
     $decays `,` $source `,` $init (`rows` $rows^)? (`exclusive` $exclusive^)?
-    attr-dict `:` type($source)
+    (`order` $order^)? attr-dict `:` type($source)
   }];
   let hasVerifier = 1;
 }

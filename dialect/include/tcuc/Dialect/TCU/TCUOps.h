@@ -75,6 +75,13 @@ getRuntimeSegmentRange(Variant variant, bool isScan);
 int quadsPosition(int column);
 int quadsColumn(int position);
 
+/// The `lanes` element order (#tcu.order<lanes>): the place in line order
+/// (16 * line + position) that tile element (row, col) holds, and the
+/// element (16 * row + col) that holds `place`: the (place mod 8)-th
+/// element of GPU lane place / 8 (tcuc's lane fragment layout).
+int lanesPlace(int row, int col);
+int lanesElement(int place);
+
 /// Entry (row, col) of a named constant matrix: 0 or 1. `block` cuts L
 /// into diagonal blocks of that many rows (tcu.matrix's `block`).
 int matrixEntry(MatrixKind kind, int row, int col, int block = 16);

@@ -1,0 +1,33 @@
+// RUN: tcuc-opt %s --tcu-outline-kernels --convert-tcu-mma-to-gpu --canonicalize | FileCheck %s
+
+// Tiles in the lanes element order (#tcu.order<lanes>): lane l holds the
+// tile's elements 8l .. 8l + 7, so a whole f16 tile loads as one 16-byte
+// vector a lane and an f32 tile stores as one 32-byte vector. The
+// recurrence composes a lane's eight elements in turn and scans the 32
+// lanes' compositions: five steps of three shuffles (the product of
+// decays an f64, two 32-bit halves) and three for the exclusive shift,
+// 18 in all (the fixed order takes 67). tcu.positions gives line 2g + t/2
+// and position 8 (t % 2) + s.
+// CHECK-LABEL: gpu.func @lanes_k0
+// CHECK: vector.load %{{.*}}[%{{.*}}] {alignment = 16 : i64} : memref<?xf16>, vector<8xf16>
+// CHECK-NOT: vector.load
+// CHECK-COUNT-18: gpu.shuffle
+// CHECK-NOT: gpu.shuffle
+// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}] {alignment = 32 : i64} : memref<?xf32>, vector<8xf32>
+func.func @lanes(%in: memref<?xf16>, %out: memref<?xf32>, %h0: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c256 = arith.constant 256 : index
+  %c64 = arith.constant 64 : index
+  %n = memref.dim %in, %c0 : memref<?xf16>
+  %decay = arith.constant dense<0.5> : vector<16x16xf32>
+  scf.parallel (%w) = (%c0) to (%c64) step (%c1) {
+    %base = arith.muli %w, %c256 : index
+    %x = tcu.load_tile <rows> %in[%base] stride %c16 line %c16 limit %n order <lanes> : memref<?xf16> -> vector<16x16xf16>
+    %h = tcu.linear_recurrence %decay, %x, %h0 order <lanes> : vector<16x16xf16>
+    tcu.store_tile %h, %out[%base] stride %c16 line %c16 limit %n order <lanes> : vector<16x16xf32> -> memref<?xf32>
+    scf.reduce
+  }
+  return
+}
