@@ -47,21 +47,21 @@ func.func @grid_value(%in: memref<?xf32>, %out: memref<?xf32>, %a: f32) {
 }
 
 // Per-segment decays: each warp loads its segment's decay and scans its
-// tiles on CUDA cores (tcu.linear_recurrence, no product matrices); the
-// carry enters with the f32 weights a^k rounded once (<Carry>); a reverse
-// scan's mirrored segment j is the buffer's numSegments - 1 - j.
+// tiles on CUDA cores (tcu.linear_recurrence in the lanes order, no
+// product matrices), the carry (the h before the tile) as its init; a
+// reverse scan's mirrored segment j is the buffer's numSegments - 1 - j.
 // CHECK-LABEL: func @per_segment_reverse
 // CHECK-SAME: %[[D:[a-z0-9]+]]: memref<?xf32>) {
 // CHECK: scf.parallel (%[[SEG:.*]]) =
 // CHECK: %[[LAST:.*]] = arith.subi %{{.*}}, %[[SEG]] : index
 // CHECK: %[[PHYS:.*]] = arith.subi %[[LAST]], %c1 : index
 // CHECK: %[[A:.*]] = memref.load %[[D]][%[[PHYS]]] : memref<?xf32>
-// CHECK-NOT: tcu.decay_matrix <U>
-// CHECK: %[[W:.*]] = tcu.decay_matrix <Carry> %[[A]] : vector<16x16xf32>
+// CHECK-NOT: tcu.decay_matrix
+// CHECK: tcu.load_tile <rows> {{.*}} order <lanes>
 // CHECK: %[[SPLAT:.*]] = vector.broadcast %[[A]] : f32 to vector<16x16xf32>
-// CHECK: %[[R:.*]] = tcu.linear_recurrence %[[SPLAT]], %{{.*}}, %{{.*}} : vector<16x16xf16>
-// CHECK: %[[C:.*]] = arith.mulf %{{.*}}, %[[W]] : vector<16x16xf32>
-// CHECK: arith.addf %[[R]], %[[C]] : vector<16x16xf32>
+// CHECK: %[[R:.*]] = tcu.linear_recurrence %[[SPLAT]], %{{.*}}, %{{.*}} order <lanes> : vector<16x16xf16>
+// CHECK-NOT: tcu.decay_matrix
+// CHECK: tcu.store_tile %[[R]]
 func.func @per_segment_reverse(%in: memref<?xf16>, %out: memref<?xf32>, %d: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive reverse %in into %out segment_size 1000 decays %d {variant = #tcu.variant<seg256n>} : memref<?xf16> -> memref<?xf32>
   return

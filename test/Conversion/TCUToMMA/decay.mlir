@@ -112,12 +112,15 @@ func.func @plain(%in: memref<?xf16>, %out: memref<?xf32>) {
 
 // decay_form <recurrence> (tcu-select-strategy's choice for f32 and
 // seg256): the tiles scan on CUDA cores with the decay splat over them,
-// each row alone in seg16, the tile in order in seg256; no product with a
-// decay matrix.
+// each row alone in seg16, the tile in order in seg256 (loaded, scanned
+// and stored in the lanes order); no product with a decay matrix.
 // CHECK-LABEL: func @recurrence_form
 // CHECK: %[[A:.*]] = arith.constant dense<0.899999976> : vector<16x16xf32>
+// CHECK: tcu.load_tile <rows> {{.*}} : memref<?xf32>
 // CHECK: tcu.linear_recurrence %[[A]], %{{.*}}, %{{.*}} rows : vector<16x16xf32>
-// CHECK: tcu.linear_recurrence %[[A]], %{{.*}}, %{{.*}} exclusive : vector<16x16xf16>
+// CHECK: tcu.load_tile <rows> {{.*}} order <lanes> : memref<?xf16>
+// CHECK: tcu.linear_recurrence %[[A]], %{{.*}}, %{{.*}} exclusive order <lanes> : vector<16x16xf16>
+// CHECK: tcu.store_tile {{.*}} order <lanes>
 // CHECK-NOT: tcu.mma
 func.func @recurrence_form(%in: memref<?xf32>, %h: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 10 decay 0.9 {variant = #tcu.variant<seg16>, decay_form = #tcu.decay_form<recurrence>} : memref<?xf32> -> memref<?xf32>
@@ -131,22 +134,24 @@ func.func @recurrence_form(%in: memref<?xf32>, %h: memref<?xf16>, %out: memref<?
 // S), the segment's elsewhere: the decay splat, or per-segment decays
 // gathered by segment index (a reverse scan counts from the buffer's end,
 // so the offsets are negated); an exclusive scan selects 0 at the heads.
+// Every tile is in the lanes order (loads, places, recurrence, stores).
 // CHECK-LABEL: func @packed
-// CHECK: tcu.positions <rows>
+// CHECK-DAG: tcu.positions <rows> order <lanes>
+// CHECK-DAG: tcu.positions <cols> order <lanes>
 // CHECK: scf.parallel
 // CHECK: arith.muli %{{.*}}, %c3696
 // CHECK: scf.for %{{.*}} = %c0 to %c15 step %c1
-// CHECK: tcu.load_tile <rows> %{{.*}} from
+// CHECK: tcu.load_tile <rows> %{{.*}} from %{{.*}} order <lanes>
 // CHECK: arith.remsi %{{.*}}, %{{.*}} : vector<16x16xi32>
 // CHECK: %[[A:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<16x16xi1>, vector<16x16xf32>
-// CHECK: tcu.linear_recurrence %[[A]], %{{.*}}, %{{.*}} exclusive : vector<16x16xf16>
+// CHECK: tcu.linear_recurrence %[[A]], %{{.*}}, %{{.*}} exclusive order <lanes> : vector<16x16xf16>
 // CHECK: arith.select
-// CHECK: tcu.store_tile
+// CHECK: tcu.store_tile {{.*}} order <lanes>
 // CHECK: scf.parallel
 // CHECK: arith.divsi %{{.*}}, %{{.*}} : vector<16x16xi32>
 // CHECK: arith.subi %{{.*}}, %{{.*}} : vector<16x16xi32>
 // CHECK: tcu.gather %{{.*}}[%{{.*}} + %{{.*}}] limit %{{.*}} : vector<16x16xi32>, memref<?xf32> -> vector<16x16xf32>
-// CHECK: tcu.linear_recurrence %{{.*}}, %{{.*}}, %{{.*}} : vector<16x16xf32>
+// CHECK: tcu.linear_recurrence %{{.*}}, %{{.*}}, %{{.*}} order <lanes> : vector<16x16xf32>
 // CHECK-NOT: tcu.mma
 func.func @packed(%h: memref<?xf16>, %in: memref<?xf32>, %out: memref<?xf32>, %d: memref<?xf32>) {
   tcu.segmented_scan <add> exclusive %h into %out segment_size 33 decay 0.9 {variant = #tcu.variant<packed>, decay_form = #tcu.decay_form<recurrence>} : memref<?xf16> -> memref<?xf32>

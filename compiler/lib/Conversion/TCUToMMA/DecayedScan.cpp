@@ -186,11 +186,12 @@ Value decayedTile(TileBuilder &tb, const Collective &c, const DecayParts &d,
 /// only form of per-segment decays, whose matrices would serve one segment
 /// each and cost more to build than the scan
 /// (docs/algorithms.md#per-segment-decays).
+/// Tiles in c.scanOrder (fixed or lanes).
 Value recurrence(TileBuilder &tb, const Collective &c, Value decays, Value a,
                  Value init, bool rows) {
   return LinearRecurrenceOp::create(
       tb.builder(), tb.location(), tb.tileType(tb.builder().getF32Type()),
-      decays, a, init, rows, /*exclusive=*/!c.inclusive);
+      decays, a, init, rows, /*exclusive=*/!c.inclusive, c.scanOrder);
 }
 
 /// decayedTile of a tile that continues its segment from `carry`, the
@@ -205,17 +206,22 @@ std::pair<Value, Value> decayedCarriedTile(TileBuilder &tb, const Collective &c,
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
   Type f32 = b.getF32Type();
-  // The carry's weights are the powers rounded once (from f64): a long
-  // walk adds the same relative error to its carry every tile.
-  Value weights = decayMatrix(
-      tb, c.inclusive ? DecayMatrixKind::Carry : DecayMatrixKind::CarryStrict,
-      d, f32, 0, 0);
-  Value tile = c.decayRecurrence
-                   ? recurrence(tb, c, tb.broadcast(decayScalar(tb, d), f32), a,
-                                zeroScalar(tb, f32), /*rows=*/false)
-                   : decayedTile(tb, c, d, a);
-  Value r = arith::AddFOp::create(
-      b, loc, tile, arith::MulFOp::create(b, loc, carry, weights));
+  Value r;
+  if (c.decayRecurrence) {
+    // The carry is the recurrence's init: each lane's power of the decay
+    // is rounded once from f64, as Carry_a's are (in the lanes order,
+    // where Carry_a's places would not be the elements').
+    r = recurrence(tb, c, tb.broadcast(decayScalar(tb, d), f32), a,
+                   tb.element(carry, 0, 0), /*rows=*/false);
+  } else {
+    // The carry's weights are the powers rounded once (from f64): a long
+    // walk adds the same relative error to its carry every tile.
+    Value weights = decayMatrix(
+        tb, c.inclusive ? DecayMatrixKind::Carry : DecayMatrixKind::CarryStrict,
+        d, f32, 0, 0);
+    r = arith::AddFOp::create(b, loc, decayedTile(tb, c, d, a),
+                              arith::MulFOp::create(b, loc, carry, weights));
+  }
   Value last = tb.element(r, T - 1, T - 1);
   if (!c.inclusive) {
     Value x = tb.element(a, T - 1, T - 1);
@@ -401,9 +407,11 @@ PackedGroup packedGroup(int64_t s) {
 /// first is scanned, in order with tcu.linear_recurrence: each element's
 /// decay is its segment's, 0 at a head (h restarts there), and the h after
 /// a tile is the next tile's init. A short segment no longer fills a tile
-/// of its own (docs/algorithms.md#packed-decayed-scans).
+/// of its own (docs/algorithms.md#packed-decayed-scans). Tiles are in the
+/// lanes order (the places come from tcu.positions in it).
 void scanDecayedPacked(TileBuilder &tb, const Collective &c,
                        const DecayParts &d) {
+  assert(c.scanOrder == ElementOrder::Lanes && "set by scanDecayed");
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
   int64_t s = c.segmentSize;
@@ -414,16 +422,14 @@ void scanDecayedPacked(TileBuilder &tb, const Collective &c,
     return arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(i32Tile, b.getI32IntegerAttr(v)));
   };
-  // Element (r, c) of a tile is its 16r + c-th.
+  // Each element's place in the tile (16 line + position).
   Value place = arith::AddIOp::create(
       b, loc,
-      arith::MulIOp::create(b, loc,
-                            PositionsOp::create(b, loc, i32Tile,
-                                                TileLayout::Rows,
-                                                ElementOrder::Fixed),
-                            splat(T)),
-      PositionsOp::create(b, loc, i32Tile, TileLayout::Cols,
-                          ElementOrder::Fixed));
+      arith::MulIOp::create(
+          b, loc,
+          PositionsOp::create(b, loc, i32Tile, TileLayout::Rows, c.scanOrder),
+          splat(T)),
+      PositionsOp::create(b, loc, i32Tile, TileLayout::Cols, c.scanOrder));
   Value zeros = arith::ConstantOp::create(b, loc, b.getZeroAttr(f32Tile));
   tb.parallel(tb.ceilDiv(c.numSegments, group.segments), [&](Value g) {
     Value first = tb.mul(g, group.segments);
@@ -474,8 +480,8 @@ void scanDecayedPacked(TileBuilder &tb, const Collective &c,
                             : arith::SelectOp::create(b, loc, head, zeros, r)
                                   .getResult();
             storeScanTile(tb, c, out, tileBase, limit, base);
-            // The h after the tile's last element (exclusive: r holds the
-            // one before it).
+            // The h after the tile's last element, (15, 15) in the lanes
+            // order too (exclusive: r holds the one before it).
             h = tb.element(r, T - 1, T - 1);
             if (!c.inclusive) {
               Value last = tb.element(x, T - 1, T - 1);
@@ -494,8 +500,16 @@ void scanDecayedPacked(TileBuilder &tb, const Collective &c,
 
 } // namespace
 
-void mlir::tcu::detail::scanDecayed(TileBuilder &tb, const Collective &c,
+void mlir::tcu::detail::scanDecayed(TileBuilder &tb,
+                                    const Collective &collective,
                                     Variant variant) {
+  // Tiles scanned on CUDA cores as a whole (not seg16's rows) need no
+  // place of an element but their own: the lanes order, in which a lane's
+  // eight consecutive elements scan with a third of the shuffles.
+  Collective c = collective;
+  c.scanOrder = c.decayRecurrence && variant != Variant::Seg16
+                    ? ElementOrder::Lanes
+                    : ElementOrder::Fixed;
   DecayParts d =
       decayParts(tb, c.decay, c.decayValue, inputElementType(c.input));
   if (variant == Variant::Seg16) {
