@@ -155,3 +155,10 @@ def assert_decayed_close(got, x, decay, out_dtype_name, **kw):
         f"relative error {worst:.3g} > {bound:.3g} (2 x the sequential f32 "
         f"recurrence's {seq_rel:.3g} + {floor:.3g}) first at "
         f"{np.argwhere(rel > bound)[0]}")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """A suite whose every test is skipped (test_torch.py without torch)
+    succeeds: pytest's "no tests ran" status (5) is not a failure here."""
+    if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED:
+        session.exitstatus = pytest.ExitCode.OK
