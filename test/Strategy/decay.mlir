@@ -1,16 +1,22 @@
-// tcu-select-strategy on decayed scans: seg16 up to 16, packed (groups of
-// whole segments over up to 16 tiles) for 17..255, seg256 at 256 and for
-// multiples of 8 from 192, whatever the
+// tcu-select-strategy on decayed scans: packed (groups of whole segments
+// over up to 16 tiles) below 256, but seg16 at 16 (whole rows) and seg256
+// at 256 (whole tiles), whatever the
 // tuned table says of plain scans of the size (seg16n, stream, ...);
 // seg256n with 2 tiles in flight for anything longer, a
 // runtime size or offsets; decay 1 is a plain scan and chosen as one.
 // RUN: tcuc-opt %s -split-input-file --tcu-select-strategy="chip=sm_90 explain=true" -verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: func @short
-// CHECK: segment_size 7 decay 0.9 {decay_form = #tcu.decay_form<matrices>, variant = #tcu.variant<seg16>}
+// CHECK: segment_size 7 decay 0.9 {decay_form = #tcu.decay_form<recurrence>, variant = #tcu.variant<packed>}
+// CHECK: segment_size 16 decay 0.9 {decay_form = #tcu.decay_form<matrices>, variant = #tcu.variant<seg16>}
+// CHECK: segment_size 1 decay 0.9 {decay_form = #tcu.decay_form<recurrence>, variant = #tcu.variant<packed>}
 func.func @short(%in: memref<?xf16>, %out: memref<?xf32>) {
-  // expected-remark @+1 {{variant seg16, 1 tile(s) per warp: a decayed scan (decay 0.9) has a form in seg16, seg256, packed, seg256n and grid only}}
+  // expected-remark @+1 {{variant packed, 1 tile(s) per warp: a decayed scan (decay 0.9) has a form in seg16, seg256, packed, seg256n and grid only}}
   tcu.segmented_scan <add> inclusive %in into %out segment_size 7 decay 0.9 : memref<?xf16> -> memref<?xf32>
+  // expected-remark @+1 {{variant seg16, 1 tile(s) per warp}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 16 decay 0.9 : memref<?xf16> -> memref<?xf32>
+  // expected-remark @+1 {{variant packed, 1 tile(s) per warp}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 1 decay 0.9 : memref<?xf16> -> memref<?xf32>
   return
 }
 
@@ -38,14 +44,14 @@ func.func @odd(%in: memref<?xf32>, %out: memref<?xf32>) {
 
 // -----
 
-// A multiple of 8 from 192 keeps a tile a segment (whole vectors, the tile
-// 3/4 full or more); 199 does not.
+// A tile 3/4 full or more is packed too (a partial tile a segment measured
+// slower), whole vectors or not.
 // CHECK-LABEL: func @aligned
-// CHECK: segment_size 200 decay 0.9 {decay_form = #tcu.decay_form<recurrence>, variant = #tcu.variant<seg256>}
+// CHECK: segment_size 200 decay 0.9 {decay_form = #tcu.decay_form<recurrence>, variant = #tcu.variant<packed>}
 // CHECK: segment_size 199 decay 0.9 {decay_form = #tcu.decay_form<recurrence>, variant = #tcu.variant<packed>}
 // CHECK: segment_size 184 decay 0.9 {decay_form = #tcu.decay_form<recurrence>, variant = #tcu.variant<packed>}
 func.func @aligned(%in: memref<?xf16>, %out: memref<?xf32>) {
-  // expected-remark @+1 {{variant seg256, 1 tile(s) per warp}}
+  // expected-remark @+1 {{variant packed, 1 tile(s) per warp}}
   tcu.segmented_scan <add> inclusive %in into %out segment_size 200 decay 0.9 : memref<?xf16> -> memref<?xf32>
   // expected-remark @+1 {{variant packed, 1 tile(s) per warp}}
   tcu.segmented_scan <add> inclusive %in into %out segment_size 199 decay 0.9 : memref<?xf16> -> memref<?xf32>
@@ -135,15 +141,15 @@ func.func @grid(%in: memref<?xbf16>, %out: memref<?xf32>) {
 // and per-segment decays; the Tensor Core matrices for 16-bit seg16 and
 // seg256n.
 //
-// Per-segment decays: the same variants (seg16, packed and seg256 for short
+// Per-segment decays: the same variants (packed, seg16 and seg256 for short
 // segments, their tiles scanned on CUDA cores), the grid from 131072.
 // CHECK-LABEL: func @per_segment
-// CHECK: segment_size 10 decays %{{.*}} {decay_form = #tcu.decay_form<recurrence>, variant = #tcu.variant<seg16>}
+// CHECK: segment_size 10 decays %{{.*}} {decay_form = #tcu.decay_form<recurrence>, variant = #tcu.variant<packed>}
 // CHECK: segment_size 100 decays %{{.*}} {decay_form = #tcu.decay_form<recurrence>, variant = #tcu.variant<packed>}
 // CHECK: segment_size 131071 decays %{{.*}} {decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>}
 // CHECK: segment_size 1000000 decays %{{.*}} {decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 2 : i64, variant = #tcu.variant<grid>}
 func.func @per_segment(%in: memref<?xf16>, %out: memref<?xf32>, %d: memref<?xf32>) {
-  // expected-remark @+1 {{variant seg16, 1 tile(s) per warp: a decayed scan (decay per segment) has a form in seg16, seg256, packed, seg256n and grid only}}
+  // expected-remark @+1 {{variant packed, 1 tile(s) per warp: a decayed scan (decay per segment) has a form in seg16, seg256, packed, seg256n and grid only}}
   tcu.segmented_scan <add> inclusive %in into %out segment_size 10 decays %d : memref<?xf16> -> memref<?xf32>
   // expected-remark @+1 {{variant packed, 1 tile(s) per warp: a decayed scan (decay per segment) has a form in seg16, seg256, packed, seg256n and grid only}}
   tcu.segmented_scan <add> inclusive %in into %out segment_size 100 decays %d : memref<?xf16> -> memref<?xf32>

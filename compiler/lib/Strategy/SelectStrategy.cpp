@@ -93,23 +93,21 @@ void choose(OpT op, bool isScan, const std::string &chip,
 }
 
 /// A decayed scan has a form in the variants of isDecayVariant only, whatever
-/// the table says of plain scans: seg16 (S <= 16), packed (17..255) and
-/// seg256 (256); seg256n for longer, runtime-size and offsets segments,
-/// and the grid (many warps a segment) for a constant S of at least
+/// the table says of plain scans: packed (S < 256), seg16 (16) and seg256
+/// (256); seg256n for longer, runtime-size and offsets segments, and the
+/// grid (many warps a segment) for a constant S of at least
 /// kDecayedGridMinSegment, kDecayedTilesInFlight tiles loaded before the
 /// first is scanned (docs/rationale.md#decayed-scans).
 constexpr int64_t kDecayedTilesInFlight = 2;
 constexpr int64_t kDecayedGridMinSegment = 131072;
-/// Sizes between these two take `packed` (whole segments packed into a
-/// warp's run of tiles, one tile loaded at a time: two in flight measured
-/// slower), but for sizes that are multiples of kDecayedSeg256Align of at
-/// least kDecayedSeg256MinAligned: a tile a segment moves whole vectors
-/// there and fills 3/4 of its tile or more, which measured faster than
-/// packing (docs/rationale.md#packed-decayed-scans).
-constexpr int64_t kDecayedSeg16MaxSegment = 16;
+/// The sizes whose segments fill whole tile rows (seg16) or whole tiles
+/// (seg256); every other size below kDecayedPackedMaxSegment takes
+/// `packed` (whole segments packed into a warp's run of tiles, one tile
+/// loaded at a time: two in flight measured slower), which measured
+/// faster than a row or a tile a segment at 7..13 and 192..255
+/// (docs/rationale.md#packed-decayed-scans).
+constexpr int64_t kDecayedSeg16Segment = 16;
 constexpr int64_t kDecayedPackedMaxSegment = 256;
-constexpr int64_t kDecayedSeg256Align = 8;
-constexpr int64_t kDecayedSeg256MinAligned = 192;
 
 /// The tiles on CUDA cores where the matrices' products cost more than
 /// the recurrence: f32 data (nine products a matrix), seg256 and the grid,
@@ -136,16 +134,11 @@ LogicalResult chooseDecayed(SegmentedScanOp op, bool explain) {
   bool grid = !op.hasRuntimeSegmentSize() && !op.hasOffsets() &&
               op.getSegmentSize() >= kDecayedGridMinSegment;
   int64_t size = op.getSegmentSize();
-  bool wholeTiles =
-      size % kDecayedSeg256Align == 0 && size >= kDecayedSeg256MinAligned;
-  bool packed = !walk && size > kDecayedSeg16MaxSegment &&
-                size < kDecayedPackedMaxSegment && !wholeTiles;
-  Variant v = grid     ? Variant::Grid
-              : walk   ? Variant::Seg256N
-              : packed ? Variant::Packed
-              : op.getSegmentSize() <= kDecayedSeg16MaxSegment
-                  ? Variant::Seg16
-                  : Variant::Seg256;
+  Variant v = grid                              ? Variant::Grid
+              : walk                            ? Variant::Seg256N
+              : size == kDecayedSeg16Segment    ? Variant::Seg16
+              : size < kDecayedPackedMaxSegment ? Variant::Packed
+                                                : Variant::Seg256;
   op.setVariant(v);
   if (!op.getTilesPerWarp() && walk)
     op.setTilesPerWarp(kDecayedTilesInFlight);

@@ -2,18 +2,27 @@
 
 // Tiles in the lanes element order (#tcu.order<lanes>): lane l holds the
 // tile's elements 8l .. 8l + 7, so a whole f16 tile loads as one 16-byte
-// vector a lane and an f32 tile stores as one 32-byte vector. The
-// recurrence composes a lane's eight elements in turn and scans the 32
-// lanes' compositions: five steps of three shuffles (the product of
+// vector a lane and an f32 tile stores as one 32-byte vector; a partial
+// tile inside the buffer loads as the same vector with zeros selected,
+// one past the buffer's end element by element, and a partial store
+// writes each aligned 16-byte run that is wholly stored as one vector.
+// The recurrence composes a lane's eight elements in turn and scans the
+// 32 lanes' compositions: five steps of three shuffles (the product of
 // decays an f64, two 32-bit halves) and three for the exclusive shift,
-// 18 in all (the fixed order takes 67). tcu.positions gives line 2g + t/2
-// and position 8 (t % 2) + s.
+// 18 in all (the fixed order takes 67).
 // CHECK-LABEL: gpu.func @lanes_k0
 // CHECK: vector.load %{{.*}}[%{{.*}}] {alignment = 16 : i64} : memref<?xf16>, vector<8xf16>
+// CHECK: vector.load %{{.*}}[%{{.*}}] {alignment = 16 : i64} : memref<?xf16>, vector<8xf16>
+// CHECK: arith.select
+// CHECK-COUNT-8: memref.load
 // CHECK-NOT: vector.load
 // CHECK-COUNT-18: gpu.shuffle
 // CHECK-NOT: gpu.shuffle
 // CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}] {alignment = 32 : i64} : memref<?xf32>, vector<8xf32>
+// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CHECK-COUNT-4: memref.store
+// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CHECK-COUNT-4: memref.store
 func.func @lanes(%in: memref<?xf16>, %out: memref<?xf32>, %h0: f32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
