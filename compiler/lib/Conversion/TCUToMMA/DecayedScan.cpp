@@ -29,10 +29,11 @@
 // With `decay_form = recurrence` (tcu-select-strategy's choice for f32,
 // seg256 and the grid) and always with per-segment decays, the tiles are
 // scanned on CUDA cores instead (tcu.linear_recurrence with the decay
-// splat over the tile, or in seg16 each row's own), in the same variants;
-// a walk's carry still enters with the f32 weights Carry_a. `packed`
-// (17..255) walks groups of whole segments with per-element decays, 0 at
-// each head (scanDecayedPacked).
+// splat over the tile, or in seg16 each row's own), in the same variants,
+// their tiles in the lanes order (but seg16's rows); a walk's carry enters
+// as the recurrence's init. `packed` (any S below 256, the strategy's
+// choice but at 16) walks groups of whole segments with per-element
+// decays, 0 at each head (scanDecayedPacked).
 //
 //===----------------------------------------------------------------------===//
 
