@@ -273,6 +273,28 @@ static void printDecayOrValue(OpAsmPrinter &printer, Operation *op, Value value,
 }
 
 //===----------------------------------------------------------------------===//
+// custom<RecurrenceTypes>: tcu.linear_recurrence's source type, then its
+// decays type (`, f32`) only where that is a scalar (an f32 tile else).
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseRecurrenceTypes(OpAsmParser &parser, Type &source,
+                                        Type &decays) {
+  if (parser.parseType(source))
+    return failure();
+  if (succeeded(parser.parseOptionalComma()))
+    return parser.parseType(decays);
+  decays = VectorType::get({16, 16}, parser.getBuilder().getF32Type());
+  return success();
+}
+
+static void printRecurrenceTypes(OpAsmPrinter &printer, Operation *,
+                                 Type source, Type decays) {
+  printer << source;
+  if (!isa<VectorType>(decays))
+    printer << ", " << decays;
+}
+
+//===----------------------------------------------------------------------===//
 // custom<Segments> (buffer forms): `segment_size` and a size as
 // custom<SegmentSize> takes it, or `offsets %off` (the segment_size
 // attribute then holds ShapedType::kDynamic).

@@ -124,6 +124,18 @@ func.func @lanes(%in: memref<?xf16>, %out: memref<?xf32>, %a: vector<16x16xf32>,
   return
 }
 
+// A scalar decay is broadcast and the heads select 0 for it; the lanes
+// order then as above.
+// CHECK-LABEL: func.func @heads
+// CHECK: %[[A:.*]] = vector.broadcast %{{.*}} : f32 to vector<16x16xf32>
+// CHECK: arith.select %{{.*}}, %{{.*}}, %[[A]] : vector<16x16xi1>, vector<16x16xf32>
+// CHECK: vector.transpose
+// CHECK-NOT: tcu.linear_recurrence
+func.func @heads(%a: f32, %x: vector<16x16xf16>, %h: f32, %m: vector<16x16xi1>) -> vector<16x16xf32> {
+  %r = tcu.linear_recurrence %a, %x, %h heads %m order <lanes> : vector<16x16xf16>, f32
+  return %r : vector<16x16xf32>
+}
+
 // tcu.gather: a masked vector.gather a row, each place base + offset kept
 // to [0, limit) (masked-off places read nothing).
 // CHECK-LABEL: func.func @gather

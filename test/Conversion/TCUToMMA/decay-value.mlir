@@ -58,8 +58,7 @@ func.func @grid_value(%in: memref<?xf32>, %out: memref<?xf32>, %a: f32) {
 // CHECK: %[[A:.*]] = memref.load %[[D]][%[[PHYS]]] : memref<?xf32>
 // CHECK-NOT: tcu.decay_matrix
 // CHECK: tcu.load_tile <rows> {{.*}} order <lanes>
-// CHECK: %[[SPLAT:.*]] = vector.broadcast %[[A]] : f32 to vector<16x16xf32>
-// CHECK: %[[R:.*]] = tcu.linear_recurrence %[[SPLAT]], %{{.*}}, %{{.*}} order <lanes> : vector<16x16xf16>
+// CHECK: %[[R:.*]] = tcu.linear_recurrence %[[A]], %{{.*}}, %{{.*}} order <lanes> : vector<16x16xf16>, f32
 // CHECK-NOT: tcu.decay_matrix
 // CHECK: tcu.store_tile %[[R]]
 func.func @per_segment_reverse(%in: memref<?xf16>, %out: memref<?xf32>, %d: memref<?xf32>) {

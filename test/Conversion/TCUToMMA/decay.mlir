@@ -111,15 +111,16 @@ func.func @plain(%in: memref<?xf16>, %out: memref<?xf32>) {
 }
 
 // decay_form <recurrence> (tcu-select-strategy's choice for f32 and
-// seg256): the tiles scan on CUDA cores with the decay splat over them,
-// each row alone in seg16, the tile in order in seg256 (loaded, scanned
-// and stored in the lanes order); no product with a decay matrix.
+// seg256): the tiles scan on CUDA cores with the decay as the scalar of
+// every element, each row alone in seg16, the tile in order in seg256
+// (loaded, scanned and stored in the lanes order); no product with a
+// decay matrix.
 // CHECK-LABEL: func @recurrence_form
-// CHECK: %[[A:.*]] = arith.constant dense<0.899999976> : vector<16x16xf32>
+// CHECK: %[[A:.*]] = arith.constant 0.899999976 : f32
 // CHECK: tcu.load_tile <rows> {{.*}} : memref<?xf32>
-// CHECK: tcu.linear_recurrence %[[A]], %{{.*}}, %{{.*}} rows : vector<16x16xf32>
+// CHECK: tcu.linear_recurrence %[[A]], %{{.*}}, %{{.*}} rows : vector<16x16xf32>, f32
 // CHECK: tcu.load_tile <rows> {{.*}} order <lanes> : memref<?xf16>
-// CHECK: tcu.linear_recurrence %[[A]], %{{.*}}, %{{.*}} exclusive order <lanes> : vector<16x16xf16>
+// CHECK: tcu.linear_recurrence %[[A]], %{{.*}}, %{{.*}} exclusive order <lanes> : vector<16x16xf16>, f32
 // CHECK: tcu.store_tile {{.*}} order <lanes>
 // CHECK-NOT: tcu.mma
 func.func @recurrence_form(%in: memref<?xf32>, %h: memref<?xf16>, %out: memref<?xf32>) {
@@ -129,29 +130,34 @@ func.func @recurrence_form(%in: memref<?xf32>, %h: memref<?xf16>, %out: memref<?
 }
 
 // Packed (any constant S <= 256): a warp walks a group of whole segments
-// (112 segments of 33 over 15 tiles) a tile at a time; each element's
-// decay is 0 at a head (its place from the group's first a multiple of
-// S), the segment's elsewhere: the decay splat, or per-segment decays
-// gathered by segment index (a reverse scan counts from the buffer's end,
-// so the offsets are negated); an exclusive scan selects 0 at the heads.
-// Every tile is in the lanes order (loads, places, recurrence, stores).
+// (112 segments of 33 over 15 tiles) a tile at a time; the heads restart
+// the recurrence where an element's place from the group's first is a
+// multiple of S: from S = 8 on, a lane's eight places hold one head at
+// most, so one remainder of the lane's first place (its position with the
+// low three bits cleared) plus the slot says which. The decay is the
+// scalar, or per-segment decays gathered by the lane's first segment and
+// the next (a reverse scan counts from the buffer's end, so the offsets
+// are negated); an exclusive scan selects 0 at the heads. Every tile is
+// in the lanes order (loads, places, recurrence, stores).
 // CHECK-LABEL: func @packed
 // CHECK-DAG: tcu.positions <rows> order <lanes>
 // CHECK-DAG: tcu.positions <cols> order <lanes>
+// CHECK-DAG: arith.andi %{{.*}}, %cst{{.*}} : vector<16x16xi32>
 // CHECK: scf.parallel
 // CHECK: arith.muli %{{.*}}, %c3696
 // CHECK: scf.for %{{.*}} = %c0 to %c15 step %c1
 // CHECK: tcu.load_tile <rows> %{{.*}} from %{{.*}} order <lanes>
-// CHECK: arith.remsi %{{.*}}, %{{.*}} : vector<16x16xi32>
-// CHECK: %[[A:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<16x16xi1>, vector<16x16xf32>
-// CHECK: tcu.linear_recurrence %[[A]], %{{.*}}, %{{.*}} exclusive order <lanes> : vector<16x16xf16>
-// CHECK: arith.select
+// CHECK: arith.remui %{{.*}}, %{{.*}} : vector<16x16xi32>
+// CHECK: %[[H:.*]] = arith.ori %{{.*}}, %{{.*}} : vector<16x16xi1>
+// CHECK: tcu.linear_recurrence %{{.*}}, %{{.*}}, %{{.*}} heads %[[H]] exclusive order <lanes> : vector<16x16xf16>, f32
+// CHECK: arith.select %[[H]]
 // CHECK: tcu.store_tile {{.*}} order <lanes>
 // CHECK: scf.parallel
-// CHECK: arith.divsi %{{.*}}, %{{.*}} : vector<16x16xi32>
+// CHECK: arith.divui %{{.*}}, %{{.*}} : vector<16x16xi32>
 // CHECK: arith.subi %{{.*}}, %{{.*}} : vector<16x16xi32>
 // CHECK: tcu.gather %{{.*}}[%{{.*}} + %{{.*}}] limit %{{.*}} : vector<16x16xi32>, memref<?xf32> -> vector<16x16xf32>
-// CHECK: tcu.linear_recurrence %{{.*}}, %{{.*}}, %{{.*}} order <lanes> : vector<16x16xf32>
+// CHECK: tcu.gather %{{.*}}[%{{.*}} + %{{.*}}] limit %{{.*}} : vector<16x16xi32>, memref<?xf32> -> vector<16x16xf32>
+// CHECK: tcu.linear_recurrence %{{.*}}, %{{.*}}, %{{.*}} heads %{{.*}} order <lanes> : vector<16x16xf32>
 // CHECK-NOT: tcu.mma
 func.func @packed(%h: memref<?xf16>, %in: memref<?xf32>, %out: memref<?xf32>, %d: memref<?xf32>) {
   tcu.segmented_scan <add> exclusive %h into %out segment_size 33 decay 0.9 {variant = #tcu.variant<packed>, decay_form = #tcu.decay_form<recurrence>} : memref<?xf16> -> memref<?xf32>

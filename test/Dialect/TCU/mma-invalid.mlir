@@ -220,8 +220,24 @@ func.func @recurrence_i8(%a: vector<16x16xf32>, %x: vector<16x16xi8>, %h: f32) {
 // -----
 
 func.func @recurrence_f16_decays(%a: vector<16x16xf16>, %x: vector<16x16xf16>, %h: f32) {
-  // expected-error @+1 {{'tcu.linear_recurrence' op operand #0 must be 16x16 f32 tile, but got 'vector<16x16xf16>'}}
+  // expected-error @+1 {{'tcu.linear_recurrence' op operand #0 must be 16x16 f32 tile or 32-bit float, but got 'vector<16x16xf16>'}}
   %r = "tcu.linear_recurrence"(%a, %x, %h) : (vector<16x16xf16>, vector<16x16xf16>, f32) -> vector<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @recurrence_f16_decay(%a: f16, %x: vector<16x16xf16>, %h: f32) {
+  // expected-error @+1 {{'tcu.linear_recurrence' op operand #0 must be 16x16 f32 tile or 32-bit float, but got 'f16'}}
+  %r = "tcu.linear_recurrence"(%a, %x, %h) : (f16, vector<16x16xf16>, f32) -> vector<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @recurrence_heads_f32(%a: f32, %x: vector<16x16xf16>, %h: f32, %m: vector<16x16xf32>) {
+  // expected-error @+1 {{'tcu.linear_recurrence' op operand #3 must be 16x16 i1 tile, but got 'vector<16x16xf32>'}}
+  %r = "tcu.linear_recurrence"(%a, %x, %h, %m) : (f32, vector<16x16xf16>, f32, vector<16x16xf32>) -> vector<16x16xf32>
   return
 }
 

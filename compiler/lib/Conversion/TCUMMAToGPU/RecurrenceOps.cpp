@@ -9,7 +9,9 @@
 // element is then h_in·A + X from its prefix composition (A, X). In the
 // lanes order (#tcu.order<lanes>) a lane's eight elements are consecutive:
 // it composes them in turn, the 32 lanes scan their compositions (a third
-// of the shuffles), and each lane runs its elements from the h before it.
+// of the shuffles), and each lane runs its elements from the h before it;
+// with one decay for the tile the lanes scan h alone (the decay over a run
+// is a power of it, or 0 past a head: a ballot says where the heads are).
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +24,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -157,6 +160,88 @@ SmallVector<Value> lanesRecurrence(RecurrenceBuilder &r, ArrayRef<Value> a,
   return out;
 }
 
+/// The lanes-order recurrence with one decay `a` (f32, the same in every
+/// lane) and `heads` (i1 per slot, or none): the decay over a run of
+/// 8·2^k elements is a^(8·2^k) where the run holds no head and 0 where it
+/// does, so no product is shuffled. The powers are squared in f64 and
+/// rounded once, as the general form's products are; where the heads lie
+/// is one ballot, and the 32 lanes scan X alone.
+SmallVector<Value> uniformLanesRecurrence(RecurrenceBuilder &r, Value a,
+                                          ArrayRef<Value> heads,
+                                          ArrayRef<Value> x, Value init,
+                                          bool exclusive) {
+  OpBuilder &b = r.b;
+  Location loc = r.loc;
+  WarpBuilder w{b, loc};
+  using P = arith::CmpIPredicate;
+  auto step = [&](Value h, int64_t s) {
+    Value next = LLVM::FMAOp::create(b, loc, a, h, x[s]);
+    return heads.empty() ? next : r.select(heads[s], x[s], next);
+  };
+  Value own = x[0];
+  for (int64_t s = 1; s < kSlots; ++s)
+    own = step(own, s);
+
+  // pow[k] = a^(8·2^k), k = 0..4.
+  Value power = r.wide(a);
+  for (int i = 0; i < 3; ++i)
+    power = r.mul(power, power);
+  SmallVector<Value> pow{power};
+  for (int k = 1; k < 5; ++k)
+    pow.push_back(r.mul(pow.back(), pow.back()));
+
+  Value laneIdx = arith::AddIOp::create(b, loc, r.laneOfGroup(0), r.t);
+  Value lane = arith::IndexCastOp::create(b, loc, b.getI32Type(), laneIdx);
+  Value mask, seen;
+  if (!heads.empty()) {
+    Value any = heads[0];
+    for (int64_t s = 1; s < kSlots; ++s)
+      any = arith::OrIOp::create(b, loc, any, heads[s]);
+    mask = NVVM::VoteSyncOp::create(b, loc, b.getI32Type(), w.i32(-1), any,
+                                    NVVM::VoteSyncKind::ballot);
+    // This lane's bit at the top, the later lanes' shifted out.
+    seen = arith::ShLIOp::create(
+        b, loc, mask, arith::SubIOp::create(b, loc, w.i32(31), lane));
+  }
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  for (int k = 0; k < 5; ++k) {
+    int32_t span = 1 << k;
+    Value before = r.up(own, span);
+    Value decay = r.narrow(pow[k]);
+    if (seen) // no head in the span's lanes: its top `span` bits clear
+      decay =
+          r.select(w.cmp(P::ult, seen, w.i32(1 << (32 - span))), decay, zero);
+    Value joined = LLVM::FMAOp::create(b, loc, decay, before, own);
+    own = r.select(r.atLeast(laneIdx, span), joined, own);
+  }
+  // The h before the lane: init times a^(8·lane) (0 after a head) plus
+  // the lanes' before it.
+  Value weight = arith::ConstantOp::create(b, loc, b.getF64FloatAttr(1.0));
+  for (int bit = 0; bit < 5; ++bit) {
+    Value set = w.cmp(
+        P::ne, arith::AndIOp::create(b, loc, lane, w.i32(1 << bit)), w.i32(0));
+    weight = r.select(set, r.mul(weight, pow[bit]), weight);
+  }
+  Value initWeight = r.narrow(weight);
+  if (mask) {
+    Value below = arith::SubIOp::create(
+        b, loc, arith::ShLIOp::create(b, loc, w.i32(1), lane), w.i32(1));
+    Value headBefore =
+        w.cmp(P::ne, arith::AndIOp::create(b, loc, mask, below), w.i32(0));
+    initWeight = r.select(headBefore, zero, initWeight);
+  }
+  Value hasLeft = r.atLeast(laneIdx, 1);
+  Value h = LLVM::FMAOp::create(b, loc, initWeight, init,
+                                r.select(hasLeft, r.up(own, 1), zero));
+  SmallVector<Value> out;
+  for (int64_t s = 0; s < kSlots; ++s) {
+    Value next = step(h, s);
+    out.push_back(exclusive ? h : next);
+    h = next;
+  }
+  return out;
+}
+
 struct LowerLinearRecurrence : OpConversionPattern<LinearRecurrenceOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -166,15 +251,35 @@ struct LowerLinearRecurrence : OpConversionPattern<LinearRecurrenceOp> {
     Type f32 = rewriter.getF32Type();
     LanePosition pos = getLanePosition(rewriter, loc);
     RecurrenceBuilder r{rewriter, loc, pos.g, pos.t};
-    SmallVector<Value> a, x;
+    SmallVector<Value> a, x, heads;
+    Value scalar = op.getScalarDecay() ? adaptor.getDecays() : Value();
     for (int64_t s = 0; s < kSlots; ++s) {
-      a.push_back(vector::ExtractOp::create(rewriter, loc, adaptor.getDecays(),
-                                            ArrayRef<int64_t>{s}));
       Value v = vector::ExtractOp::create(rewriter, loc, adaptor.getSource(),
                                           ArrayRef<int64_t>{s});
       if (v.getType() != f32)
         v = arith::ExtFOp::create(rewriter, loc, f32, v);
       x.push_back(v);
+      if (adaptor.getHeads())
+        heads.push_back(vector::ExtractOp::create(
+            rewriter, loc, adaptor.getHeads(), ArrayRef<int64_t>{s}));
+    }
+    if (scalar && op.getOrder() == ElementOrder::Lanes) {
+      rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
+          op, fragmentType(f32),
+          uniformLanesRecurrence(r, scalar, heads, x, adaptor.getInit(),
+                                 op.getExclusive()));
+      return success();
+    }
+    // Otherwise every element's decay, 0 at a head.
+    Value zero = arith::ConstantOp::create(rewriter, loc,
+                                           rewriter.getF32FloatAttr(0.0f));
+    for (int64_t s = 0; s < kSlots; ++s) {
+      Value d =
+          scalar ? scalar
+                 : vector::ExtractOp::create(rewriter, loc, adaptor.getDecays(),
+                                             ArrayRef<int64_t>{s})
+                       .getResult();
+      a.push_back(heads.empty() ? d : r.select(heads[s], zero, d));
     }
     if (op.getOrder() == ElementOrder::Lanes) {
       rewriter.replaceOpWithNewOp<vector::FromElementsOp>(

@@ -706,22 +706,40 @@ struct LowerGather : OpConversionPattern<GatherOp> {
     Location loc = op.getLoc();
     using P = arith::CmpIPredicate;
     Value zero = constIndex(rewriter, loc, 0);
+    Type elt = cast<MemRefType>(op.getSource().getType()).getElementType();
+    SmallVector<Type> types(kSlots, elt);
+    // One branch (an empty buffer reads nothing), the loads inside it
+    // unconditional at an index clamped to 0 and zeroed where outside: the
+    // equal offsets of a lane's elements then load once.
+    auto ifOp =
+        scf::IfOp::create(rewriter, loc, types,
+                          cmp(rewriter, loc, P::sgt, adaptor.getLimit(), zero),
+                          /*withElseRegion=*/true);
+    OpBuilder t = ifOp.getThenBodyBuilder();
+    Value none = arith::ConstantOp::create(t, loc, t.getZeroAttr(elt));
     SmallVector<Value> slots;
     for (int64_t s = 0; s < kSlots; ++s) {
-      Value offset = vector::ExtractOp::create(
-          rewriter, loc, adaptor.getIndices(), ArrayRef<int64_t>{s});
+      Value offset = vector::ExtractOp::create(t, loc, adaptor.getIndices(),
+                                               ArrayRef<int64_t>{s});
       Value addr = arith::AddIOp::create(
-          rewriter, loc, adaptor.getBase(),
-          arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(),
-                                     offset));
-      Value valid = arith::AndIOp::create(
-          rewriter, loc, cmp(rewriter, loc, P::sge, addr, zero),
-          cmp(rewriter, loc, P::slt, addr, adaptor.getLimit()));
-      slots.push_back(
-          maskedLoad(rewriter, loc, valid, adaptor.getSource(), addr));
+          t, loc, adaptor.getBase(),
+          arith::IndexCastOp::create(t, loc, t.getIndexType(), offset));
+      Value valid =
+          arith::AndIOp::create(t, loc, cmp(t, loc, P::sge, addr, zero),
+                                cmp(t, loc, P::slt, addr, adaptor.getLimit()));
+      Value v = memref::LoadOp::create(
+          t, loc, adaptor.getSource(),
+          ValueRange{arith::SelectOp::create(t, loc, valid, addr, zero)});
+      slots.push_back(arith::SelectOp::create(t, loc, valid, v, none));
     }
+    scf::YieldOp::create(t, loc, slots);
+    OpBuilder e = ifOp.getElseBodyBuilder();
+    scf::YieldOp::create(
+        e, loc,
+        SmallVector<Value>(
+            kSlots, arith::ConstantOp::create(e, loc, e.getZeroAttr(elt))));
     rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
-        op, getTypeConverter()->convertType(op.getType()), slots);
+        op, getTypeConverter()->convertType(op.getType()), ifOp.getResults());
     return success();
   }
 };

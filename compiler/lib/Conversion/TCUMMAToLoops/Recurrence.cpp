@@ -6,8 +6,9 @@
 // products of its decays, then the h before each row follows from the
 // rows in order, and each row is scanned again from it; the init enters
 // each element times the product of the decays before it (f64, rounded
-// once). Tiles in the
-// lanes order are put in line order first, and the result back.
+// once). A scalar decay and the heads become a tile of decays (0 at a
+// head). Tiles in the lanes order are put in line order first, and the
+// result back.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,7 +43,16 @@ struct LowerLinearRecurrence : OpRewritePattern<LinearRecurrenceOp> {
     if (cast<VectorType>(source.getType()).getElementType() != f32)
       source = arith::ExtFOp::create(b, loc, tile, source);
     bool lanes = op.getOrder() == ElementOrder::Lanes;
+    // A scalar decay is every element's; a head's is 0.
     Value decays = op.getDecays();
+    if (op.getScalarDecay())
+      decays = vector::BroadcastOp::create(b, loc, tile, decays);
+    if (Value heads = op.getHeads())
+      decays = arith::SelectOp::create(
+          b, loc, heads,
+          arith::ConstantOp::create(
+              b, loc, DenseElementsAttr::get(tile, b.getZeroAttr(f32))),
+          decays);
     if (lanes) {
       decays = loops::lanesTile(b, loc, decays, /*fromLanes=*/true);
       source = loops::lanesTile(b, loc, source, /*fromLanes=*/true);

@@ -182,17 +182,18 @@ Value decayedTile(TileBuilder &tb, const Collective &c, const DecayParts &d,
                                arith::MulFOp::create(b, loc, ends, head));
 }
 
-/// The decayed scan of `a` on CUDA cores with the decays of the f32 tile
-/// `decays` (tcu.linear_recurrence): `decay_form = recurrence`, and the
+/// The decayed scan of `a` on CUDA cores with `decays`, an f32 tile or
+/// one f32 for every element, restarted where `heads` (an i1 tile, or
+/// null) is set (tcu.linear_recurrence): `decay_form = recurrence`, and the
 /// only form of per-segment decays, whose matrices would serve one segment
 /// each and cost more to build than the scan
 /// (docs/algorithms.md#per-segment-decays).
 /// Tiles in c.scanOrder (fixed or lanes).
 Value recurrence(TileBuilder &tb, const Collective &c, Value decays, Value a,
-                 Value init, bool rows) {
+                 Value init, bool rows, Value heads = Value()) {
   return LinearRecurrenceOp::create(
       tb.builder(), tb.location(), tb.tileType(tb.builder().getF32Type()),
-      decays, a, init, rows, /*exclusive=*/!c.inclusive, c.scanOrder);
+      decays, a, init, heads, rows, /*exclusive=*/!c.inclusive, c.scanOrder);
 }
 
 /// decayedTile of a tile that continues its segment from `carry`, the
@@ -212,8 +213,8 @@ std::pair<Value, Value> decayedCarriedTile(TileBuilder &tb, const Collective &c,
     // The carry is the recurrence's init: each lane's power of the decay
     // is rounded once from f64, as Carry_a's are (in the lanes order,
     // where Carry_a's places would not be the elements').
-    r = recurrence(tb, c, tb.broadcast(decayScalar(tb, d), f32), a,
-                   tb.element(carry, 0, 0), /*rows=*/false);
+    r = recurrence(tb, c, decayScalar(tb, d), a, tb.element(carry, 0, 0),
+                   /*rows=*/false);
   } else {
     // The carry's weights are the powers rounded once (from f64): a long
     // walk adds the same relative error to its carry every tile.
@@ -423,14 +424,28 @@ void scanDecayedPacked(TileBuilder &tb, const Collective &c,
     return arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(i32Tile, b.getI32IntegerAttr(v)));
   };
-  // Each element's place in the tile (16 line + position).
-  Value place = arith::AddIOp::create(
+  using P = arith::CmpIPredicate;
+  auto cmp = [&](P p, Value x, Value y) -> Value {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  };
+  auto add = [&](Value x, Value y) -> Value {
+    return arith::AddIOp::create(b, loc, x, y);
+  };
+  // Each element's place in the tile (16 line + position). From S = 8 on a
+  // lane's eight places (consecutive in the lanes order) hold one head at
+  // most: one remainder and one quotient of the lane's first place give
+  // every slot's (`slot` its place after the first).
+  Value line = arith::MulIOp::create(
       b, loc,
-      arith::MulIOp::create(
-          b, loc,
-          PositionsOp::create(b, loc, i32Tile, TileLayout::Rows, c.scanOrder),
-          splat(T)),
-      PositionsOp::create(b, loc, i32Tile, TileLayout::Cols, c.scanOrder));
+      PositionsOp::create(b, loc, i32Tile, TileLayout::Rows, c.scanOrder),
+      splat(T));
+  Value position =
+      PositionsOp::create(b, loc, i32Tile, TileLayout::Cols, c.scanOrder);
+  bool perLane = s >= 8;
+  Value laneFirst =
+      perLane ? add(line, arith::AndIOp::create(b, loc, position, splat(~7)))
+              : add(line, position);
+  Value slot = arith::AndIOp::create(b, loc, position, splat(7));
   Value zeros = arith::ConstantOp::create(b, loc, b.getZeroAttr(f32Tile));
   tb.parallel(tb.ceilDiv(c.numSegments, group.segments), [&](Value g) {
     Value first = tb.mul(g, group.segments);
@@ -455,27 +470,41 @@ void scanDecayedPacked(TileBuilder &tb, const Collective &c,
           Value h = carried[0];
           for (auto [t, tileBase, limit, x] :
                llvm::zip(tiles, loaded.bases, limits, loaded.tiles)) {
-            // rel: each element's place from the group's first.
-            Value rel = arith::AddIOp::create(
-                b, loc, place,
-                vector::BroadcastOp::create(
-                    b, loc, i32Tile,
-                    arith::IndexCastOp::create(b, loc, i32, tb.mul(t, T * T))));
-            Value head = arith::CmpIOp::create(
-                b, loc, arith::CmpIPredicate::eq,
-                arith::RemSIOp::create(b, loc, rel, splat(s)), splat(0));
-            Value own;
-            if (c.decays) {
-              Value seg = arith::DivSIOp::create(b, loc, rel, splat(s));
-              if (c.reverse)
-                seg = arith::SubIOp::create(b, loc, splat(0), seg);
-              own = GatherOp::create(b, loc, f32Tile, c.decays, decaysBase, seg,
-                                     c.numSegments);
+            // rel: the lane's first place (S < 8: each element's) from
+            // the group's first; k: the element's place in its segment
+            // plus S where a head came earlier in the lane.
+            Value rel = add(laneFirst, vector::BroadcastOp::create(
+                                           b, loc, i32Tile,
+                                           arith::IndexCastOp::create(
+                                               b, loc, i32, tb.mul(t, T * T))));
+            Value seg = arith::DivUIOp::create(b, loc, rel, splat(s));
+            Value k = arith::RemUIOp::create(b, loc, rel, splat(s));
+            Value head, later;
+            if (perLane) {
+              k = add(k, slot);
+              later = cmp(P::uge, k, splat(s));
+              head = arith::OrIOp::create(b, loc, cmp(P::eq, k, splat(0)),
+                                          cmp(P::eq, k, splat(s)));
             } else {
-              own = tb.broadcast(decayScalar(tb, d), f32);
+              head = cmp(P::eq, k, splat(0));
             }
-            Value a = arith::SelectOp::create(b, loc, head, zeros, own);
-            Value r = recurrence(tb, c, a, x, h, /*rows=*/false);
+            // Each element's decay (a head's is 0 through `heads`): one
+            // for all, or its segment's, read for the lane's first place
+            // and the next segment (two loads a lane).
+            Value own = decayScalar(tb, d);
+            if (c.decays) {
+              auto gather = [&](Value index) -> Value {
+                if (c.reverse)
+                  index = arith::SubIOp::create(b, loc, splat(0), index);
+                return GatherOp::create(b, loc, f32Tile, c.decays, decaysBase,
+                                        index, c.numSegments);
+              };
+              own = gather(seg);
+              if (perLane)
+                own = arith::SelectOp::create(b, loc, later,
+                                              gather(add(seg, splat(1))), own);
+            }
+            Value r = recurrence(tb, c, own, x, h, /*rows=*/false, head);
             Value out = c.inclusive
                             ? r
                             : arith::SelectOp::create(b, loc, head, zeros, r)
@@ -488,10 +517,20 @@ void scanDecayedPacked(TileBuilder &tb, const Collective &c,
               Value last = tb.element(x, T - 1, T - 1);
               if (last.getType() != f32)
                 last = arith::ExtFOp::create(b, loc, f32, last);
-              h = arith::AddFOp::create(
-                  b, loc,
-                  arith::MulFOp::create(b, loc, tb.element(a, T - 1, T - 1), h),
-                  last);
+              Value lastDecay = c.decays ? tb.element(own, T - 1, T - 1) : own;
+              // Whether the tile's last place (from the group's first)
+              // is a head, as a scalar (an i1 element does not shuffle).
+              Value lastHead = arith::CmpIOp::create(
+                  b, loc, P::eq,
+                  arith::RemUIOp::create(
+                      b, loc, tb.add(tb.mul(t, T * T), tb.idx(T * T - 1)),
+                      tb.idx(s)),
+                  tb.idx(0));
+              h = arith::SelectOp::create(
+                  b, loc, lastHead, last,
+                  arith::AddFOp::create(
+                      b, loc, arith::MulFOp::create(b, loc, lastDecay, h),
+                      last));
             }
           }
           return {h};
@@ -535,8 +574,8 @@ void mlir::tcu::detail::scanDecayed(TileBuilder &tb,
               r = recurrence(tb, c, tb.rowSums(column), a, zeroScalar(tb, f32),
                              /*rows=*/true);
             } else if (c.decayRecurrence) {
-              r = recurrence(tb, c, tb.broadcast(decayScalar(tb, d), f32), a,
-                             zeroScalar(tb, f32), /*rows=*/true);
+              r = recurrence(tb, c, decayScalar(tb, d), a, zeroScalar(tb, f32),
+                             /*rows=*/true);
             } else {
               r = decayedRows(tb, c, d, a);
             }
@@ -563,8 +602,7 @@ void mlir::tcu::detail::scanDecayed(TileBuilder &tb,
       if (c.decayRecurrence) {
         Type f32 = tb.builder().getF32Type();
         Value decay = decayScalar(tb, segmentDecay(tb, c, d, seg));
-        r = recurrence(tb, c, tb.broadcast(decay, f32), a, zeroScalar(tb, f32),
-                       /*rows=*/false);
+        r = recurrence(tb, c, decay, a, zeroScalar(tb, f32), /*rows=*/false);
       } else {
         r = decayedTile(tb, c, d, a);
       }

@@ -24,6 +24,14 @@ def TCU_F32Tile : Type<And<[TCU_Tile.predicate,
   let builderCall = "::mlir::VectorType::get({16, 16}, $_builder.getF32Type())";
 }
 
+def TCU_I1Tile : Type<And<[TCU_Tile.predicate,
+    CPred<"::llvm::cast<::mlir::VectorType>($_self).getElementType()"
+          ".isInteger(1)">]>,
+    "16x16 i1 tile", "::mlir::VectorType"> {
+  let builderCall =
+      "::mlir::VectorType::get({16, 16}, $_builder.getI1Type())";
+}
+
 def TCU_MatrixOp : TCU_Op<"matrix", [Pure]> {
   let summary = "a named 16x16 constant 0/1 matrix (P, PT, U, Ustrict, L, Ones)";
   let description = [{
@@ -373,10 +381,11 @@ def TCU_LinearRecurrenceOp : TCU_Op<"linear_recurrence", [Pure]> {
     `lanes` load (`#tcu.order`): the recurrence runs over the elements in
     memory order of a tile loaded so (not with `rows`).
 
-    This is a decayed scan whose decay differs between the tile's segments
-    (or elements), where a decay matrix would serve one segment only and
+    This is a decayed scan on CUDA cores: where the decay differs between
+    the tile's segments a decay matrix would serve one segment only and
     cost more to build than the scan itself
-    (docs/algorithms.md#per-segment-decays). The GPU composes the pairs
+    (docs/algorithms.md#per-segment-decays); tcu-select-strategy's
+    `decay_form` says where one decay takes it too. The GPU composes the pairs
     (a, x) of a lane's elements, then across the lanes of a row and the rows
     with shuffles (`lanes`: a lane's eight consecutive elements one after
     the other, then across the 32 lanes, a third of the shuffles); the CPU
@@ -384,22 +393,43 @@ def TCU_LinearRecurrenceOp : TCU_Op<"linear_recurrence", [Pure]> {
     of the f32 operations is not specified (each result is within a few f32
     roundings of the sequential recurrence per element).
 
+    `heads` (an i1 tile, optional) restarts the recurrence: where it is
+    set the decay is 0 (`h_i = source_i`). `decays` is an f32 tile (one
+    decay per element) or an f32 scalar, the decay of every element (its
+    type then follows the source's: `: vector<16x16xf16>, f32`). A scalar
+    decay in the lanes order needs no product of decays in the scan: the
+    decay over a run of 8·2^k elements with no head is a^(8·2^k), one
+    value for the warp, and where the heads are is one ballot; the GPU then
+    shuffles h alone (6 shuffles a tile instead of 18). Packed segments of
+    one decay and the tiles of one segment take this form.
+
     `source`: f16, bf16 or f32 (widened exactly); `decays`, `init` and the
     result: f32.
 
     ```mlir
     %h = tcu.linear_recurrence %a, %x, %h0 : vector<16x16xf16>
     %e = tcu.linear_recurrence %a, %x, %zero rows exclusive : vector<16x16xf32>
+    %p = tcu.linear_recurrence %s, %x, %h0 heads %first order <lanes>
+        : vector<16x16xf16>, f32
     ```
   }];
-  let arguments = (ins TCU_F32Tile:$decays, TCU_Tile:$source, F32:$init,
+  let arguments = (ins AnyTypeOf<[TCU_F32Tile, F32]>:$decays, TCU_Tile:$source,
+                   F32:$init, Optional<TCU_I1Tile>:$heads,
                    UnitAttr:$rows, UnitAttr:$exclusive,
                    DefaultValuedAttr<TCU_ElementOrderAttr,
                                      "::mlir::tcu::ElementOrder::Fixed">:$order);
   let results = (outs TCU_F32Tile:$result);
   let assemblyFormat = [{
-    $decays `,` $source `,` $init (`rows` $rows^)? (`exclusive` $exclusive^)?
-    (`order` $order^)? attr-dict `:` type($source)
+    $decays `,` $source `,` $init (`heads` $heads^)? (`rows` $rows^)?
+    (`exclusive` $exclusive^)? (`order` $order^)? attr-dict `:`
+    custom<RecurrenceTypes>(type($source), type($decays))
+  }];
+  let extraClassDeclaration = [{
+    /// The decay of every element, where `decays` is a scalar (else null).
+    ::mlir::Value getScalarDecay() {
+      return ::llvm::isa<::mlir::FloatType>(getDecays().getType())
+                 ? getDecays() : ::mlir::Value();
+    }
   }];
   let hasVerifier = 1;
 }
@@ -416,7 +446,8 @@ def TCU_GatherOp : TCU_Op<"gather"> {
     The packed decayed scan reads each element's segment decay with it
     (docs/algorithms.md#packed-decayed-scans): the few decays a tile
     needs are gathered by the segment index of each element. The GPU
-    loads each element a lane holds (eight), the CPU the 256 in order.
+    loads each element a lane holds (eight, under one branch, so that
+    equal indices load once), the CPU the 256 in order.
 
     ```mlir
     %d = tcu.gather %decays[%first + %offs] limit %k
