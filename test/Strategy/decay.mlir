@@ -84,7 +84,7 @@ func.func @plain_one(%in: memref<?xf16>, %out: memref<?xf32>) {
 // -----
 
 // CHECK-LABEL: func @long
-// CHECK: segment_size 257 decay 0.9 {decay_form = #tcu.decay_form<matrices>, tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>}
+// CHECK: segment_size 257 decay 0.9 {decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>}
 func.func @long(%in: memref<?xf16>, %out: memref<?xf32>) {
   // expected-remark @+1 {{variant seg256n, 2 tile(s) per warp: a decayed scan (decay 0.9) has a form in seg16, seg256, packed, seg256n and grid only}}
   tcu.segmented_scan <add> inclusive %in into %out segment_size 257 decay 0.9 : memref<?xf16> -> memref<?xf32>
@@ -94,7 +94,7 @@ func.func @long(%in: memref<?xf16>, %out: memref<?xf32>) {
 // -----
 
 // CHECK-LABEL: func @runtime
-// CHECK: segment_size %{{.*}} decay 0.9 {decay_form = #tcu.decay_form<matrices>, tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>}
+// CHECK: segment_size %{{.*}} decay 0.9 {decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>}
 func.func @runtime(%in: memref<?xf16>, %out: memref<?xf32>, %s: index) {
   // expected-remark @+1 {{variant seg256n, 2 tile(s) per warp}}
   tcu.segmented_scan <add> inclusive %in into %out segment_size %s decay 0.9 : memref<?xf16> -> memref<?xf32>
@@ -105,7 +105,7 @@ func.func @runtime(%in: memref<?xf16>, %out: memref<?xf32>, %s: index) {
 
 // (A plain scan over offsets takes `balanced`.)
 // CHECK-LABEL: func @offsets
-// CHECK: offsets %{{.*}} decay 0.9 {decay_form = #tcu.decay_form<matrices>, tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>}
+// CHECK: offsets %{{.*}} decay 0.9 {decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>}
 func.func @offsets(%in: memref<?xf16>, %out: memref<?xf32>, %off: memref<?xi64>) {
   // expected-remark @+1 {{variant seg256n, 2 tile(s) per warp}}
   tcu.segmented_scan <add> inclusive %in into %out offsets %off decay 0.9 : memref<?xf16>, memref<?xi64> -> memref<?xf32>
@@ -137,9 +137,9 @@ func.func @grid(%in: memref<?xbf16>, %out: memref<?xf32>) {
 // -----
 
 // The form of the tiles (decay_form): the recurrence on CUDA cores for f32
-// input (@given_tiles), packed (@mid), seg256 (@one_tile), the grid (@grid)
-// and per-segment decays; the Tensor Core matrices for 16-bit seg16 and
-// seg256n.
+// input (@given_tiles), packed (@mid), seg256 (@one_tile), seg256n (@long,
+// @runtime, @offsets), the grid (@grid) and per-segment decays; the Tensor
+// Core matrices for 16-bit seg16 only.
 //
 // Per-segment decays: the same variants (packed, seg16 and seg256 for short
 // segments, their tiles scanned on CUDA cores), the grid from 131072.

@@ -110,13 +110,14 @@ constexpr int64_t kDecayedSeg16Segment = 16;
 constexpr int64_t kDecayedPackedMaxSegment = 256;
 
 /// The tiles on CUDA cores where the matrices' products cost more than
-/// the recurrence: f32 data (nine products a matrix), seg256 and the grid,
-/// and per-segment decays (no shared matrix); the Tensor Core matrices for
-/// 16-bit seg16 and seg256n (docs/rationale.md#one-decay-on-cuda-cores).
+/// the recurrence: f32 data (nine products a matrix), every variant whose
+/// tiles run in the lanes order (packed, seg256, seg256n, the grid) and
+/// per-segment decays (no shared matrix); the Tensor Core matrices for
+/// 16-bit seg16, a product a row (docs/rationale.md#one-decay-on-cuda-cores).
 DecayForm decayFormFor(SegmentedScanOp op, Variant v) {
   bool matrices = !op.getDecays() &&
                   !op.getInputType().getElementType().isF32() &&
-                  (v == Variant::Seg16 || v == Variant::Seg256N);
+                  v == Variant::Seg16;
   return matrices ? DecayForm::Matrices : DecayForm::Recurrence;
 }
 
