@@ -91,12 +91,18 @@ import sys
 import time
 
 import numpy as np
-import torch
-import triton
-import triton.language as tl
+
+try:
+    import torch
+    import triton
+    import triton.language as tl
+except ImportError:  # --precompile needs neither (a machine without a GPU)
+    torch = triton = tl = None
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}
+DTYPES = ({"f16": torch.float16, "bf16": torch.bfloat16,
+           "f32": torch.float32} if torch else dict.fromkeys(("f16", "bf16",
+                                                               "f32")))
 HEAD, TAIL = 1 << 20, 1 << 16  # the checked slices' lengths
 REPS, SLOW_MS = 30, 4000.0     # timed calls, and the time budget of a timing
 FIELDS = ["device", "date", "dtype", "segment", "decay", "peer", "ms", "gbps",
@@ -105,39 +111,39 @@ FIELDS = ["device", "date", "dtype", "segment", "decay", "peer", "ms", "gbps",
 
 # --- Triton ---------------------------------------------------------------
 
-@triton.jit
-def _combine(a1, h1, a2, h2):
-    return a1 * a2, a2 * h1 + h2
+if triton:  # the peer kernel (triton_decay_scan)
+    @triton.jit
+    def _combine(a1, h1, a2, h2):
+        return a1 * a2, a2 * h1 + h2
 
-
-@triton.jit
-def _decay_scan(x, y, n, segments, seg, decay, decays, ROWS: tl.constexpr,
-                BLOCK: tl.constexpr, PER: tl.constexpr):
-    """ROWS segments a program, walked in BLOCK-wide chunks. The scan of a
-    chunk over (a, x) pairs gives (a^(k+1), local h) at column k; the carry
-    (h at the previous chunk's end) enters as a^(k+1) * carry.
-    PER: 1: segment r's decay is decays[r]; 2: element i's is decays[i];
-    0: `decay`."""
-    rows = tl.program_id(0).to(tl.int64) * ROWS + tl.arange(0, ROWS)
-    if PER == 1:
-        row_a = tl.load(decays + rows, mask=rows < segments, other=0.0)
-    else:
-        row_a = tl.zeros([ROWS], tl.float32) + decay
-    last = tl.arange(0, BLOCK)[None, :] == BLOCK - 1
-    carry = tl.zeros([ROWS], tl.float32)
-    for start in range(0, seg, BLOCK):
-        cols = start + tl.arange(0, BLOCK)
-        offs = rows[:, None] * seg + cols[None, :]
-        mask = (rows[:, None] < segments) & (cols[None, :] < seg) & (offs < n)
-        v = tl.load(x + offs, mask=mask, other=0).to(tl.float32)
-        if PER == 2:
-            a = tl.load(decays + offs, mask=mask, other=0.0)
+    @triton.jit
+    def _decay_scan(x, y, n, segments, seg, decay, decays, ROWS: tl.constexpr,
+                    BLOCK: tl.constexpr, PER: tl.constexpr):
+        """ROWS segments a program, walked in BLOCK-wide chunks. The scan of a
+        chunk over (a, x) pairs gives (a^(k+1), local h) at column k; the carry
+        (h at the previous chunk's end) enters as a^(k+1) * carry.
+        PER: 1: segment r's decay is decays[r]; 2: element i's is decays[i];
+        0: `decay`."""
+        rows = tl.program_id(0).to(tl.int64) * ROWS + tl.arange(0, ROWS)
+        if PER == 1:
+            row_a = tl.load(decays + rows, mask=rows < segments, other=0.0)
         else:
-            a = tl.zeros([ROWS, BLOCK], tl.float32) + row_a[:, None]
-        p, h = tl.associative_scan((a, v), 1, _combine)
-        h = h + p * carry[:, None]
-        tl.store(y + offs, h, mask=mask)
-        carry = tl.sum(tl.where(last, h, 0.0), 1)
+            row_a = tl.zeros([ROWS], tl.float32) + decay
+        last = tl.arange(0, BLOCK)[None, :] == BLOCK - 1
+        carry = tl.zeros([ROWS], tl.float32)
+        for start in range(0, seg, BLOCK):
+            cols = start + tl.arange(0, BLOCK)
+            offs = rows[:, None] * seg + cols[None, :]
+            mask = (rows[:, None] < segments) & (cols[None, :] < seg) & (offs < n)
+            v = tl.load(x + offs, mask=mask, other=0).to(tl.float32)
+            if PER == 2:
+                a = tl.load(decays + offs, mask=mask, other=0.0)
+            else:
+                a = tl.zeros([ROWS, BLOCK], tl.float32) + row_a[:, None]
+            p, h = tl.associative_scan((a, v), 1, _combine)
+            h = h + p * carry[:, None]
+            tl.store(y + offs, h, mask=mask)
+            carry = tl.sum(tl.where(last, h, 0.0), 1)
 
 
 def triton_shape(seg, segments):
@@ -764,7 +770,8 @@ def precompile(args):
                 cmd = [args.precompile, "compile", "--op", "scan", "--dtype",
                        dtype, "--segment", str(segment), "--decay",
                        "segments" if decay == "seg" else decay,
-                       "--arch", args.arch, "--cache-dir", args.out]
+                       "--arch", args.arch, "--cache-dir", args.out] + (
+                           ["--cubin"] if args.cubin else [])
                 r = subprocess.run(cmd, capture_output=True, text=True)
                 if r.returncode:
                     failed += 1
@@ -787,6 +794,10 @@ def main():
                         "cache --out (for a GPU machine without LLVM)")
     p.add_argument("--arch", default="sm_90",
                    help="--precompile's target (sm_90:h200 for an H200)")
+    p.add_argument("--cubin", action="store_true",
+                   help="--precompile: also store each kernel's cubin "
+                        "(needs ptxas), which the GPU machine then loads "
+                        "without JIT-compiling the PTX")
     p.add_argument("--quick", action="store_true",
                    help="n = 2^22, f16, S = 16,100,whole, a = 0.9 (options "
                         "given explicitly still apply)")
@@ -819,6 +830,9 @@ def main():
             p.error(f"--peers: {s} is not one of triton, torch, jax, cub")
     if args.precompile:
         sys.exit(precompile(args))
+    if torch is None:
+        p.error("measuring needs torch and triton (not importable here); "
+                "--precompile needs neither")
     if "jax" in args.peers:  # JAX would take 75% of the GPU at its import
         os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
     if not torch.cuda.is_available():
