@@ -68,30 +68,3 @@ func.func @uniform(%in: memref<?xf16>, %out: memref<?xf32>, %h0: f32, %a: f32) {
   return
 }
 
-// Decays equal between heads (`piecewise`): the same scan of h alone, the
-// run's decay a power of its last element's (per lane, f64), and the
-// weight of init a power of the previous lane's last decay (one more
-// shuffle).
-// CHECK-LABEL: gpu.func @piecewise_k0
-// CHECK: nvvm.vote.sync ballot
-// CHECK-COUNT-7: gpu.shuffle up %{{.*}}, %{{.*}}, %{{.*}} : f32
-// CHECK-NOT: gpu.shuffle
-func.func @piecewise(%in: memref<?xf16>, %out: memref<?xf32>, %h0: f32) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c16 = arith.constant 16 : index
-  %c256 = arith.constant 256 : index
-  %c64 = arith.constant 64 : index
-  %n = memref.dim %in, %c0 : memref<?xf16>
-  %zero = arith.constant dense<0.0> : vector<16x16xf16>
-  scf.parallel (%w) = (%c0) to (%c64) step (%c1) {
-    %base = arith.muli %w, %c256 : index
-    %x = tcu.load_tile <rows> %in[%base] stride %c16 line %c16 limit %n order <lanes> : memref<?xf16> -> vector<16x16xf16>
-    %heads = arith.cmpf oeq, %x, %zero : vector<16x16xf16>
-    %a = arith.extf %x : vector<16x16xf16> to vector<16x16xf32>
-    %h = tcu.linear_recurrence %a, %x, %h0 heads %heads piecewise order <lanes> : vector<16x16xf16>
-    tcu.store_tile %h, %out[%base] stride %c16 line %c16 limit %n order <lanes> : vector<16x16xf32> -> memref<?xf32>
-    scf.reduce
-  }
-  return
-}

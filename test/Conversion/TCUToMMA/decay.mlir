@@ -137,9 +137,8 @@ func.func @recurrence_form(%in: memref<?xf32>, %h: memref<?xf16>, %out: memref<?
 // low three bits cleared) plus the slot says which. The decay is the
 // scalar, or per-segment decays gathered by the lane's first segment and
 // the next (a reverse scan counts from the buffer's end, so the offsets
-// are negated), equal between heads (`piecewise`); an exclusive scan
-// selects 0 at the heads. Every tile is in the lanes order (loads, places,
-// recurrence, stores).
+// are negated); an exclusive scan selects 0 at the heads. Every tile is
+// in the lanes order (loads, places, recurrence, stores).
 // CHECK-LABEL: func @packed
 // CHECK-DAG: tcu.positions <rows> order <lanes>
 // CHECK-DAG: tcu.positions <cols> order <lanes>
@@ -158,7 +157,7 @@ func.func @recurrence_form(%in: memref<?xf32>, %h: memref<?xf16>, %out: memref<?
 // CHECK: arith.subi %{{.*}}, %{{.*}} : vector<16x16xi32>
 // CHECK: tcu.gather %{{.*}}[%{{.*}} + %{{.*}}] limit %{{.*}} : vector<16x16xi32>, memref<?xf32> -> vector<16x16xf32>
 // CHECK: tcu.gather %{{.*}}[%{{.*}} + %{{.*}}] limit %{{.*}} : vector<16x16xi32>, memref<?xf32> -> vector<16x16xf32>
-// CHECK: tcu.linear_recurrence %{{.*}}, %{{.*}}, %{{.*}} heads %{{.*}} piecewise order <lanes> : vector<16x16xf32>
+// CHECK: tcu.linear_recurrence %{{.*}}, %{{.*}}, %{{.*}} heads %{{.*}} order <lanes> : vector<16x16xf32>
 // CHECK-NOT: tcu.mma
 func.func @packed(%h: memref<?xf16>, %in: memref<?xf32>, %out: memref<?xf32>, %d: memref<?xf32>) {
   tcu.segmented_scan <add> exclusive %h into %out segment_size 33 decay 0.9 {variant = #tcu.variant<packed>, decay_form = #tcu.decay_form<recurrence>} : memref<?xf16> -> memref<?xf32>

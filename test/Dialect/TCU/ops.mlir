@@ -277,13 +277,11 @@ func.func @gather(%d: memref<?xf32>, %base: index, %i: vector<16x16xi32>, %k: in
 // A scalar decay (its type printed after the source's) and heads.
 // CHECK: tcu.linear_recurrence %{{.*}}, %{{.*}}, %{{.*}} heads %{{.*}} order <lanes> : vector<16x16xf16>, f32
 // CHECK: tcu.linear_recurrence %{{.*}}, %{{.*}}, %{{.*}} heads %{{.*}} : vector<16x16xf32>
-// CHECK: tcu.linear_recurrence %{{.*}}, %{{.*}}, %{{.*}} heads %{{.*}} piecewise order <lanes> : vector<16x16xf32>
 func.func @linear_recurrence(%a: vector<16x16xf32>, %x: vector<16x16xf16>, %y: vector<16x16xf32>, %h: f32, %m: vector<16x16xi1>) -> (vector<16x16xf32>, vector<16x16xf32>) {
   %r = tcu.linear_recurrence %a, %x, %h : vector<16x16xf16>
   %e = tcu.linear_recurrence %a, %y, %h rows exclusive : vector<16x16xf32>
   %l = tcu.linear_recurrence %a, %y, %h exclusive order <lanes> : vector<16x16xf32>
   %s = tcu.linear_recurrence %h, %x, %h heads %m order <lanes> : vector<16x16xf16>, f32
   %t = tcu.linear_recurrence %a, %y, %h heads %m : vector<16x16xf32>
-  %u = tcu.linear_recurrence %a, %y, %h heads %m piecewise order <lanes> : vector<16x16xf32>
   return %r, %e : vector<16x16xf32>, vector<16x16xf32>
 }

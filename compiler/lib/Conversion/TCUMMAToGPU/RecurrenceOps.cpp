@@ -10,9 +10,8 @@
 // lanes order (#tcu.order<lanes>) a lane's eight elements are consecutive:
 // it composes them in turn, the 32 lanes scan their compositions (a third
 // of the shuffles), and each lane runs its elements from the h before it;
-// with one decay for the tile, or decays equal between heads (`piecewise`),
-// the lanes scan h alone (the decay over a run is a power of its last
-// element's, or 0 past a head: a ballot says where the heads are).
+// with one decay for the tile the lanes scan h alone (the decay over a run
+// is a power of it, or 0 past a head: a ballot says where the heads are).
 //
 //===----------------------------------------------------------------------===//
 
@@ -161,44 +160,36 @@ SmallVector<Value> lanesRecurrence(RecurrenceBuilder &r, ArrayRef<Value> a,
   return out;
 }
 
-/// a^(8·2^k), k = 0..4, squared in f64 from the f32 `a`.
-SmallVector<Value> lanePowers(RecurrenceBuilder &r, Value a) {
-  Value power = r.wide(a);
-  for (int i = 0; i < 3; ++i)
-    power = r.mul(power, power);
-  SmallVector<Value> pow{power};
-  for (int k = 1; k < 5; ++k)
-    pow.push_back(r.mul(pow.back(), pow.back()));
-  return pow;
-}
-
-/// The lanes-order recurrence whose decays are equal from one head to the
-/// next: `a` holds each slot's (one Value for all eight where the tile
-/// has one decay, the same in every lane), `heads` the restarts (i1 per
-/// slot, or none). The decay over a run of 8·2^k elements with no head is
-/// its last element's to the power 8·2^k, 0 where the run holds a head,
-/// so no product is shuffled: the powers are squared in f64 and rounded
-/// once, as the general form's products are; where the heads lie is one
-/// ballot, and the 32 lanes scan X alone. The h before lane l weighs init
-/// by the decay of lane l - 1's last element to the power 8l.
-SmallVector<Value> runLanesRecurrence(RecurrenceBuilder &r, ArrayRef<Value> a,
-                                      ArrayRef<Value> heads, ArrayRef<Value> x,
-                                      Value init, bool exclusive) {
+/// The lanes-order recurrence with one decay `a` (f32, the same in every
+/// lane) and `heads` (i1 per slot, or none): the decay over a run of
+/// 8·2^k elements is a^(8·2^k) where the run holds no head and 0 where it
+/// does, so no product is shuffled. The powers are squared in f64 and
+/// rounded once, as the general form's products are; where the heads lie
+/// is one ballot, and the 32 lanes scan X alone.
+SmallVector<Value> uniformLanesRecurrence(RecurrenceBuilder &r, Value a,
+                                          ArrayRef<Value> heads,
+                                          ArrayRef<Value> x, Value init,
+                                          bool exclusive) {
   OpBuilder &b = r.b;
   Location loc = r.loc;
   WarpBuilder w{b, loc};
   using P = arith::CmpIPredicate;
   auto step = [&](Value h, int64_t s) {
-    Value next = LLVM::FMAOp::create(b, loc, a[s], h, x[s]);
+    Value next = LLVM::FMAOp::create(b, loc, a, h, x[s]);
     return heads.empty() ? next : r.select(heads[s], x[s], next);
   };
   Value own = x[0];
   for (int64_t s = 1; s < kSlots; ++s)
     own = step(own, s);
 
-  bool uniform = llvm::all_equal(a);
-  Value last = a[kSlots - 1];
-  SmallVector<Value> pow = lanePowers(r, last);
+  // pow[k] = a^(8·2^k), k = 0..4.
+  Value power = r.wide(a);
+  for (int i = 0; i < 3; ++i)
+    power = r.mul(power, power);
+  SmallVector<Value> pow{power};
+  for (int k = 1; k < 5; ++k)
+    pow.push_back(r.mul(pow.back(), pow.back()));
+
   Value laneIdx = arith::AddIOp::create(b, loc, r.laneOfGroup(0), r.t);
   Value lane = arith::IndexCastOp::create(b, loc, b.getI32Type(), laneIdx);
   Value mask, seen;
@@ -223,14 +214,13 @@ SmallVector<Value> runLanesRecurrence(RecurrenceBuilder &r, ArrayRef<Value> a,
     Value joined = LLVM::FMAOp::create(b, loc, decay, before, own);
     own = r.select(r.atLeast(laneIdx, span), joined, own);
   }
-  // The h before the lane: init times the decay of the lanes before it
-  // to the power 8·lane (0 after a head), plus their X.
-  SmallVector<Value> initPow = uniform ? pow : lanePowers(r, r.up(last, 1));
+  // The h before the lane: init times a^(8·lane) (0 after a head) plus
+  // the lanes' before it.
   Value weight = arith::ConstantOp::create(b, loc, b.getF64FloatAttr(1.0));
   for (int bit = 0; bit < 5; ++bit) {
     Value set = w.cmp(
         P::ne, arith::AndIOp::create(b, loc, lane, w.i32(1 << bit)), w.i32(0));
-    weight = r.select(set, r.mul(weight, initPow[bit]), weight);
+    weight = r.select(set, r.mul(weight, pow[bit]), weight);
   }
   Value initWeight = r.narrow(weight);
   if (mask) {
@@ -273,17 +263,11 @@ struct LowerLinearRecurrence : OpConversionPattern<LinearRecurrenceOp> {
         heads.push_back(vector::ExtractOp::create(
             rewriter, loc, adaptor.getHeads(), ArrayRef<int64_t>{s}));
     }
-    if (op.getOrder() == ElementOrder::Lanes && (scalar || op.getPiecewise())) {
-      for (int64_t s = 0; s < kSlots; ++s)
-        a.push_back(scalar ? scalar
-                           : vector::ExtractOp::create(rewriter, loc,
-                                                       adaptor.getDecays(),
-                                                       ArrayRef<int64_t>{s})
-                                 .getResult());
+    if (scalar && op.getOrder() == ElementOrder::Lanes) {
       rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
           op, fragmentType(f32),
-          runLanesRecurrence(r, a, heads, x, adaptor.getInit(),
-                             op.getExclusive()));
+          uniformLanesRecurrence(r, scalar, heads, x, adaptor.getInit(),
+                                 op.getExclusive()));
       return success();
     }
     // Otherwise every element's decay, 0 at a head.

@@ -403,14 +403,6 @@ def TCU_LinearRecurrenceOp : TCU_Op<"linear_recurrence", [Pure]> {
     shuffles h alone (6 shuffles a tile instead of 18). Packed segments of
     one decay and the tiles of one segment take this form.
 
-    `piecewise` (with a tile of decays) promises that the decays are equal
-    from one head to the next (each segment's own): a run with no head
-    then decays by a power of its last element's decay, and the GPU's
-    lanes order computes those powers per lane instead of shuffling
-    products (7 shuffles a tile instead of 18). Packed tiles of
-    per-segment decays take it. Decays that are not so give undefined
-    results.
-
     `source`: f16, bf16 or f32 (widened exactly); `decays`, `init` and the
     result: f32.
 
@@ -423,13 +415,12 @@ def TCU_LinearRecurrenceOp : TCU_Op<"linear_recurrence", [Pure]> {
   }];
   let arguments = (ins AnyTypeOf<[TCU_F32Tile, F32]>:$decays, TCU_Tile:$source,
                    F32:$init, Optional<TCU_I1Tile>:$heads,
-                   UnitAttr:$piecewise, UnitAttr:$rows, UnitAttr:$exclusive,
+                   UnitAttr:$rows, UnitAttr:$exclusive,
                    DefaultValuedAttr<TCU_ElementOrderAttr,
                                      "::mlir::tcu::ElementOrder::Fixed">:$order);
   let results = (outs TCU_F32Tile:$result);
   let assemblyFormat = [{
-    $decays `,` $source `,` $init (`heads` $heads^)?
-    (`piecewise` $piecewise^)? (`rows` $rows^)?
+    $decays `,` $source `,` $init (`heads` $heads^)? (`rows` $rows^)?
     (`exclusive` $exclusive^)? (`order` $order^)? attr-dict `:`
     custom<RecurrenceTypes>(type($source), type($decays))
   }];
