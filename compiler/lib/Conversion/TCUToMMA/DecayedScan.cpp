@@ -477,7 +477,6 @@ void scanDecayedPacked(TileBuilder &tb, const Collective &c,
                                            b, loc, i32Tile,
                                            arith::IndexCastOp::create(
                                                b, loc, i32, tb.mul(t, T * T))));
-            Value seg = arith::DivUIOp::create(b, loc, rel, splat(s));
             Value k = arith::RemUIOp::create(b, loc, rel, splat(s));
             Value head, later;
             if (perLane) {
@@ -491,14 +490,17 @@ void scanDecayedPacked(TileBuilder &tb, const Collective &c,
             // Each element's decay (a head's is 0 through `heads`): one
             // for all, or its segment's, read for the lane's first place
             // and the next segment (two loads a lane).
-            Value own = decayScalar(tb, d);
-            if (c.decays) {
+            Value own;
+            if (!c.decays) {
+              own = decayScalar(tb, d);
+            } else {
               auto gather = [&](Value index) -> Value {
                 if (c.reverse)
                   index = arith::SubIOp::create(b, loc, splat(0), index);
                 return GatherOp::create(b, loc, f32Tile, c.decays, decaysBase,
                                         index, c.numSegments);
               };
+              Value seg = arith::DivUIOp::create(b, loc, rel, splat(s));
               own = gather(seg);
               if (perLane)
                 own = arith::SelectOp::create(b, loc, later,
