@@ -72,9 +72,11 @@ fraction of the ceiling and tcuc's speed-up over it, the errors against
 the f32 recurrence's, and the worst cells) and DIR/log.txt (device, date,
 command line, versions, progress). --quick: n = 2^22, f16, S = 16, 100
 and whole, a = 0.9 (a smoke test: its buffers fit in L2, so its fractions
-mean little). --precompile TCUC --arch T --out DIR fills a kernel cache
-for a GPU machine without LLVM instead. The full default sweep (72 cells, n = 2^28) takes several
-minutes; split it with --dtypes where a run is time-limited.
+mean little). --precompile TCUC --arch T --out DIR [--cubin] fills a
+kernel cache for a GPU machine without LLVM instead (with the cubins,
+which need ptxas here; neither torch nor Triton is needed for it). The
+full default sweep (72 cells, n = 2^28) takes several minutes; split it
+with --dtypes where a run is time-limited.
 """
 import argparse
 import csv
