@@ -4,7 +4,7 @@
     PYTHONPATH=<build>/python bench/decay.py --out DIR [--n N]
         [--dtypes f16,bf16,f32] [--sizes 10,16,100,256,1000,3000,65536,whole]
         [--decays 0.5,0.9,0.999,seg,elem] [--peers triton,torch,jax,cub]
-        [--quick]
+        [--reverse] [--quick]
 
 All on the same buffers, with the copy ceiling measured in the same run
 and every result checked against a float64 reference. A decayed scan is
@@ -65,6 +65,13 @@ segment (the decayed mass), as `tcuc run --check` measures it; the
 yardstick seq_f32_rel_err is the same for the sequential f32 recurrence
 (a*h rounded, then + x rounded).
 
+--reverse times the suffix scans instead (h_i = a*h_{i+1} + x_i from each
+segment's end; the gradient of a forward one): tcuc with reverse=True,
+Triton's kernel reading each segment backwards, JAX's associative_scan
+with reverse=True; torch and CUB rows say they have no such form. Their
+checked slices end at segment ends (whole segments within the first 2^20
+elements, and the last segment's last 2^16 elements).
+
 Writes DIR/decay.csv (device, date, dtype, segment, decay, peer, ms, gbps,
 frac_copy, rel_err, seq_f32_rel_err, note; one row per peer and cell, the
 ceilings as peers copy and copy_bytes), DIR/decay.md (per cell each peer's
@@ -120,12 +127,14 @@ if triton:  # the peer kernel (triton_decay_scan)
 
     @triton.jit
     def _decay_scan(x, y, n, segments, seg, decay, decays, ROWS: tl.constexpr,
-                    BLOCK: tl.constexpr, PER: tl.constexpr):
+                    BLOCK: tl.constexpr, PER: tl.constexpr,
+                    REV: tl.constexpr):
         """ROWS segments a program, walked in BLOCK-wide chunks. The scan of a
         chunk over (a, x) pairs gives (a^(k+1), local h) at column k; the carry
         (h at the previous chunk's end) enters as a^(k+1) * carry.
         PER: 1: segment r's decay is decays[r]; 2: element i's is decays[i];
-        0: `decay`."""
+        0: `decay`. REV: the suffix scan (column k of a segment of L
+        elements is its element L - 1 - k)."""
         rows = tl.program_id(0).to(tl.int64) * ROWS + tl.arange(0, ROWS)
         if PER == 1:
             row_a = tl.load(decays + rows, mask=rows < segments, other=0.0)
@@ -135,8 +144,14 @@ if triton:  # the peer kernel (triton_decay_scan)
         carry = tl.zeros([ROWS], tl.float32)
         for start in range(0, seg, BLOCK):
             cols = start + tl.arange(0, BLOCK)
-            offs = rows[:, None] * seg + cols[None, :]
-            mask = (rows[:, None] < segments) & (cols[None, :] < seg) & (offs < n)
+            if REV:
+                length = tl.minimum(n - rows * seg, seg)[:, None]
+                offs = rows[:, None] * seg + (length - 1 - cols[None, :])
+                mask = (rows[:, None] < segments) & (cols[None, :] < length)
+            else:
+                offs = rows[:, None] * seg + cols[None, :]
+                mask = ((rows[:, None] < segments) & (cols[None, :] < seg) &
+                        (offs < n))
             v = tl.load(x + offs, mask=mask, other=0).to(tl.float32)
             if PER == 2:
                 a = tl.load(decays + offs, mask=mask, other=0.0)
@@ -156,9 +171,10 @@ def triton_shape(seg, segments):
     return rows, block, 8 if rows * block >= 2048 else 4
 
 
-def triton_decay_scan(x, y, seg, a, decays=None):
+def triton_decay_scan(x, y, seg, a, decays=None, reverse=False):
     """y (f32) = the decayed scan of x over segments of seg (decays: one
-    per segment or per element, a float32 CUDA tensor, instead of a)."""
+    per segment or per element, a float32 CUDA tensor, instead of a;
+    reverse: the suffix scan)."""
     n = x.numel()
     segments = triton.cdiv(n, seg)
     rows, block, warps = triton_shape(seg, segments)
@@ -166,7 +182,7 @@ def triton_decay_scan(x, y, seg, a, decays=None):
         x, y, n, segments, seg, 1.0 if decays is not None else a,
         y if decays is None else decays, ROWS=rows, BLOCK=block,
         PER=0 if decays is None else 1 if decays.numel() == segments and
-        segments < n else 2, num_warps=warps)
+        segments < n else 2, REV=reverse, num_warps=warps)
     return y
 
 
@@ -212,10 +228,11 @@ def torch_decay_scan(x, seg, a):
 # --- JAX ------------------------------------------------------------------
 
 @functools.lru_cache(maxsize=None)
-def jax_fn(n, seg, a):
+def jax_fn(n, seg, a, reverse=False):
     """A jitted f(x, d) -> the decayed scan of x's n elements (f32); a
     "seg": segment r's decay is d[r]; "elem": element i's d[i]; else d is
-    unused."""
+    unused. reverse: the suffix scan (the last row's padding, zeros at its
+    end, then stays 0 and changes nothing)."""
     import jax
     import jax.numpy as jnp
     rows = -(-n // seg)
@@ -233,7 +250,8 @@ def jax_fn(n, seg, a):
             av = jnp.pad(d, (0, rows * seg - n)).reshape(rows, seg)
         else:
             av = jnp.full(v.shape, a, jnp.float32)
-        _, h = jax.lax.associative_scan(combine, (av, v), axis=1)
+        _, h = jax.lax.associative_scan(combine, (av, v), axis=1,
+                                        reverse=reverse)
         return h.reshape(-1)[:n]
 
     return jax.jit(f)
@@ -289,11 +307,16 @@ def build_cub(out_dir, say):
 
 # --- the reference --------------------------------------------------------
 
-def recurrences(v, a):
-    """For v [rows, L] float64 (a segment from its head a row): the float64
+def recurrences(v, a, reverse=False):
+    """For v [rows, L] float64 (a segment from its head a row; reverse:
+    the suffix recurrences, from each row's end): the float64
     recurrence (the reference), the float64 recurrence over |x| with |a|
     (the decayed mass) and the sequential f32 recurrence (a*h rounded to
     f32, then + x rounded), each [rows, L]."""
+    if reverse:  # the rows backwards (a row's padding zeros then lead)
+        a = np.asarray(a)
+        return tuple(t[:, ::-1] for t in recurrences(
+            v[:, ::-1], a[:, ::-1] if a.ndim == 2 else a))
     rows, cols = v.shape
     ref, mass = np.empty_like(v), np.empty_like(v)
     seq = np.empty(v.shape, np.float32)
@@ -330,14 +353,24 @@ def recurrences(v, a):
     return ref, mass, seq
 
 
-def reference(x, seg, a, per_element=False):
+def reference(x, seg, a, per_element=False, reverse=False):
     """[(start, end, ref, mass, seq)] for the checked slices of x: the first
     min(n, HEAD) elements and, with several segments, the last ones from a
     segment head (whole segments, under HEAD elements). `a`: one decay, or
-    one per segment or per element (a NumPy array; `per_element`)."""
+    one per segment or per element (a NumPy array; `per_element`).
+    reverse: suffix scans, whose slices end where a segment does: the
+    whole segments within the first HEAD elements, and the last segment's
+    last (up to) TAIL elements."""
     n = x.numel()
-    spans = [(0, min(n, HEAD))]
-    if seg < n and n > HEAD:
+    if reverse:
+        last = (n - 1) // seg * seg  # the last segment's head
+        spans = [(0, min(n, HEAD) // seg * seg)] if n > HEAD else [(0, n)]
+        spans = [sp for sp in spans if sp[1] > 0]
+        if n > HEAD:
+            spans.append((max(last, n - TAIL), n))
+    else:
+        spans = [(0, min(n, HEAD))]
+    if not reverse and seg < n and n > HEAD:
         t0 = max(0, n - TAIL) // seg * seg
         if n - t0 <= HEAD:
             spans.append((t0, n))
@@ -355,7 +388,8 @@ def reference(x, seg, a, per_element=False):
         else:
             ar = a if np.ndim(a) == 0 else a[s0 // seg:s0 // seg + rows]
         ref, mass, seq = (t.reshape(-1)[:length]
-                          for t in recurrences(v.reshape(rows, cols), ar))
+                          for t in recurrences(v.reshape(rows, cols), ar,
+                                               reverse))
         out.append((s0, s1, ref, mass, seq))
     return out
 
@@ -424,7 +458,9 @@ def make_peer(name, ctx):
     a JAX array); wall: timed by wall clock."""
     x, y, seg, a, a32, n = (ctx[k] for k in ("x", "y", "seg", "a", "a32", "n"))
     d = ctx.get("d")  # per-segment or per-element decays (a is None then)
-    whole = seg >= n
+    whole, rev = seg >= n, ctx["reverse"]
+    if rev and name in ("torch", "cub"):
+        raise RuntimeError(f"{name}: no suffix-scan form here")
     if name == "tcuc":
         if ctx["tcuc"] is None:
             raise RuntimeError(f"import tcuc failed: {ctx['tcuc_error']}")
@@ -433,11 +469,12 @@ def make_peer(name, ctx):
             raise RuntimeError("tcuc has no per-element decays")
         if d is not None:
             return (lambda: tcuc.segment_cumsum(x, size, decay=d,
-                                                validate=False),
+                                                validate=False, reverse=rev),
                     f"tcuc.segment_cumsum(x, {size}, decay=d, "
-                    "validate=False)", False)
-        return (lambda: tcuc.segment_cumsum(x, size, decay=a),
-                f"tcuc.segment_cumsum(x, {size}, decay={a})", False)
+                    f"validate=False, reverse={rev})", False)
+        return (lambda: tcuc.segment_cumsum(x, size, decay=a, reverse=rev),
+                f"tcuc.segment_cumsum(x, {size}, decay={a}, reverse={rev})",
+                False)
     if name == "triton":
         segments = triton.cdiv(n, seg)
         rows, block, warps = triton_shape(seg, segments)
@@ -447,7 +484,8 @@ def make_peer(name, ctx):
             note += (f"; {programs} program(s) for {ctx['sms']} SMs: each "
                      f"walks its segments chunk by chunk, the GPU mostly "
                      f"idle (the simple kernel a user writes)")
-        return lambda: triton_decay_scan(x, y, seg, a32, d), note, False
+        return (lambda: triton_decay_scan(x, y, seg, a32, d, rev), note,
+                False)
     if name == "torch":
         c = torch_chunk(seg, a32)
         chunks = -(-seg // c)
@@ -461,7 +499,7 @@ def make_peer(name, ctx):
         if isinstance(ctx["xj"], Exception):
             raise ctx["xj"]
         xj, shared = ctx["xj"]
-        fn = jax_fn(n, seg, a32 if d is None else ctx["kind"])
+        fn = jax_fn(n, seg, a32 if d is None else ctx["kind"], rev)
         dj = jax_input(d)[0] if d is not None else None
         note = ("wall ms incl. dispatch; input via DLPack "
                 + {True: "zero-copy", False: "copied", None: "(copy unknown)"}[
@@ -530,7 +568,7 @@ def measure(name, ctx, base, refs, nbytes, ceiling, say):
 def sweep(args, say, emit, device, date):
     n = args.n
     ctx = {"n": n, "sms": torch.cuda.get_device_properties(0)
-           .multi_processor_count}
+           .multi_processor_count, "reverse": args.reverse}
     try:
         import tcuc
         ctx["tcuc"], ctx["tcuc_error"] = tcuc, None
@@ -579,7 +617,8 @@ def sweep(args, say, emit, device, date):
                 a32 = None if a is None else float(np.float32(a))
                 ctx.update(seg=seg, a=a, a32=a32, d=d, kind=a_text)
                 refs = reference(x, seg, a32 if d is None else
-                                 d.cpu().numpy(), a_text == "elem")
+                                 d.cpu().numpy(), a_text == "elem",
+                                 args.reverse)
                 # Per-element decays are read too: their bytes count.
                 nb = nbytes + (4 * n if a_text == "elem" else 0)
                 seq_err = max(rel_err(seq, ref, mass)
@@ -773,7 +812,8 @@ def precompile(args):
                        dtype, "--segment", str(segment), "--decay",
                        "segments" if decay == "seg" else decay,
                        "--arch", args.arch, "--cache-dir", args.out] + (
-                           ["--cubin"] if args.cubin else [])
+                           ["--cubin"] if args.cubin else []) + (
+                           ["--reverse"] if args.reverse else [])
                 r = subprocess.run(cmd, capture_output=True, text=True)
                 if r.returncode:
                     failed += 1
@@ -800,6 +840,11 @@ def main():
                    help="--precompile: also store each kernel's cubin "
                         "(needs ptxas), which the GPU machine then loads "
                         "without JIT-compiling the PTX")
+    p.add_argument("--reverse", action="store_true",
+                   help="suffix scans (h_i = a*h_{i+1} + x_i from each "
+                        "segment's end): tcuc, Triton and JAX (torch's "
+                        "chunk trick and the CUB operator have no such "
+                        "form here)")
     p.add_argument("--quick", action="store_true",
                    help="n = 2^22, f16, S = 16,100,whole, a = 0.9 (options "
                         "given explicitly still apply)")
@@ -854,7 +899,8 @@ def main():
         f"{command}")
     say("versions: " + "; ".join(versions(args.peers)))
     say(f"n = {args.n}; dtypes {args.dtypes}; sizes {args.sizes}; decays "
-        f"{args.decays}; peers tcuc + {args.peers}")
+        f"{args.decays}; peers tcuc + {args.peers}"
+        + ("; suffix (reverse) scans" if args.reverse else ""))
     rows = []
     with open(os.path.join(args.out, "decay.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=FIELDS)
