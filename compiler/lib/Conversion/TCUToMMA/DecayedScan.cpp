@@ -243,18 +243,26 @@ std::pair<Value, Value> decayedCarriedTile(TileBuilder &tb, const Collective &c,
 Value decayedWalk(TileBuilder &tb, const Collective &c, const DecayParts &d,
                   Value base, Value runs, Value end, Value carry, Value from,
                   bool store = true) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
   return forTileGroups(
       tb, tb.idx(0), runs, tb.idx(1), c.tilesPerWarp, end, {carry},
       [&](ArrayRef<Value> tiles, ArrayRef<Value> limits,
           ValueRange carried) -> SmallVector<Value> {
         LoadedTiles group = loadWalkTiles(tb, c, base, tiles, limits, from);
         Value h = carried[0];
-        for (auto [tileBase, limit, a] :
-             llvm::zip(group.bases, limits, group.tiles)) {
+        for (auto [t, tileBase, limit, a] :
+             llvm::zip(tiles, group.bases, limits, group.tiles)) {
           auto [r, next] = decayedCarriedTile(tb, c, d, a, h);
           if (store)
             storeScanTile(tb, c, r, tileBase, limit, from);
-          h = next;
+          // A group's tiles past the run (an odd run, two in flight) are
+          // zeros that would still decay h: they keep it (a grid's chunk
+          // totals are this h).
+          h = arith::SelectOp::create(
+              b, loc,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, t, runs),
+              next, h);
         }
         return {h};
       })[0];
