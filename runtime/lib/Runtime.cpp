@@ -39,6 +39,17 @@ std::string compileCommand(const KernelSpec &spec, const std::string &arch,
     cmd += " --exclusive";
   if (spec.isScan && spec.reverse)
     cmd += " --reverse";
+  // A decayed scan's kernel: one decay per segment, one taken at launch
+  // (any value compiles it), or one built in.
+  if (spec.isScan && spec.segmentDecays)
+    cmd += " --decay segments";
+  else if (spec.isScan && spec.runtimeDecay)
+    cmd += " --decay 0.5";
+  else if (spec.isScan && spec.decay != 1.0) {
+    char text[32];
+    std::snprintf(text, sizeof(text), " --decay %.9g", spec.decay);
+    cmd += text;
+  }
   if (!spec.variant.empty())
     cmd += " --variant " + spec.variant;
   if (spec.tilesPerWarp > 0)

@@ -1376,6 +1376,16 @@ TEST(KernelCache, NoCompilerExplainsHowToFillTheCache) {
                           "--arch sm_90 --cache-dir " +
                               dir.path))
       << m;
+  // A decayed scan's command compiles its kernel (the decay's form).
+  KernelSpec decayed = scanSpec();
+  decayed.reverse = true;
+  decayed.runtimeDecay = true;
+  EXPECT_TRUE(contains(rt.getKernelFile(decayed, "sm_90", text).message(),
+                       "--reverse --decay 0.5 --arch"));
+  decayed.runtimeDecay = false;
+  decayed.segmentDecays = true;
+  EXPECT_TRUE(contains(rt.getKernelFile(decayed, "sm_90", text).message(),
+                       "--reverse --decay segments --arch"));
 
   // A damaged file is reported as such.
   std::string path = kernelCachePath(spec, "sm_90", dir.path);
