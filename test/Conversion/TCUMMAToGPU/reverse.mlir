@@ -1,7 +1,8 @@
-// Reverse scans on the GPU: mirrored tile accesses move element by element
-// (predicated scalar loads and stores at m - x, masked where that leaves
-// the buffer), never as vectors and never in a tile run; the scratch and
-// the rest of the kernel are the forward scan's.
+// Reverse scans on the GPU: mirrored tile accesses in the fixed order move
+// element by element (predicated scalar loads and stores at m - x, masked
+// where that leaves the buffer), never in a tile run; in the lanes order
+// (decayed scans) whole tiles move as aligned vectors; the scratch and the
+// rest of the kernel are the forward scan's.
 // RUN: tcuc-opt %s --convert-tcu-to-mma --canonicalize --cse --tcu-outline-kernels --tcu-prefetch-chunks --tcu-transpose-mma-operands --convert-tcu-mma-to-gpu | FileCheck %s
 // RUN: tcuc-opt %s --tcu-to-ptx="chip=sm_90" | FileCheck %s --check-prefix=PTX
 
@@ -36,5 +37,31 @@ func.func @seg256n(%in: memref<?xf16>, %out: memref<?xf32>) {
 // PTX: gpu.binary @offsets_kernels
 func.func @offsets(%in: memref<?xbf16>, %out: memref<?xbf16>, %off: memref<?xi64>) {
   tcu.segmented_scan <add> exclusive reverse %in into %out offsets %off : memref<?xbf16>, memref<?xi64> -> memref<?xbf16>
+  return
+}
+
+// A decayed scan's tiles are in the lanes order: a lane's eight slots are
+// eight consecutive elements backwards, and whole tiles move as aligned
+// vectors. r (the lane's lowest element mod 8, from the buffer's address)
+// picks how: r = 0, the lane's chunk reversed; else the lane's chunk and
+// the next, picked from at r; a store takes the next lane's slots by four
+// 32-bit shuffles and stores its chunk, lane 31 and lane 0 their rest
+// element by element. Tiles not inside the buffer go element by element.
+// CHECK-LABEL: gpu.module @decayed_kernels
+// CHECK: gpu.func @decayed_k0(%[[DIN:.*]]: memref<?xf16>, %[[DOUT:.*]]: memref<?xf16>) kernel
+// CHECK: memref.extract_aligned_pointer_as_index %[[DIN]]
+// CHECK: %[[OWN:.*]] = vector.load %[[DIN]][%{{.*}}] {alignment = 16 : i64} : memref<?xf16>, vector<8xf16>
+// CHECK-NEXT: vector.shuffle %[[OWN]], %[[OWN]] [7, 6, 5, 4, 3, 2, 1, 0]
+// CHECK: vector.load %[[DIN]]
+// CHECK: vector.load %[[DIN]]
+// CHECK: vector.shuffle %{{.*}}, %{{.*}} [14, 13, 12, 11, 10, 9, 8, 7]
+// CHECK: vector.shuffle %{{.*}}, %{{.*}} [8, 7, 6, 5, 4, 3, 2, 1]
+// CHECK: memref.extract_aligned_pointer_as_index %[[DOUT]]
+// CHECK-COUNT-4: gpu.shuffle  down
+// CHECK: vector.store %{{.*}}, %[[DOUT]][%{{.*}}] {alignment = 16 : i64} : memref<?xf16>, vector<8xf16>
+// CHECK: gpu.return
+// PTX: gpu.binary @decayed_kernels
+func.func @decayed(%in: memref<?xf16>, %out: memref<?xf16>) {
+  tcu.segmented_scan <add> inclusive reverse %in into %out segment_size 100 decay 0.9 {variant = #tcu.variant<packed>, decay_form = #tcu.decay_form<recurrence>} : memref<?xf16> -> memref<?xf16>
   return
 }

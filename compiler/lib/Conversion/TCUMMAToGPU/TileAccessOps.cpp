@@ -10,6 +10,7 @@
 
 #include "GPUPatterns.h"
 #include "LaneFragments.h"
+#include "MirroredLanes.h"
 #include "TileRuns.h"
 
 #include "tcuc/Dialect/TCU/TCUOps.h"
@@ -194,6 +195,35 @@ SlotAddress slotAddress(OpBuilder &b, Location loc, const LanePosition &lane,
   return {addr, valid};
 }
 
+/// Whether a mirrored access moves as vectors (MirroredLanes.h): a lane's
+/// eight slots consecutive (lanes or tile order) and the lanes 8 elements
+/// apart (whole lines 16 apart), so one lane's chunk is the next one's.
+template <typename Op, typename Adaptor>
+bool mirroredLanes(Op op, Adaptor adaptor) {
+  TileLayout layout = TileLayout::Rows;
+  if constexpr (std::is_same_v<Op, LoadTileOp>)
+    layout = op.getLayout();
+  return layout == TileLayout::Rows && eightOfTile(op.getOrder()) &&
+         isConstantIntValue(adaptor.getStride(), kTileSize) &&
+         isConstantIntValue(adaptor.getLineLength(), kTileSize);
+}
+
+template <typename Adaptor>
+MirroredTile mirroredTile(OpBuilder &b, Location loc, const LanePosition &lane,
+                          Adaptor adaptor, Value buffer, ElementOrder order) {
+  Value laneStart =
+      slotAddress(b, loc, lane, 0, TileLayout::Rows, adaptor.getBase(),
+                  adaptor.getStride(), adaptor.getLineLength(),
+                  adaptor.getLimit(), order)
+          .addr;
+  return {buffer,
+          adaptor.getBase(),
+          laneStart,
+          adaptor.getFrom(),
+          adaptor.getLimit(),
+          adaptor.getMirror()};
+}
+
 } // namespace
 
 SmallVector<SmallVector<int, 8>, 8>
@@ -297,22 +327,32 @@ struct LowerLoadTile : OpConversionPattern<LoadTileOp> {
     LanePosition lane = getLanePosition(rewriter, loc);
     Value src = adaptor.getSource();
     Type fragment = fragmentType(op.getType().getElementType());
-    // A mirrored tile (reverse scans; never in a run, TileRuns) loads
-    // element by element: a lane's consecutive logical elements are
-    // consecutive physical ones backwards, not one aligned vector.
+    // A mirrored tile (reverse scans; never in a run, TileRuns): a lane's
+    // consecutive logical elements are consecutive physical ones
+    // backwards; in the lanes order they move as aligned vectors
+    // (MirroredLanes.h), in the others element by element.
     if (Value mirror = adaptor.getMirror()) {
-      Value size = memref::DimOp::create(rewriter, loc, src, 0);
-      SmallVector<Value> slots;
-      for (int s = 0; s < kSlots; ++s) {
-        SlotAddress a = slotAddress(rewriter, loc, lane, s, op.getLayout(),
-                                    adaptor.getBase(), adaptor.getStride(),
-                                    adaptor.getLineLength(), adaptor.getLimit(),
-                                    op.getOrder());
-        Value valid =
-            atOrAbove(rewriter, loc, a.valid, a.addr, adaptor.getFrom());
-        mirrorSlot(rewriter, loc, mirror, size, a.addr, valid);
-        slots.push_back(maskedLoad(rewriter, loc, valid, src, a.addr));
-      }
+      auto elementwise = [&](OpBuilder &b, Location l) {
+        Value size = memref::DimOp::create(b, l, src, 0);
+        SmallVector<Value> slots;
+        for (int s = 0; s < kSlots; ++s) {
+          SlotAddress a =
+              slotAddress(b, l, lane, s, op.getLayout(), adaptor.getBase(),
+                          adaptor.getStride(), adaptor.getLineLength(),
+                          adaptor.getLimit(), op.getOrder());
+          Value valid = atOrAbove(b, l, a.valid, a.addr, adaptor.getFrom());
+          mirrorSlot(b, l, mirror, size, a.addr, valid);
+          slots.push_back(maskedLoad(b, l, valid, src, a.addr));
+        }
+        return slots;
+      };
+      SmallVector<Value> slots =
+          mirroredLanes(op, adaptor)
+              ? loadMirroredLanes(rewriter, loc,
+                                  mirroredTile(rewriter, loc, lane, adaptor,
+                                               src, op.getOrder()),
+                                  elementwise)
+              : elementwise(rewriter, loc);
       rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, fragment, slots);
       return success();
     }
@@ -484,22 +524,39 @@ struct LowerStoreTile : OpConversionPattern<StoreTileOp> {
     LanePosition lane = getLanePosition(rewriter, loc);
     Value dest = adaptor.getDest();
     Type destElt = cast<MemRefType>(dest.getType()).getElementType();
-    // Mirrored (reverse scans): element by element, as for loads.
+    // Mirrored (reverse scans): as for loads.
     if (Value mirror = adaptor.getMirror()) {
-      Value size = memref::DimOp::create(rewriter, loc, dest, 0);
-      for (int s = 0; s < kSlots; ++s) {
-        SlotAddress a = slotAddress(rewriter, loc, lane, s, TileLayout::Rows,
-                                    adaptor.getBase(), adaptor.getStride(),
-                                    adaptor.getLineLength(), adaptor.getLimit(),
-                                    op.getOrder());
-        Value valid =
-            atOrAbove(rewriter, loc, a.valid, a.addr, adaptor.getFrom());
-        mirrorSlot(rewriter, loc, mirror, size, a.addr, valid);
-        maskedStore(rewriter, loc, valid,
-                    vector::ExtractOp::create(rewriter, loc, adaptor.getTile(),
-                                              ArrayRef<int64_t>{s}),
-                    dest, a.addr);
+      auto elementwise = [&](OpBuilder &b, Location l) {
+        Value size = memref::DimOp::create(b, l, dest, 0);
+        for (int s = 0; s < kSlots; ++s) {
+          SlotAddress a =
+              slotAddress(b, l, lane, s, TileLayout::Rows, adaptor.getBase(),
+                          adaptor.getStride(), adaptor.getLineLength(),
+                          adaptor.getLimit(), op.getOrder());
+          Value valid = atOrAbove(b, l, a.valid, a.addr, adaptor.getFrom());
+          mirrorSlot(b, l, mirror, size, a.addr, valid);
+          maskedStore(b, l, valid,
+                      vector::ExtractOp::create(b, l, adaptor.getTile(),
+                                                ArrayRef<int64_t>{s}),
+                      dest, a.addr);
+        }
+      };
+      if (!mirroredLanes(op, adaptor)) {
+        elementwise(rewriter, loc);
+        rewriter.eraseOp(op);
+        return success();
       }
+      SmallVector<Value> slots;
+      for (int s = 0; s < kSlots; ++s)
+        slots.push_back(toElement(
+            rewriter, loc,
+            vector::ExtractOp::create(rewriter, loc, adaptor.getTile(),
+                                      ArrayRef<int64_t>{s}),
+            destElt));
+      storeMirroredLanes(
+          rewriter, loc,
+          mirroredTile(rewriter, loc, lane, adaptor, dest, op.getOrder()),
+          slots, elementwise);
       rewriter.eraseOp(op);
       return success();
     }
