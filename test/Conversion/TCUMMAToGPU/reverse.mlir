@@ -41,24 +41,27 @@ func.func @offsets(%in: memref<?xbf16>, %out: memref<?xbf16>, %off: memref<?xi64
 }
 
 // A decayed scan's tiles are in the lanes order: a lane's eight slots are
-// eight consecutive elements backwards, and whole tiles move as aligned
-// vectors. r (the lane's lowest element mod 8, from the buffer's address)
-// picks how: r = 0, the lane's chunk reversed; else the lane's chunk and
-// the next, picked from at r; a store takes the next lane's slots by four
-// 32-bit shuffles and stores its chunk, lane 31 and lane 0 their rest
-// element by element. Tiles not inside the buffer go element by element.
+// eight consecutive elements backwards. The packed tiles start below their
+// group at the phase (the input's aligned address in elements + n') mod 8,
+// so that a lane whose elements are all in range moves them as one aligned
+// 16-byte vector, reversed in registers (the branch hinted likely); other
+// lanes go element by element.
 // CHECK-LABEL: gpu.module @decayed_kernels
 // CHECK: gpu.func @decayed_k0(%[[DIN:.*]]: memref<?xf16>, %[[DOUT:.*]]: memref<?xf16>) kernel
 // CHECK: memref.extract_aligned_pointer_as_index %[[DIN]]
-// CHECK: %[[OWN:.*]] = vector.load %[[DIN]][%{{.*}}] {alignment = 16 : i64} : memref<?xf16>, vector<8xf16>
+// CHECK: arith.andi %{{.*}}, %c7
+// CHECK: scf.for
+// CHECK: %[[LOAD:.*]] = llvm.intr.expect %{{.*}}, %true
+// CHECK: scf.if %[[LOAD]]
+// CHECK-NEXT: %[[OWN:.*]] = vector.load %[[DIN]][%{{.*}}] {alignment = 16 : i64} : memref<?xf16>, vector<8xf16>
 // CHECK-NEXT: vector.shuffle %[[OWN]], %[[OWN]] [7, 6, 5, 4, 3, 2, 1, 0]
-// CHECK: vector.load %[[DIN]]
-// CHECK: vector.load %[[DIN]]
-// CHECK: vector.shuffle %{{.*}}, %{{.*}} [14, 13, 12, 11, 10, 9, 8, 7]
-// CHECK: vector.shuffle %{{.*}}, %{{.*}} [8, 7, 6, 5, 4, 3, 2, 1]
+// CHECK-COUNT-8: memref.load %[[DIN]]
 // CHECK: memref.extract_aligned_pointer_as_index %[[DOUT]]
-// CHECK-COUNT-4: gpu.shuffle  down
-// CHECK: vector.store %{{.*}}, %[[DOUT]][%{{.*}}] {alignment = 16 : i64} : memref<?xf16>, vector<8xf16>
+// CHECK: %[[STORE:.*]] = llvm.intr.expect %{{.*}}, %true
+// CHECK: scf.if %[[STORE]]
+// CHECK: vector.shuffle %{{.*}}, %{{.*}} [7, 6, 5, 4, 3, 2, 1, 0]
+// CHECK-NEXT: vector.store %{{.*}}, %[[DOUT]][%{{.*}}] {alignment = 16 : i64} : memref<?xf16>, vector<8xf16>
+// CHECK-COUNT-8: memref.store %{{.*}}, %[[DOUT]]
 // CHECK: gpu.return
 // PTX: gpu.binary @decayed_kernels
 func.func @decayed(%in: memref<?xf16>, %out: memref<?xf16>) {

@@ -138,7 +138,11 @@ func.func @recurrence_form(%in: memref<?xf32>, %h: memref<?xf16>, %out: memref<?
 // scalar, or per-segment decays gathered by the lane's first segment and
 // the next (a reverse scan counts from the buffer's end, so the offsets
 // are negated); an exclusive scan selects 0 at the heads. Every tile is
-// in the lanes order (loads, places, recurrence, stores).
+// in the lanes order (loads, places, recurrence, stores). A reverse scan's
+// tiles start `shift` = -phase mod 8 below the group's base, the phase
+// being (the input's address in elements + n') mod 8, so that its mirrored
+// lanes are aligned chunks; its places count from 100 (S, at least 8)
+// before the base, which the segment index takes off again.
 // CHECK-LABEL: func @packed
 // CHECK-DAG: tcu.positions <rows> order <lanes>
 // CHECK-DAG: tcu.positions <cols> order <lanes>
@@ -152,7 +156,16 @@ func.func @recurrence_form(%in: memref<?xf32>, %h: memref<?xf16>, %out: memref<?
 // CHECK: tcu.linear_recurrence %{{.*}}, %{{.*}}, %{{.*}} heads %[[H]] exclusive order <lanes> : vector<16x16xf16>, f32
 // CHECK: arith.select %[[H]]
 // CHECK: tcu.store_tile {{.*}} order <lanes>
+// CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %[[IN:.*]] : memref<?xf32> -> index
+// CHECK: %[[ELTS:.*]] = arith.divui %[[PTR]], %c4
+// CHECK: %[[PHASE:.*]] = arith.andi %{{.*}}, %c7
+// CHECK: %[[NEG:.*]] = arith.subi %c0, %[[PHASE]]
+// CHECK: %[[SHIFT:.*]] = arith.andi %[[NEG]], %c7
 // CHECK: scf.parallel
+// CHECK: %[[TILES:.*]] = arith.subi %{{.*}}, %[[SHIFT]] : index
+// CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step
+// CHECK: tcu.load_tile <rows> %[[IN]][%{{.*}}] stride %c16 line %c16 limit %{{.*}} from %{{.*}} mirror %{{.*}} order <lanes>
+// CHECK: arith.subi %{{.*}}, %[[SHIFT]] : index
 // CHECK: arith.divui %{{.*}}, %{{.*}} : vector<16x16xi32>
 // CHECK: arith.subi %{{.*}}, %{{.*}} : vector<16x16xi32>
 // CHECK: tcu.gather %{{.*}}[%{{.*}} + %{{.*}}] limit %{{.*}} : vector<16x16xi32>, memref<?xf32> -> vector<16x16xf32>

@@ -195,33 +195,23 @@ SlotAddress slotAddress(OpBuilder &b, Location loc, const LanePosition &lane,
   return {addr, valid};
 }
 
-/// Whether a mirrored access moves as vectors (MirroredLanes.h): a lane's
-/// eight slots consecutive (lanes or tile order) and the lanes 8 elements
-/// apart (whole lines 16 apart), so one lane's chunk is the next one's.
-template <typename Op, typename Adaptor>
-bool mirroredLanes(Op op, Adaptor adaptor) {
-  TileLayout layout = TileLayout::Rows;
-  if constexpr (std::is_same_v<Op, LoadTileOp>)
-    layout = op.getLayout();
-  return layout == TileLayout::Rows && eightOfTile(op.getOrder()) &&
-         isConstantIntValue(adaptor.getStride(), kTileSize) &&
-         isConstantIntValue(adaptor.getLineLength(), kTileSize);
-}
-
+/// A mirrored access whose lanes each hold eight consecutive elements of a
+/// whole line (the lanes or tile order): the lane's part, which
+/// MirroredLanes.h moves as one vector where it can; else none.
 template <typename Adaptor>
-MirroredTile mirroredTile(OpBuilder &b, Location loc, const LanePosition &lane,
-                          Adaptor adaptor, Value buffer, ElementOrder order) {
-  Value laneStart =
-      slotAddress(b, loc, lane, 0, TileLayout::Rows, adaptor.getBase(),
-                  adaptor.getStride(), adaptor.getLineLength(),
-                  adaptor.getLimit(), order)
-          .addr;
-  return {buffer,
-          adaptor.getBase(),
-          laneStart,
-          adaptor.getFrom(),
-          adaptor.getLimit(),
-          adaptor.getMirror()};
+std::optional<MirroredTile> mirroredLane(OpBuilder &b, Location loc,
+                                         const LanePosition &lane,
+                                         TileLayout layout, ElementOrder order,
+                                         Adaptor adaptor, Value buffer) {
+  if (layout != TileLayout::Rows || !eightOfTile(order) ||
+      !isConstantIntValue(adaptor.getLineLength(), kTileSize))
+    return std::nullopt;
+  Value laneStart = slotAddress(b, loc, lane, 0, layout, adaptor.getBase(),
+                                adaptor.getStride(), adaptor.getLineLength(),
+                                adaptor.getLimit(), order)
+                        .addr;
+  return MirroredTile{buffer, laneStart, adaptor.getFrom(), adaptor.getLimit(),
+                      adaptor.getMirror()};
 }
 
 } // namespace
@@ -346,13 +336,11 @@ struct LowerLoadTile : OpConversionPattern<LoadTileOp> {
         }
         return slots;
       };
+      auto vectors = mirroredLane(rewriter, loc, lane, op.getLayout(),
+                                  op.getOrder(), adaptor, src);
       SmallVector<Value> slots =
-          mirroredLanes(op, adaptor)
-              ? loadMirroredLanes(rewriter, loc,
-                                  mirroredTile(rewriter, loc, lane, adaptor,
-                                               src, op.getOrder()),
-                                  elementwise)
-              : elementwise(rewriter, loc);
+          vectors ? loadMirroredLanes(rewriter, loc, *vectors, elementwise)
+                  : elementwise(rewriter, loc);
       rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, fragment, slots);
       return success();
     }
@@ -541,7 +529,9 @@ struct LowerStoreTile : OpConversionPattern<StoreTileOp> {
                       dest, a.addr);
         }
       };
-      if (!mirroredLanes(op, adaptor)) {
+      auto vectors = mirroredLane(rewriter, loc, lane, TileLayout::Rows,
+                                  op.getOrder(), adaptor, dest);
+      if (!vectors) {
         elementwise(rewriter, loc);
         rewriter.eraseOp(op);
         return success();
@@ -553,10 +543,7 @@ struct LowerStoreTile : OpConversionPattern<StoreTileOp> {
             vector::ExtractOp::create(rewriter, loc, adaptor.getTile(),
                                       ArrayRef<int64_t>{s}),
             destElt));
-      storeMirroredLanes(
-          rewriter, loc,
-          mirroredTile(rewriter, loc, lane, adaptor, dest, op.getOrder()),
-          slots, elementwise);
+      storeMirroredLanes(rewriter, loc, *vectors, slots, elementwise);
       rewriter.eraseOp(op);
       return success();
     }

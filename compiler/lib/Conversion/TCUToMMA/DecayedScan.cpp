@@ -455,10 +455,33 @@ void scanDecayedPacked(TileBuilder &tb, const Collective &c,
               : add(line, position);
   Value slot = arith::AndIOp::create(b, loc, position, splat(7));
   Value zeros = arith::ConstantOp::create(b, loc, b.getZeroAttr(f32Tile));
+  // A mirrored scan's tiles start `shift` (< 8) below the group's base so
+  // that their bases take the phase (the group's base is a multiple of
+  // 16); places then count from `lead` (a multiple of S of at least 8)
+  // before the base, so that the remainders below stay unsigned. The
+  // elements below the base load as zeros (`from`) and are not stored.
+  int64_t lead = c.mirrorPhase ? s * ((8 + s - 1) / s) : 0;
+  Value shift =
+      c.mirrorPhase
+          ? arith::AndIOp::create(
+                b, loc, arith::SubIOp::create(b, loc, tb.idx(0), c.mirrorPhase),
+                tb.idx(7))
+                .getResult()
+          : Value();
   tb.parallel(tb.ceilDiv(c.numSegments, group.segments), [&](Value g) {
     Value first = tb.mul(g, group.segments);
     Value base = tb.mul(first, s);
     Value end = tb.min(tb.add(base, tb.idx(group.segments * s)), c.n);
+    Value tilesBase =
+        shift ? arith::SubIOp::create(b, loc, base, shift).getResult() : base;
+    // A tile's first place from `lead` before the group's base.
+    auto placeOf = [&](Value t) -> Value {
+      Value place = tb.mul(t, T * T);
+      if (shift)
+        place =
+            arith::SubIOp::create(b, loc, tb.add(place, tb.idx(lead)), shift);
+      return place;
+    };
     // The group's segments from the view's first: the decays' index (a
     // reverse view counts them from the buffer's end).
     Value decaysBase =
@@ -468,23 +491,27 @@ void scanDecayedPacked(TileBuilder &tb, const Collective &c,
                   : first;
     // `from`: the group's last tile, where partial, still loads as vectors
     // (reading the next group's elements as zeros).
-    Value runs = clippedRuns(tb, group.tiles, T * T, base, end);
+    Value runs = clippedRuns(
+        tb, shift ? std::nullopt : std::optional<int64_t>(group.tiles), T * T,
+        tilesBase, end);
     forTileGroups(
         tb, tb.idx(0), runs, tb.idx(1), c.tilesPerWarp, end,
         {zeroScalar(tb, f32)},
         [&](ArrayRef<Value> tiles, ArrayRef<Value> limits,
             ValueRange carried) -> SmallVector<Value> {
-          LoadedTiles loaded = loadWalkTiles(tb, c, base, tiles, limits, base);
+          LoadedTiles loaded =
+              loadWalkTiles(tb, c, tilesBase, tiles, limits, base);
           Value h = carried[0];
           for (auto [t, tileBase, limit, x] :
                llvm::zip(tiles, loaded.bases, limits, loaded.tiles)) {
             // rel: the lane's first place (S < 8: each element's) from
-            // the group's first; k: the element's place in its segment
-            // plus S where a head came earlier in the lane.
-            Value rel = add(laneFirst, vector::BroadcastOp::create(
-                                           b, loc, i32Tile,
-                                           arith::IndexCastOp::create(
-                                               b, loc, i32, tb.mul(t, T * T))));
+            // the group's first (`lead` before it); k: the element's place
+            // in its segment plus S where a head came earlier in the lane.
+            Value rel =
+                add(laneFirst,
+                    vector::BroadcastOp::create(
+                        b, loc, i32Tile,
+                        arith::IndexCastOp::create(b, loc, i32, placeOf(t))));
             Value k = arith::RemUIOp::create(b, loc, rel, splat(s));
             Value head, later;
             if (perLane) {
@@ -509,6 +536,8 @@ void scanDecayedPacked(TileBuilder &tb, const Collective &c,
                                         index, c.numSegments);
               };
               Value seg = arith::DivUIOp::create(b, loc, rel, splat(s));
+              if (lead)
+                seg = arith::SubIOp::create(b, loc, seg, splat(lead / s));
               own = gather(seg);
               if (perLane)
                 own = arith::SelectOp::create(b, loc, later,
@@ -533,8 +562,7 @@ void scanDecayedPacked(TileBuilder &tb, const Collective &c,
               Value lastHead = arith::CmpIOp::create(
                   b, loc, P::eq,
                   arith::RemUIOp::create(
-                      b, loc, tb.add(tb.mul(t, T * T), tb.idx(T * T - 1)),
-                      tb.idx(s)),
+                      b, loc, tb.add(placeOf(t), tb.idx(T * T - 1)), tb.idx(s)),
                   tb.idx(0));
               h = arith::SelectOp::create(
                   b, loc, lastHead, last,
@@ -560,6 +588,12 @@ void mlir::tcu::detail::scanDecayed(TileBuilder &tb,
   c.scanOrder = c.decayRecurrence && variant != Variant::Seg16
                     ? ElementOrder::Lanes
                     : ElementOrder::Fixed;
+  // Mirrored lanes move as vectors where the tile bases take this phase
+  // (with offsets each work item mirrors its own view: not done there; a
+  // grid's partials are not mirrored).
+  if (c.reverse && c.scanOrder == ElementOrder::Lanes && !c.offsets &&
+      tb.mirrorOf(c.input))
+    c.mirrorPhase = mirrorPhase(tb, c);
   DecayParts d =
       decayParts(tb, c.decay, c.decayValue, inputElementType(c.input));
   if (variant == Variant::Seg16) {

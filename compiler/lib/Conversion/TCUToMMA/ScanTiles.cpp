@@ -116,6 +116,7 @@ Collective partialsScan(TileBuilder &tb, const Collective &c, Value totals,
   next.segment = tb.idx(perSegment);
   next.n = count;
   next.inclusive = false;
+  next.mirrorPhase = Value(); // the partials are not mirrored
   return next;
 }
 

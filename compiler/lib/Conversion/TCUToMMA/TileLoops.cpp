@@ -10,6 +10,7 @@
 #include "tcuc/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
@@ -110,6 +111,9 @@ Value mlir::tcu::detail::segmentBase(TileBuilder &tb, const Collective &c,
 }
 
 bool mlir::tcu::detail::walkHasLowerBound(const Collective &c) {
+  // A mirrored walk starts at its phase (segmentWalk).
+  if (c.mirrorPhase)
+    return true;
   // Measured where it wins: long segments whose bases leave the 16-byte
   // vector grid (docs/rationale.md#aligned-walks). A runtime size keeps its
   // segment's own tiles.
@@ -127,11 +131,28 @@ TileRange mlir::tcu::detail::segmentWalk(TileBuilder &tb, const Collective &c,
   Value end = segmentEnd(tb, c, segBase);
   if (!walkHasLowerBound(c))
     return {segBase, end, Value()};
+  // The tile at or below the segment's base at T*T·k (or, mirrored, at
+  // T*T·k + phase - T*T: the offset is (base - phase) mod T*T).
+  Value from = segBase;
+  if (c.mirrorPhase)
+    segBase =
+        arith::SubIOp::create(tb.builder(), tb.location(),
+                              tb.add(segBase, tb.idx(T * T)), c.mirrorPhase);
   Value offset = arith::RemUIOp::create(tb.builder(), tb.location(), segBase,
                                         tb.idx(T * T));
   Value origin =
-      arith::SubIOp::create(tb.builder(), tb.location(), segBase, offset);
-  return {origin, end, segBase};
+      arith::SubIOp::create(tb.builder(), tb.location(), from, offset);
+  return {origin, end, from};
+}
+
+Value mlir::tcu::detail::mirrorPhase(TileBuilder &tb, const Collective &c) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  Type elt = cast<MemRefType>(c.input.getType()).getElementType();
+  Value ptr = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, c.input);
+  Value first =
+      arith::DivUIOp::create(b, loc, ptr, tb.idx(getElementBytes(elt)));
+  return arith::AndIOp::create(b, loc, tb.add(first, c.n), tb.idx(7));
 }
 
 SegmentTiles mlir::tcu::detail::segmentTiles(TileBuilder &tb,

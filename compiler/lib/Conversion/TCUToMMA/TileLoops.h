@@ -100,6 +100,13 @@ Value clampedOffset(TileBuilder &tb, const Collective &c, Value i, Value lo,
 /// off the 16-byte vector grid of the input (not a multiple of 8 f16 or
 /// bf16, 16 i8 or 4 f32 elements).
 bool walkHasLowerBound(const Collective &c);
+
+/// The residue mod 8 a reverse scan's tile bases take so that each lane's
+/// eight consecutive logical elements (the lanes order), mirrored to
+/// physical n' - 1 - i, are one aligned 8-element chunk of the input:
+/// (the input's aligned address in elements + n') mod 8, the output being
+/// as aligned (docs/algorithms.md#reverse-scans).
+Value mirrorPhase(TileBuilder &tb, const Collective &c);
 /// The elements a segment's walk spans at most (constant sizes only): S,
 /// plus 255 where it may begin below the segment.
 int64_t walkSpan(const Collective &c);
