@@ -590,10 +590,10 @@ void mlir::tcu::detail::scanDecayed(TileBuilder &tb,
                     : ElementOrder::Fixed;
   // Mirrored lanes move as vectors where the tile bases take this phase
   // (with offsets each work item mirrors its own view: not done there; a
-  // grid's partials are not mirrored).
-  if (c.reverse && c.scanOrder == ElementOrder::Lanes && !c.offsets &&
-      tb.mirrorOf(c.input))
-    c.mirrorPhase = mirrorPhase(tb, c);
+  // grid's partials are not mirrored and take none).
+  bool mirrored = c.reverse && c.scanOrder == ElementOrder::Lanes &&
+                  !c.offsets && tb.mirrorOf(c.input);
+  c.mirrorPhase = mirrored ? mirrorPhase(tb, c) : Value();
   DecayParts d =
       decayParts(tb, c.decay, c.decayValue, inputElementType(c.input));
   if (variant == Variant::Seg16) {

@@ -116,7 +116,6 @@ Collective partialsScan(TileBuilder &tb, const Collective &c, Value totals,
   next.segment = tb.idx(perSegment);
   next.n = count;
   next.inclusive = false;
-  next.mirrorPhase = Value(); // the partials are not mirrored
   return next;
 }
 
