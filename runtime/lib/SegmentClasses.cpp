@@ -67,21 +67,21 @@ const char *classVariant(const KernelSpec &spec) {
 /// SegmentKernelMode::Auto: the size's class kernel where that is the
 /// streaming scan and the size is not a multiple of 16 (where the per-size
 /// variants place segments badly on 16-wide tile rows:
-/// docs/rationale.md#auto-classes), or a decayed scan's seg256n (the same
-/// walk as the per-size kernel: one kernel for every size past 256);
+/// docs/rationale.md#auto-classes), or a decayed scan's packed or seg256n
+/// class (one kernel for every size past 256 in each);
 /// elsewhere `spec` itself.
 static KernelSpec autoSegmentClassOf(const KernelSpec &spec) {
   KernelSpec c = segmentClassOf(spec);
   bool stream = c.runtimeSegment && c.variant == "stream";
-  bool decayedWalk =
-      c.runtimeSegment && (spec.decay != 1.0 || spec.segmentDecays);
-  return (stream && spec.segmentSize % 16 != 0) || decayedWalk ? c : spec;
+  bool decayed = c.runtimeSegment && (spec.decay != 1.0 || spec.segmentDecays);
+  return (stream && spec.segmentSize % 16 != 0) || decayed ? c : spec;
 }
 
 KernelSpec tcuc::segmentClassOf(const KernelSpec &spec) {
   // Offsets kernels already serve every length. A decayed scan's class
-  // is seg256n for 256 < S < 131072 (its decayed forms:
-  // docs/algorithms.md); shorter and longer ones keep their size's kernel
+  // is packed for 256 < S <= kDefaultPackedDecayedSegment, seg256n on to
+  // 131072 (its decayed forms: docs/algorithms.md); shorter and longer
+  // ones keep their size's kernel
   // (seg16, seg256, and from 131072 on the grid: tcu-select-strategy's
   // kDecayedGridMinSegment).
   // Per-segment decays alike.
@@ -90,7 +90,10 @@ KernelSpec tcuc::segmentClassOf(const KernelSpec &spec) {
       spec.tilesPerWarp || spec.warpsPerBlock ||
       (decayed && (spec.segmentSize >= 131072 || spec.segmentSize <= 256)))
     return spec;
-  const char *variant = decayed ? "seg256n" : classVariant(spec);
+  const char *variant =
+      decayed ? (spec.segmentSize <= kDefaultPackedDecayedSegment ? "packed"
+                                                                  : "seg256n")
+              : classVariant(spec);
   if (!variant)
     return spec;
   KernelSpec c = spec;

@@ -231,6 +231,9 @@ bool tcuc::runtimeSegmentRange(std::string_view variant, bool isScan,
   else if (variant == "stream" && isScan) {
     min = 16;
     max = kMaxStreamSegment;
+  } else if (variant == "packed" && isScan) { // decayed scans only
+    min = kMinPackedClassSegment;
+    max = kMaxPackedDecayedSegment;
   } else
     return false;
   return true;

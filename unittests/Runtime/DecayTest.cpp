@@ -56,24 +56,36 @@ TEST(Decay, SegmentClasses) {
     EXPECT_FALSE(resolveSegmentClass(decayed(s, 0.9), SegmentKernelMode::Auto)
                      .runtimeSegment)
         << s;
-  // 257..131071: one seg256n kernel that takes the size at launch, the
-  // decay and mode kept.
-  for (int64_t s : {257, 1000, 3001, 131071}) {
+  // 257..768: one packed kernel, 769..131071: one seg256n kernel, each
+  // taking the size at launch, the decay and mode kept.
+  for (int64_t s : {257, 300, 768, 769, 1000, 3001, 131071}) {
     KernelSpec c =
         resolveSegmentClass(KernelSpec::scan(s, DType::BF16, DType::F32,
                                              ScanMode{false, true, 0.99}),
                             SegmentKernelMode::Auto);
+    bool packed = s <= kDefaultPackedDecayedSegment;
     EXPECT_TRUE(c.runtimeSegment) << s;
-    EXPECT_EQ(c.variant, "seg256n");
+    EXPECT_EQ(c.variant, packed ? "packed" : "seg256n") << s;
     EXPECT_EQ(c.decay, 0.99);
     EXPECT_FALSE(c.inclusive);
     EXPECT_TRUE(c.reverse);
-    EXPECT_EQ(c.key(), resolveSegmentClass(
-                           KernelSpec::scan(1000, DType::BF16, DType::F32,
-                                            ScanMode{false, true, 0.99}),
-                           SegmentKernelMode::Auto)
-                           .key());
+    EXPECT_EQ(c.key(),
+              resolveSegmentClass(KernelSpec::scan(packed ? 500 : 1000,
+                                                   DType::BF16, DType::F32,
+                                                   ScanMode{false, true, 0.99}),
+                                  SegmentKernelMode::Auto)
+                  .key())
+        << s;
   }
+  // The packed class takes 257..4096 at launch (a scan's only).
+  int64_t lo = 0, hi = 0;
+  EXPECT_TRUE(runtimeSegmentRange("packed", true, lo, hi));
+  EXPECT_EQ(lo, 257);
+  EXPECT_EQ(hi, 4096);
+  EXPECT_FALSE(runtimeSegmentRange("packed", false, lo, hi));
+  EXPECT_EQ(runtimeSegmentError("packed", true, 256),
+            "segment size 256 is outside what variant 'packed' takes at "
+            "launch [257, 4096]");
   // From 131072 on, per size (the strategy's grid).
   EXPECT_FALSE(
       resolveSegmentClass(decayed(131072, 0.9), SegmentKernelMode::Auto)
@@ -100,22 +112,26 @@ TEST(Decay, OneKernelForEveryDecay) {
 }
 
 // Per-segment decays: the kernels of one decay (a kernel per size up to
-// 256, the walk's class kernel for 257..131071, the grid per size), the
-// key "decay=segments".
+// 256, the packed class kernel for 257..768, the walk's for 769..131071,
+// the grid per size), the key "decay=segments".
 TEST(Decay, PerSegmentDecaysTakeTheDecayedScansKernels) {
   float any = 0.5f;
-  for (int64_t s : {1, 10, 256, 1000, 131071, 131072, 1 << 24}) {
+  for (int64_t s : {1, 10, 256, 257, 768, 1000, 131071, 131072, 1 << 24}) {
     KernelSpec spec = KernelSpec::scan(s, DType::F16, DType::F32,
                                        ScanMode{true, false, 1.0, &any});
     EXPECT_TRUE(spec.segmentDecays);
     KernelSpec c = resolveSegmentClass(spec, SegmentKernelMode::Auto);
     EXPECT_FALSE(c.runtimeDecay) << s;
     EXPECT_NE(c.key().find(" decay=segments"), std::string::npos) << c.key();
-    // From 257 to 131071 the walk's class kernel; elsewhere the size's
-    // own kernel (the strategy's seg16, seg256 or grid).
-    bool walk = s > 256 && s < 131072;
-    EXPECT_EQ(c.runtimeSegment, walk) << s;
-    EXPECT_EQ(c.variant, walk ? "seg256n" : "") << s;
+    // From 257 to 131071 a class kernel (packed to 768, then the walk);
+    // elsewhere the size's own kernel (the strategy's seg16, seg256 or
+    // grid).
+    bool cls = s > 256 && s < 131072;
+    EXPECT_EQ(c.runtimeSegment, cls) << s;
+    EXPECT_EQ(c.variant, !cls                                ? ""
+                         : s <= kDefaultPackedDecayedSegment ? "packed"
+                                                             : "seg256n")
+        << s;
   }
 }
 

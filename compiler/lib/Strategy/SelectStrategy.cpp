@@ -93,21 +93,22 @@ void choose(OpT op, bool isScan, const std::string &chip,
 }
 
 /// A decayed scan has a form in the variants of isDecayVariant only, whatever
-/// the table says of plain scans: packed (S < 256), seg16 (16) and seg256
-/// (256); seg256n for longer, runtime-size and offsets segments, and the
-/// grid (many warps a segment) for a constant S of at least
-/// kDecayedGridMinSegment, kDecayedTilesInFlight tiles loaded before the
-/// first is scanned (docs/rationale.md#decayed-scans).
+/// the table says of plain scans: seg16 (16), seg256 (256) and packed (any
+/// other S up to tcuc::kDefaultPackedDecayedSegment); seg256n for longer,
+/// runtime-size and offsets segments, and the grid (many warps a segment)
+/// for a constant S of at least kDecayedGridMinSegment,
+/// kDecayedTilesInFlight tiles loaded before the first is scanned
+/// (docs/rationale.md#decayed-scans).
 constexpr int64_t kDecayedTilesInFlight = 2;
 constexpr int64_t kDecayedGridMinSegment = 131072;
 /// The sizes whose segments fill whole tile rows (seg16) or whole tiles
-/// (seg256); every other size below kDecayedPackedMaxSegment takes
-/// `packed` (whole segments packed into a warp's run of tiles, one tile
-/// loaded at a time: two in flight measured slower), which measured
-/// faster than a row or a tile a segment at 7..13 and 192..255
-/// (docs/rationale.md#packed-decayed-scans).
+/// (seg256); the others take `packed` (whole segments packed into a warp's
+/// run of tiles, one tile loaded at a time: two in flight measured slower),
+/// which measured faster than a row or a tile a segment at 7..13 and
+/// 192..255 (docs/rationale.md#packed-decayed-scans) and than the walk up
+/// to 768 (docs/rationale.md#packed-classes).
 constexpr int64_t kDecayedSeg16Segment = 16;
-constexpr int64_t kDecayedPackedMaxSegment = 256;
+constexpr int64_t kDecayedSeg256Segment = 256;
 
 /// The tiles on CUDA cores where the matrices' products cost more than
 /// the recurrence: f32 data (nine products a matrix), every variant whose
@@ -131,15 +132,15 @@ LogicalResult chooseDecayed(SegmentedScanOp op, bool explain) {
   // Per-segment decays take the same variants (their tiles scan on CUDA
   // cores: docs/algorithms.md#per-segment-decays).
   bool walk = op.hasRuntimeSegmentSize() || op.hasOffsets() ||
-              op.getSegmentSize() > 256;
+              op.getSegmentSize() > tcuc::kDefaultPackedDecayedSegment;
   bool grid = !op.hasRuntimeSegmentSize() && !op.hasOffsets() &&
               op.getSegmentSize() >= kDecayedGridMinSegment;
   int64_t size = op.getSegmentSize();
-  Variant v = grid                              ? Variant::Grid
-              : walk                            ? Variant::Seg256N
-              : size == kDecayedSeg16Segment    ? Variant::Seg16
-              : size < kDecayedPackedMaxSegment ? Variant::Packed
-                                                : Variant::Seg256;
+  Variant v = grid                            ? Variant::Grid
+              : walk                          ? Variant::Seg256N
+              : size == kDecayedSeg16Segment  ? Variant::Seg16
+              : size != kDecayedSeg256Segment ? Variant::Packed
+                                              : Variant::Seg256;
   op.setVariant(v);
   if (!op.getTilesPerWarp() && walk)
     op.setTilesPerWarp(kDecayedTilesInFlight);

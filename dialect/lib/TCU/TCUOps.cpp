@@ -118,9 +118,9 @@ bool mlir::tcu::isVariantApplicable(Variant variant, bool isScan,
   case Variant::Packed:
     // A decayed scan packs whole segments of any size into a warp's run of
     // tiles (docs/algorithms.md#packed-decayed-scans).
-    if (decayed && segmentSize > kTileSize * kTileSize)
-      return fail("variant 'packed' of a decayed scan needs segment_size <= "
-                  "256");
+    if (decayed && segmentSize > kMaxPackedDecayedSegment)
+      return fail("variant 'packed' of a decayed scan needs segment_size <= " +
+                  std::to_string(kMaxPackedDecayedSegment));
     if (decayed)
       return true;
     if (segmentSize % kTileSize != 0 || segmentSize > kTileSize * kTileSize)
@@ -405,6 +405,10 @@ static LogicalResult verifyTypesAndSegment(Operation *op, Type in, Type out,
              << "variant '" << stringifyVariant(*variant)
              << "' needs a constant segment_size (a runtime size takes "
              << runtimeSizeVariants(isScan) << ")";
+    if (variant == Variant::Packed && !decayed)
+      return op->emitOpError()
+             << "variant 'packed' takes a runtime segment size in decayed "
+                "scans only";
     return success();
   }
   if (segmentSize < 1)

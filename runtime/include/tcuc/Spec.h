@@ -52,6 +52,16 @@ constexpr int64_t kMaxElements = int64_t(1) << 47;
 /// The longest segment the streaming scan (`stream`) takes: its element
 /// offsets within a work item stay 32-bit.
 constexpr int64_t kMaxStreamSegment = int64_t(1) << 24;
+/// The longest segment a decayed scan's `packed` variant takes (its groups
+/// of up to 16 segments then span at most 256 tiles), and the shortest a
+/// packed class kernel takes at launch (shorter ones wrap past several
+/// heads in a lane's offset: docs/algorithms.md#packed-decayed-scans).
+constexpr int64_t kMaxPackedDecayedSegment = 4096;
+constexpr int64_t kMinPackedClassSegment = 257;
+/// The longest segment a decayed scan packs without an explicit variant
+/// (tcu-select-strategy and the runtime's class alike); longer ones walk
+/// (seg256n). Measured: docs/rationale.md#packed-classes.
+constexpr int64_t kDefaultPackedDecayedSegment = 768;
 
 /// Why `segment` is not a segment size (1..kMaxElements; a larger segment
 /// would be one segment for every input), or empty when it is.

@@ -177,3 +177,65 @@ func.func @packed(%h: memref<?xf16>, %in: memref<?xf32>, %out: memref<?xf32>, %d
   tcu.segmented_scan <add> inclusive reverse %in into %out segment_size 100 decays %d {variant = #tcu.variant<packed>, decay_form = #tcu.decay_form<recurrence>} : memref<?xf32> -> memref<?xf32>
   return
 }
+
+// A runtime S (the packed class kernel: over 256 at launch) takes the
+// largest group whose span is a multiple of 16 within 16 tiles, step ·
+// max(1, 4096 / (step · S)) segments with step = 16 / gcd(S, 16) (the
+// lowest set bit of S), and divides by S nowhere in the tiles: the tile's
+// first place's remainder and quotient ride the loop (0 at the group's
+// first tile), a lane's wraps past S once at most, and the next tile's
+// remainder is this one's plus 256, wrapped once. The exclusive scan's
+// last place is a head where the remainder plus 255 is S.
+// CHECK-LABEL: func @packed_runtime
+// CHECK-SAME: %[[S:[^:]*]]: index
+// CHECK: %[[NEG:.*]] = arith.subi %c0, %[[S]] : index
+// CHECK: %[[LOW:.*]] = arith.andi %[[S]], %[[NEG]] : index
+// CHECK: %[[GCD:.*]] = arith.minsi %[[LOW]], %c16 : index
+// CHECK: %[[STEP:.*]] = arith.divui %c16, %[[GCD]] : index
+// CHECK: %[[SPAN:.*]] = arith.muli %[[STEP]], %[[S]] : index
+// CHECK: %[[FIT:.*]] = arith.divui %c4096, %[[SPAN]] : index
+// CHECK: %[[PER:.*]] = arith.maxui %[[FIT]], %c1 : index
+// CHECK: %[[GROUP:.*]] = arith.muli %[[STEP]], %[[PER]] : index
+// CHECK: scf.parallel
+// CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c1 iter_args(%{{.*}} = %{{.*}}, %[[K:.*]] = %c0, %[[Q:.*]] = %c0) -> (f32, index, index)
+// CHECK-NOT: arith.remui %{{.*}} : vector<16x16xi32>
+// CHECK: arith.cmpi uge, %{{.*}}, %{{.*}} : vector<16x16xi32>
+// CHECK: tcu.linear_recurrence
+// CHECK: %[[LAST:.*]] = arith.addi %[[K]], %c255 : index
+// CHECK: arith.cmpi eq, %[[LAST]], %[[S]] : index
+// CHECK: %[[NEXT:.*]] = arith.addi %[[K]], %c256 : index
+// CHECK: %[[WRAP:.*]] = arith.cmpi uge, %[[NEXT]], %[[S]] : index
+// CHECK: %[[QINC:.*]] = arith.index_castui %[[WRAP]] : i1 to index
+// CHECK: arith.addi %[[Q]], %[[QINC]] : index
+// CHECK: scf.yield %{{.*}}, %{{.*}}, %{{.*}} : f32, index, index
+func.func @packed_runtime(%in: memref<?xf16>, %out: memref<?xf32>, %s: index) {
+  tcu.segmented_scan <add> exclusive %in into %out segment_size %s decay 0.9 {variant = #tcu.variant<packed>, decay_form = #tcu.decay_form<recurrence>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// A forward walk takes the lane phase where segments may leave the
+// 8-element grid (a runtime S, or a constant one not a multiple of 8): its
+// tiles start at the nearest base at or below the segment whose residue
+// mod 8 is -(the input's address in elements) mod 8, `from` masking the
+// rest; an aligned constant S keeps its tiles (no `from`).
+// CHECK-LABEL: func @walk_phase
+// CHECK-SAME: %[[IN:[^:]*]]: memref<?xf16>, %{{[^:]*}}: memref<?xf32>, %[[S:[^:]*]]: index
+// CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %[[IN]]
+// CHECK: %[[ELTS:.*]] = arith.divui %[[PTR]], %c2 : index
+// CHECK: %[[NEG:.*]] = arith.subi %c0, %[[ELTS]] : index
+// CHECK: %[[PHASE:.*]] = arith.andi %[[NEG]], %c7 : index
+// CHECK: scf.parallel
+// CHECK: %[[BASE:.*]] = arith.muli %{{.*}}, %[[S]] : index
+// CHECK: %[[UP:.*]] = arith.addi %[[BASE]], %c8 : index
+// CHECK: %[[OFF:.*]] = arith.subi %[[UP]], %[[PHASE]] : index
+// CHECK: %[[BELOW:.*]] = arith.andi %[[OFF]], %c7 : index
+// CHECK: %[[ORIGIN:.*]] = arith.subi %[[BASE]], %[[BELOW]] : index
+// CHECK: tcu.load_tile <rows> %[[IN]][%{{.*}}] {{.*}} from %[[BASE]] order <lanes>
+// CHECK: scf.parallel
+// CHECK: tcu.load_tile <rows> %[[IN]][%{{.*}}] stride %c16 line %c16 limit %{{.*}} order <lanes>
+// CHECK: tcu.store_tile %{{.*}} limit %{{.*}} order <lanes>
+func.func @walk_phase(%in: memref<?xf16>, %out: memref<?xf32>, %s: index) {
+  tcu.segmented_scan <add> inclusive %in into %out segment_size %s decay 0.9 {variant = #tcu.variant<seg256n>, decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 1} : memref<?xf16> -> memref<?xf32>
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 1000 decay 0.9 {variant = #tcu.variant<seg256n>, decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 1} : memref<?xf16> -> memref<?xf32>
+  return
+}

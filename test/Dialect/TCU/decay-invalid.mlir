@@ -181,11 +181,12 @@ func.func @decays_matrices(%in: memref<?xf16>, %out: memref<?xf32>, %d: memref<?
 
 // -----
 
-// A decayed scan's `packed` takes any constant size up to 256 (whole
+// A decayed scan's `packed` takes any constant size up to 4096 (whole
 // segments packed into a warp's run of tiles) ...
 func.func @packed_odd(%in: memref<?xf16>, %out: memref<?xf32>, %d: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 33 decay 0.9 {variant = #tcu.variant<packed>} : memref<?xf16> -> memref<?xf32>
   tcu.segmented_scan <add> exclusive reverse %in into %out segment_size 255 decays %d {variant = #tcu.variant<packed>} : memref<?xf16> -> memref<?xf32>
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 4096 decay 0.9 {variant = #tcu.variant<packed>} : memref<?xf16> -> memref<?xf32>
   return
 }
 
@@ -201,16 +202,27 @@ func.func @packed_plain(%in: memref<?xf16>, %out: memref<?xf32>) {
 // -----
 
 func.func @packed_long(%in: memref<?xf16>, %out: memref<?xf32>) {
-  // expected-error @+1 {{'tcu.segmented_scan' op variant 'packed' of a decayed scan needs segment_size <= 256, got segment_size 300}}
-  tcu.segmented_scan <add> inclusive %in into %out segment_size 300 decay 0.9 {variant = #tcu.variant<packed>} : memref<?xf16> -> memref<?xf32>
+  // expected-error @+1 {{'tcu.segmented_scan' op variant 'packed' of a decayed scan needs segment_size <= 4096, got segment_size 4097}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 4097 decay 0.9 {variant = #tcu.variant<packed>} : memref<?xf16> -> memref<?xf32>
   return
 }
 
 // -----
 
-func.func @packed_runtime(%in: memref<?xf16>, %out: memref<?xf32>, %s: index) {
-  // expected-error @+1 {{'tcu.segmented_scan' op variant 'packed' needs a constant segment_size}}
+// A decayed scan's packed takes a runtime size (the packed class kernel:
+// 257..4096 at launch) ...
+func.func @packed_runtime(%in: memref<?xf16>, %out: memref<?xf32>, %d: memref<?xf32>, %s: index) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size %s decay 0.9 {variant = #tcu.variant<packed>} : memref<?xf16> -> memref<?xf32>
+  tcu.segmented_scan <add> exclusive reverse %in into %out segment_size %s decays %d {variant = #tcu.variant<packed>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
+// ... a plain scan's does not.
+func.func @packed_runtime_plain(%in: memref<?xf16>, %out: memref<?xf32>, %s: index) {
+  // expected-error @+1 {{'tcu.segmented_scan' op variant 'packed' takes a runtime segment size in decayed scans only}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size %s {variant = #tcu.variant<packed>} : memref<?xf16> -> memref<?xf32>
   return
 }
 

@@ -331,7 +331,7 @@ func.func @output_space(%in: memref<?xf16>, %out: memref<?xf32, 1>) {
 // -----
 
 func.func @runtime_segment_variant(%in: memref<?xf16>, %out: memref<?xf32>, %s: index) {
-  // expected-error @+1 {{'tcu.segmented_scan' op variant 'block' needs a constant segment_size (a runtime size takes 'seg16', 'seg256', 'seg256n', 'stream')}}
+  // expected-error @+1 {{'tcu.segmented_scan' op variant 'block' needs a constant segment_size (a runtime size takes 'seg16', 'seg256', 'seg256n', 'packed', 'stream')}}
   tcu.segmented_scan <add> inclusive %in into %out segment_size %s {variant = #tcu.variant<block>} : memref<?xf16> -> memref<?xf32>
   return
 }

@@ -5,7 +5,7 @@
 // backwards. Where q is a multiple of 8 (counted from the buffer's aligned
 // address) they are one aligned chunk, moved as one vector and reversed in
 // registers; the reverse decayed scans place their tiles so that it is
-// (mirrorPhase, docs/algorithms.md#reverse-scans). Elsewhere a lane goes
+// (lanePhase, docs/algorithms.md#reverse-scans). Elsewhere a lane goes
 // element by element.
 //
 //===----------------------------------------------------------------------===//

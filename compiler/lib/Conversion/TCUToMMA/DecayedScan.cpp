@@ -384,35 +384,54 @@ void scanDecayedGrid(TileBuilder &tb, const Collective &c,
     memref::DeallocOp::create(b, loc, powers);
 }
 
-/// A packed group: `segments` whole segments over `tiles` tiles.
+/// A packed group: `segments` whole segments over at most `tiles` tiles
+/// (unknown for a runtime S).
 struct PackedGroup {
-  int64_t segments, tiles;
+  Value segments;
+  std::optional<int64_t> tiles;
 };
 
-/// The tiles a packed group spans at most: the fewest in which every
-/// S <= 256 has a group whose span is a multiple of 16 elements (16
-/// segments of 255 fit in 4096).
+/// The tiles a packed group spans at most where a group of a multiple of
+/// 16 elements fits (every S <= 256: 16 segments of 255 fit in 4096); a
+/// longer S takes the fewest segments whose span is one (at most 16).
 constexpr int64_t kPackedGroupTiles = 16;
 
-/// The group of size-s segments over at most kPackedGroupTiles tiles that
-/// wastes the least of its last tile, among those whose span is a
-/// multiple of 16 elements: every group then starts where whole tiles
-/// move as vectors (16 bytes of f16 and of the f32 output), with no
-/// partial first tile.
-PackedGroup packedGroup(int64_t s) {
-  int64_t step = T / std::gcd(s, T);
-  PackedGroup best{0, 0};
-  for (int64_t g = step; g * s <= kPackedGroupTiles * T * T; g += step) {
-    int64_t tiles = (g * s + T * T - 1) / (T * T);
-    // g·s / (tiles·256) at least the best's, compared exactly.
-    if (!best.segments || g * s * best.tiles >= best.segments * s * tiles)
-      best = {g, tiles};
+/// The group of size-S segments whose span is a multiple of 16 elements
+/// (within kPackedGroupTiles tiles, or the least such): every group then
+/// starts where whole tiles move as vectors (16 bytes of f16 and of the f32
+/// output), with no partial first tile. A constant S takes the group that
+/// wastes the least of its last tile; a runtime S the largest (at least
+/// 0.89 of its tiles filled for S > 256).
+PackedGroup packedGroup(TileBuilder &tb, const Collective &c) {
+  if (ShapedType::isDynamic(c.segmentSize)) {
+    // step = 16 / gcd(S, 16) segments span a multiple of 16 elements.
+    OpBuilder &b = tb.builder();
+    Location loc = tb.location();
+    Value s = c.segment;
+    Value low = arith::AndIOp::create(
+        b, loc, s, arith::SubIOp::create(b, loc, tb.idx(0), s));
+    Value step =
+        arith::DivUIOp::create(b, loc, tb.idx(T), tb.min(low, tb.idx(T)));
+    Value fit = arith::DivUIOp::create(
+        b, loc, tb.idx(kPackedGroupTiles * T * T), tb.mul(step, s));
+    return {tb.mul(step, arith::MaxUIOp::create(b, loc, fit, tb.idx(1))),
+            std::nullopt};
   }
-  assert(best.segments && "16 segments of at most 256 fit");
-  return best;
+  int64_t s = c.segmentSize;
+  int64_t step = T / std::gcd(s, T);
+  int64_t span = std::max(kPackedGroupTiles * T * T, step * s);
+  int64_t segments = 0, tiles = 0;
+  for (int64_t g = step; g * s <= span; g += step) {
+    int64_t t = (g * s + T * T - 1) / (T * T);
+    // g·s / (t·256) at least the best's, compared exactly.
+    if (!segments || g * s * tiles >= segments * s * t)
+      segments = g, tiles = t;
+  }
+  return {tb.idx(segments), tiles};
 }
 
-/// Packed (constant S <= 256): a warp takes a group of whole segments
+/// Packed (any S up to kMaxPackedDecayedSegment; a runtime one over 256):
+/// a warp takes a group of whole segments
 /// (packedGroup) and walks its tiles, tiles_per_warp loaded before the
 /// first is scanned, in order with tcu.linear_recurrence: each element's
 /// decay is its segment's, 0 at a head (h restarts there), and the h after
@@ -424,14 +443,22 @@ void scanDecayedPacked(TileBuilder &tb, const Collective &c,
   assert(c.scanOrder == ElementOrder::Lanes && "set by scanDecayed");
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
-  int64_t s = c.segmentSize;
-  PackedGroup group = packedGroup(s);
+  // A runtime S is over 256 (the class's range): each lane's places then
+  // wrap past a head at most once, and no vector divides by S.
+  bool runtimeSize = ShapedType::isDynamic(c.segmentSize);
+  Value s = c.segment;
+  PackedGroup group = packedGroup(tb, c);
   Type f32 = b.getF32Type(), i32 = b.getI32Type();
   VectorType i32Tile = tb.tileType(i32), f32Tile = tb.tileType(f32);
+  auto splatOf = [&](Value v) -> Value {
+    return vector::BroadcastOp::create(
+        b, loc, i32Tile, arith::IndexCastOp::create(b, loc, i32, v));
+  };
   auto splat = [&](int64_t v) -> Value {
     return arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(i32Tile, b.getI32IntegerAttr(v)));
   };
+  Value sTile = splatOf(s);
   using P = arith::CmpIPredicate;
   auto cmp = [&](P p, Value x, Value y) -> Value {
     return arith::CmpIOp::create(b, loc, p, x, y);
@@ -449,7 +476,7 @@ void scanDecayedPacked(TileBuilder &tb, const Collective &c,
       splat(T));
   Value position =
       PositionsOp::create(b, loc, i32Tile, TileLayout::Cols, c.scanOrder);
-  bool perLane = s >= 8;
+  bool perLane = runtimeSize || c.segmentSize >= 8;
   Value laneFirst =
       perLane ? add(line, arith::AndIOp::create(b, loc, position, splat(~7)))
               : add(line, position);
@@ -460,26 +487,25 @@ void scanDecayedPacked(TileBuilder &tb, const Collective &c,
   // 16); places then count from `lead` (a multiple of S of at least 8)
   // before the base, so that the remainders below stay unsigned. The
   // elements below the base load as zeros (`from`) and are not stored.
-  int64_t lead = c.mirrorPhase ? s * ((8 + s - 1) / s) : 0;
-  Value shift =
-      c.mirrorPhase
-          ? arith::AndIOp::create(
-                b, loc, arith::SubIOp::create(b, loc, tb.idx(0), c.mirrorPhase),
-                tb.idx(7))
-                .getResult()
-          : Value();
+  Value leadSegments, lead, shift;
+  if (c.lanePhase) {
+    leadSegments = tb.ceilDiv(tb.idx(8), s);
+    lead = tb.mul(s, leadSegments);
+    shift = arith::AndIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, tb.idx(0), c.lanePhase),
+        tb.idx(7));
+  }
   tb.parallel(tb.ceilDiv(c.numSegments, group.segments), [&](Value g) {
     Value first = tb.mul(g, group.segments);
     Value base = tb.mul(first, s);
-    Value end = tb.min(tb.add(base, tb.idx(group.segments * s)), c.n);
+    Value end = tb.min(tb.add(base, tb.mul(group.segments, s)), c.n);
     Value tilesBase =
         shift ? arith::SubIOp::create(b, loc, base, shift).getResult() : base;
     // A tile's first place from `lead` before the group's base.
     auto placeOf = [&](Value t) -> Value {
       Value place = tb.mul(t, T * T);
       if (shift)
-        place =
-            arith::SubIOp::create(b, loc, tb.add(place, tb.idx(lead)), shift);
+        place = arith::SubIOp::create(b, loc, tb.add(place, lead), shift);
       return place;
     };
     // The group's segments from the view's first: the decays' index (a
@@ -491,34 +517,56 @@ void scanDecayedPacked(TileBuilder &tb, const Collective &c,
                   : first;
     // `from`: the group's last tile, where partial, still loads as vectors
     // (reading the next group's elements as zeros).
-    Value runs = clippedRuns(
-        tb, shift ? std::nullopt : std::optional<int64_t>(group.tiles), T * T,
-        tilesBase, end);
+    Value runs = clippedRuns(tb, shift ? std::nullopt : group.tiles, T * T,
+                             tilesBase, end);
+    // A runtime S carries the tile's first place's remainder and quotient
+    // by S from tile to tile (256 places on: one wrap at most), dividing
+    // once a group.
+    SmallVector<Value> init{zeroScalar(tb, f32)};
+    if (runtimeSize && !shift) {
+      init.append({tb.idx(0), tb.idx(0)});
+    } else if (runtimeSize) {
+      init.push_back(arith::RemUIOp::create(b, loc, placeOf(tb.idx(0)), s));
+      init.push_back(arith::DivUIOp::create(b, loc, placeOf(tb.idx(0)), s));
+    }
     forTileGroups(
-        tb, tb.idx(0), runs, tb.idx(1), c.tilesPerWarp, end,
-        {zeroScalar(tb, f32)},
+        tb, tb.idx(0), runs, tb.idx(1), c.tilesPerWarp, end, init,
         [&](ArrayRef<Value> tiles, ArrayRef<Value> limits,
             ValueRange carried) -> SmallVector<Value> {
           LoadedTiles loaded =
               loadWalkTiles(tb, c, tilesBase, tiles, limits, base);
           Value h = carried[0];
+          Value kTile = runtimeSize ? carried[1] : Value();
+          Value qTile = runtimeSize ? carried[2] : Value();
           for (auto [t, tileBase, limit, x] :
                llvm::zip(tiles, loaded.bases, limits, loaded.tiles)) {
-            // rel: the lane's first place (S < 8: each element's) from
-            // the group's first (`lead` before it); k: the element's place
-            // in its segment plus S where a head came earlier in the lane.
-            Value rel =
-                add(laneFirst,
-                    vector::BroadcastOp::create(
-                        b, loc, i32Tile,
-                        arith::IndexCastOp::create(b, loc, i32, placeOf(t))));
-            Value k = arith::RemUIOp::create(b, loc, rel, splat(s));
+            // k: the element's place in its segment plus S where a head
+            // came earlier in the lane; seg: the lane's first place's
+            // segment from the group's first (`lead` before it).
+            Value k, seg;
+            if (runtimeSize) {
+              // The tile's first place's remainder and quotient plus the
+              // lane's offset, which passes one head at most.
+              Value lane = add(splatOf(kTile), laneFirst);
+              Value wrap = cmp(P::uge, lane, sTile);
+              k = arith::SelectOp::create(
+                  b, loc, wrap, arith::SubIOp::create(b, loc, lane, sTile),
+                  lane);
+              seg = add(splatOf(qTile),
+                        arith::ExtUIOp::create(b, loc, i32Tile, wrap));
+            } else {
+              Value rel = add(laneFirst, splatOf(placeOf(t)));
+              k = arith::RemUIOp::create(b, loc, rel, sTile);
+              seg = arith::DivUIOp::create(b, loc, rel, sTile);
+            }
+            if (leadSegments)
+              seg = arith::SubIOp::create(b, loc, seg, splatOf(leadSegments));
             Value head, later;
             if (perLane) {
               k = add(k, slot);
-              later = cmp(P::uge, k, splat(s));
+              later = cmp(P::uge, k, sTile);
               head = arith::OrIOp::create(b, loc, cmp(P::eq, k, splat(0)),
-                                          cmp(P::eq, k, splat(s)));
+                                          cmp(P::eq, k, sTile));
             } else {
               head = cmp(P::eq, k, splat(0));
             }
@@ -535,9 +583,6 @@ void scanDecayedPacked(TileBuilder &tb, const Collective &c,
                 return GatherOp::create(b, loc, f32Tile, c.decays, decaysBase,
                                         index, c.numSegments);
               };
-              Value seg = arith::DivUIOp::create(b, loc, rel, splat(s));
-              if (lead)
-                seg = arith::SubIOp::create(b, loc, seg, splat(lead / s));
               own = gather(seg);
               if (perLane)
                 own = arith::SelectOp::create(b, loc, later,
@@ -559,18 +604,34 @@ void scanDecayedPacked(TileBuilder &tb, const Collective &c,
               Value lastDecay = c.decays ? tb.element(own, T - 1, T - 1) : own;
               // Whether the tile's last place (from the group's first)
               // is a head, as a scalar (an i1 element does not shuffle).
-              Value lastHead = arith::CmpIOp::create(
-                  b, loc, P::eq,
-                  arith::RemUIOp::create(
-                      b, loc, tb.add(placeOf(t), tb.idx(T * T - 1)), tb.idx(s)),
-                  tb.idx(0));
+              // (A runtime S > 256: the remainder plus 255 is below 2S.)
+              Value lastHead =
+                  runtimeSize
+                      ? arith::CmpIOp::create(
+                            b, loc, P::eq, tb.add(kTile, tb.idx(T * T - 1)), s)
+                      : arith::CmpIOp::create(
+                            b, loc, P::eq,
+                            arith::RemUIOp::create(
+                                b, loc, tb.add(placeOf(t), tb.idx(T * T - 1)),
+                                s),
+                            tb.idx(0));
               h = arith::SelectOp::create(
                   b, loc, lastHead, last,
                   arith::AddFOp::create(
                       b, loc, arith::MulFOp::create(b, loc, lastDecay, h),
                       last));
             }
+            if (runtimeSize) {
+              Value next = tb.add(kTile, tb.idx(T * T));
+              Value wrap = arith::CmpIOp::create(b, loc, P::uge, next, s);
+              kTile = arith::SelectOp::create(
+                  b, loc, wrap, arith::SubIOp::create(b, loc, next, s), next);
+              qTile = tb.add(qTile, arith::IndexCastUIOp::create(
+                                        b, loc, b.getIndexType(), wrap));
+            }
           }
+          if (runtimeSize)
+            return {h, kTile, qTile};
           return {h};
         });
   });
@@ -588,12 +649,20 @@ void mlir::tcu::detail::scanDecayed(TileBuilder &tb,
   c.scanOrder = c.decayRecurrence && variant != Variant::Seg16
                     ? ElementOrder::Lanes
                     : ElementOrder::Fixed;
-  // Mirrored lanes move as vectors where the tile bases take this phase
-  // (with offsets each work item mirrors its own view: not done there; a
-  // grid's partials are not mirrored and take none).
-  bool mirrored = c.reverse && c.scanOrder == ElementOrder::Lanes &&
-                  !c.offsets && tb.mirrorOf(c.input);
-  c.mirrorPhase = mirrored ? mirrorPhase(tb, c) : Value();
+  // Lanes move as vectors where the tile bases take their phase: every
+  // mirrored variant's (with offsets each work item mirrors its own view:
+  // not done there; a grid's partials are not mirrored and take none),
+  // and forward the walks' where segments may start off the 8-element
+  // grid (a runtime S or one not a multiple of 8: an aligned S walks
+  // faster without `from`, docs/rationale.md#lane-phase; packed groups
+  // and seg256 tiles start aligned, offsets' walks at multiples of 256).
+  bool lanes = c.scanOrder == ElementOrder::Lanes && !c.offsets;
+  bool offGrid = ShapedType::isDynamic(c.segmentSize) || c.segmentSize % 8;
+  bool phased =
+      c.reverse ? lanes && tb.mirrorOf(c.input)
+                : lanes && offGrid &&
+                      (variant == Variant::Seg256N || variant == Variant::Grid);
+  c.lanePhase = phased ? lanePhase(tb, c) : Value();
   DecayParts d =
       decayParts(tb, c.decay, c.decayValue, inputElementType(c.input));
   if (variant == Variant::Seg16) {

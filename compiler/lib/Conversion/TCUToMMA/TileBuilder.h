@@ -64,10 +64,11 @@ struct Collective {
   /// Whether a decayed scan's tiles run on CUDA cores (tcu.linear_recurrence)
   /// instead of decay matrices: the op's `decay_form`, always with `decays`.
   bool decayRecurrence = false;
-  /// A reverse scan in the lanes order: the residue mod 8 its tile bases
-  /// take (index), so that each lane's eight mirrored elements are one
-  /// aligned chunk of the buffers (mirrorPhase, TileLoops.h); else null.
-  Value mirrorPhase;
+  /// A scan in the lanes order whose tile bases take this residue mod 8
+  /// (index) so that each lane's eight elements are one aligned chunk of
+  /// the buffers (lanePhase, TileLoops.h): reverse decayed scans (mirrored
+  /// chunks) and forward decayed walks; else null.
+  Value lanePhase;
 };
 
 class TileBuilder {

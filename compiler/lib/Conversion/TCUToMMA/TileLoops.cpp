@@ -111,8 +111,8 @@ Value mlir::tcu::detail::segmentBase(TileBuilder &tb, const Collective &c,
 }
 
 bool mlir::tcu::detail::walkHasLowerBound(const Collective &c) {
-  // A mirrored walk starts at its phase (segmentWalk).
-  if (c.mirrorPhase)
+  // A walk at a lane phase starts at it (segmentWalk).
+  if (c.lanePhase)
     return true;
   // Measured where it wins: long segments whose bases leave the 16-byte
   // vector grid (docs/rationale.md#aligned-walks). A runtime size keeps its
@@ -131,28 +131,35 @@ TileRange mlir::tcu::detail::segmentWalk(TileBuilder &tb, const Collective &c,
   Value end = segmentEnd(tb, c, segBase);
   if (!walkHasLowerBound(c))
     return {segBase, end, Value()};
-  // The tile at or below the segment's base at T*T·k (or, mirrored, at
-  // T*T·k + phase - T*T: the offset is (base - phase) mod T*T).
+  // The tile at or below the segment's base at T*T·k; at a lane phase,
+  // the nearest at or below it whose base is the phase mod 8 (the lanes'
+  // chunks need no more: at most 7 elements below, no extra tile).
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
   Value from = segBase;
-  if (c.mirrorPhase)
-    segBase =
-        arith::SubIOp::create(tb.builder(), tb.location(),
-                              tb.add(segBase, tb.idx(T * T)), c.mirrorPhase);
-  Value offset = arith::RemUIOp::create(tb.builder(), tb.location(), segBase,
-                                        tb.idx(T * T));
-  Value origin =
-      arith::SubIOp::create(tb.builder(), tb.location(), from, offset);
+  Value offset;
+  if (c.lanePhase)
+    offset = arith::AndIOp::create(
+        b, loc,
+        arith::SubIOp::create(b, loc, tb.add(segBase, tb.idx(8)), c.lanePhase),
+        tb.idx(7));
+  else
+    offset = arith::RemUIOp::create(b, loc, segBase, tb.idx(T * T));
+  Value origin = arith::SubIOp::create(b, loc, from, offset);
   return {origin, end, from};
 }
 
-Value mlir::tcu::detail::mirrorPhase(TileBuilder &tb, const Collective &c) {
+Value mlir::tcu::detail::lanePhase(TileBuilder &tb, const Collective &c) {
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
   Type elt = cast<MemRefType>(c.input.getType()).getElementType();
   Value ptr = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, c.input);
   Value first =
       arith::DivUIOp::create(b, loc, ptr, tb.idx(getElementBytes(elt)));
-  return arith::AndIOp::create(b, loc, tb.add(first, c.n), tb.idx(7));
+  Value phase =
+      c.reverse ? tb.add(first, c.n)
+                : arith::SubIOp::create(b, loc, tb.idx(0), first).getResult();
+  return arith::AndIOp::create(b, loc, phase, tb.idx(7));
 }
 
 SegmentTiles mlir::tcu::detail::segmentTiles(TileBuilder &tb,
@@ -164,6 +171,8 @@ SegmentTiles mlir::tcu::detail::segmentTiles(TileBuilder &tb,
 }
 
 int64_t mlir::tcu::detail::walkSpan(const Collective &c) {
+  if (c.lanePhase)
+    return c.segmentSize + 7;
   return c.segmentSize + (walkHasLowerBound(c) ? T * T - 1 : 0);
 }
 

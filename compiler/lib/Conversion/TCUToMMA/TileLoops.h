@@ -60,10 +60,11 @@ struct TileRange {
 };
 /// The walk over the segment starting at `segBase`
 /// (docs/algorithms.md#aligned-walks): where walkHasLowerBound, its tiles
-/// start at segBase rounded down to a multiple of 256, so that wherever
-/// segments begin every whole tile of the walk is aligned in the buffer
-/// and moves as vectors, and `from` = segBase masks the elements below the
-/// segment; elsewhere the tiles start at segBase, no `from`.
+/// start at segBase rounded down to a multiple of 256 (at a lane phase:
+/// down to the phase mod 8), so that wherever segments begin every whole
+/// tile of the walk is aligned in the buffer and moves as vectors, and
+/// `from` = segBase masks the elements below the segment; elsewhere the
+/// tiles start at segBase, no `from`.
 TileRange segmentWalk(TileBuilder &tb, const Collective &c, Value segBase);
 /// Segments shorter than these keep their own tiles: the tile a walk adds
 /// costs more than the vector accesses gain (rationale.md#aligned-walks).
@@ -101,14 +102,15 @@ Value clampedOffset(TileBuilder &tb, const Collective &c, Value i, Value lo,
 /// bf16, 16 i8 or 4 f32 elements).
 bool walkHasLowerBound(const Collective &c);
 
-/// The residue mod 8 a reverse scan's tile bases take so that each lane's
-/// eight consecutive logical elements (the lanes order), mirrored to
-/// physical n' - 1 - i, are one aligned 8-element chunk of the input:
-/// (the input's aligned address in elements + n') mod 8, the output being
-/// as aligned (docs/algorithms.md#reverse-scans).
-Value mirrorPhase(TileBuilder &tb, const Collective &c);
+/// The residue mod 8 a lanes-order scan's tile bases take so that each
+/// lane's eight consecutive logical elements are one aligned 8-element
+/// chunk of the input: forward, -(the input's aligned address in elements)
+/// mod 8; reverse, where they mirror to physical n' - 1 - i, (that address
+/// + n') mod 8. The output is assumed as aligned
+/// (docs/algorithms.md#lane-phase).
+Value lanePhase(TileBuilder &tb, const Collective &c);
 /// The elements a segment's walk spans at most (constant sizes only): S,
-/// plus 255 where it may begin below the segment.
+/// plus 255 where it may begin below the segment (7 at a lane phase).
 int64_t walkSpan(const Collective &c);
 /// Number of 256-element tiles a segment's walk spans (constant sizes
 /// only).

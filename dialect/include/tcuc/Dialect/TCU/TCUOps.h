@@ -105,6 +105,8 @@ Value buildAccumulatorAdd(OpBuilder &b, Location loc, Value x, Value y);
 constexpr int64_t kTileSize = 16;
 /// The longest segment the streaming scan takes (runtime/include/tcuc/Spec.h).
 using tcuc::kMaxStreamSegment;
+/// The longest segment a decayed scan's `packed` variant takes.
+using tcuc::kMaxPackedDecayedSegment;
 
 /// Number of segments of `numElements` elements cut into segments of
 /// `segmentSize` (ceil division; 0 for 0 elements). Requires segmentSize >= 1
