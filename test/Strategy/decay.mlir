@@ -165,3 +165,43 @@ func.func @per_segment(%in: memref<?xf16>, %out: memref<?xf32>, %d: memref<?xf32
   tcu.segmented_scan <add> inclusive %in into %out segment_size 1000000 decays %d : memref<?xf16> -> memref<?xf32>
   return
 }
+
+// -----
+
+// The walk schedule (docs/rationale.md#walk-schedule): reverse walks
+// prefetch two tiles ahead, forward ones none; reverse packed groups of a
+// constant S prefetch the group (16-bit) or two tiles ahead (f32); the
+// packed class kernel (a runtime S) is capped at 56 registers, but forward
+// with per-segment decays (none) and reverse 16-bit with them (the group
+// prefetched instead).
+// CHECK-LABEL: func @walk_schedule
+// CHECK: inclusive reverse %{{.*}} segment_size 1000 decay 0.9 {decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>, walk_schedule = #tcu.walk_schedule<prefetch_tiles = 2>}
+// CHECK: inclusive %{{.*}} segment_size 1000 decay 0.9 {decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>}
+// CHECK: inclusive reverse %{{.*}} segment_size 100 decay 0.9 {decay_form = #tcu.decay_form<recurrence>, variant = #tcu.variant<packed>, walk_schedule = #tcu.walk_schedule<prefetch_tiles = 16>}
+// CHECK: inclusive reverse %{{.*}} segment_size 100 decay 0.9 {decay_form = #tcu.decay_form<recurrence>, variant = #tcu.variant<packed>, walk_schedule = #tcu.walk_schedule<prefetch_tiles = 2>}
+// CHECK: inclusive %{{.*}} segment_size 100 decay 0.9 {decay_form = #tcu.decay_form<recurrence>, variant = #tcu.variant<packed>}
+// CHECK: inclusive %{{.*}} segment_size %{{.*}} decay 0.9 {decay_form = #tcu.decay_form<recurrence>, variant = #tcu.variant<packed>, walk_schedule = #tcu.walk_schedule<max_registers = 56>}
+// CHECK: inclusive %{{.*}} segment_size %{{.*}} decays %{{.*}} {decay_form = #tcu.decay_form<recurrence>, variant = #tcu.variant<packed>}
+// CHECK: inclusive reverse %{{.*}} segment_size %{{.*}} decays %{{.*}} {decay_form = #tcu.decay_form<recurrence>, variant = #tcu.variant<packed>, walk_schedule = #tcu.walk_schedule<prefetch_tiles = 16>}
+// CHECK: inclusive reverse %{{.*}} segment_size %{{.*}} decays %{{.*}} {decay_form = #tcu.decay_form<recurrence>, variant = #tcu.variant<packed>, walk_schedule = #tcu.walk_schedule<max_registers = 56>}
+// CHECK: inclusive reverse %{{.*}} segment_size 1000 decay 0.9 {decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>, walk_schedule = #tcu.walk_schedule<>}
+func.func @walk_schedule(%in: memref<?xf16>, %in32: memref<?xf32>, %out: memref<?xf32>, %s: index, %d: memref<?xf32>) {
+  // expected-remark @+1 {{variant seg256n}}
+  tcu.segmented_scan <add> inclusive reverse %in into %out segment_size 1000 decay 0.9 : memref<?xf16> -> memref<?xf32>
+  // expected-remark @+1 {{variant seg256n}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 1000 decay 0.9 : memref<?xf16> -> memref<?xf32>
+  // expected-remark @+1 {{variant packed}}
+  tcu.segmented_scan <add> inclusive reverse %in into %out segment_size 100 decay 0.9 : memref<?xf16> -> memref<?xf32>
+  // expected-remark @+1 {{variant packed}}
+  tcu.segmented_scan <add> inclusive reverse %in32 into %out segment_size 100 decay 0.9 : memref<?xf32> -> memref<?xf32>
+  // expected-remark @+1 {{variant packed}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 100 decay 0.9 : memref<?xf16> -> memref<?xf32>
+  tcu.segmented_scan <add> inclusive %in into %out segment_size %s decay 0.9 {variant = #tcu.variant<packed>} : memref<?xf16> -> memref<?xf32>
+  tcu.segmented_scan <add> inclusive %in into %out segment_size %s decays %d {variant = #tcu.variant<packed>} : memref<?xf16> -> memref<?xf32>
+  tcu.segmented_scan <add> inclusive reverse %in into %out segment_size %s decays %d {variant = #tcu.variant<packed>} : memref<?xf16> -> memref<?xf32>
+  tcu.segmented_scan <add> inclusive reverse %in32 into %out segment_size %s decays %d {variant = #tcu.variant<packed>} : memref<?xf32> -> memref<?xf32>
+  // A schedule given is kept.
+  // expected-remark @+1 {{variant seg256n}}
+  tcu.segmented_scan <add> inclusive reverse %in into %out segment_size 1000 decay 0.9 {walk_schedule = #tcu.walk_schedule<>} : memref<?xf16> -> memref<?xf32>
+  return
+}

@@ -51,7 +51,8 @@ protected:
           /*warps_per_block=*/IntegerAttr(),
           /*schedule=*/tcu::ChainScheduleAttr(), /*reverse=*/false,
           /*decay=*/FloatAttr(), /*decay_value=*/Value(), /*decays=*/Value(),
-          /*decay_form=*/tcu::DecayFormAttr());
+          /*decay_form=*/tcu::DecayFormAttr(),
+          /*walk_schedule=*/tcu::WalkScheduleAttr());
     else
       tcu::SegmentedReduceOp::create(
           b, loc, kind, body->getArgument(0), body->getArgument(1),

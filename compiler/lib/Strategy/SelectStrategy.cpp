@@ -122,11 +122,48 @@ DecayForm decayFormFor(SegmentedScanOp op, Variant v) {
   return matrices ? DecayForm::Matrices : DecayForm::Recurrence;
 }
 
+/// How a decayed scan's warps walk (#tcu.walk_schedule), measured on the
+/// H200 (docs/rationale.md#walk-schedule): reverse walks prefetch two
+/// tiles ahead (the mirrored loads otherwise wait on DRAM; forward ones
+/// lost at 2^16 and the grid); reverse packed groups of constant S
+/// prefetch (16-bit: the whole group at its start, f32: two tiles ahead);
+/// the packed class kernel (a runtime S: more registers than the per-size
+/// one) is capped at 56 registers but forward with per-segment decays
+/// (it spilled), and reverse 16-bit with per-segment decays prefetches
+/// its group instead (the cap and the prefetch together spilled).
+constexpr int64_t kReverseWalkPrefetchTiles = 2;
+constexpr int64_t kPackedGroupPrefetchTiles = 16;
+constexpr int64_t kPackedF32PrefetchTiles = 2;
+constexpr int64_t kPackedClassRegisters = 56;
+
+WalkScheduleAttr walkScheduleFor(SegmentedScanOp op, Variant v) {
+  bool reverse = op.getReverse();
+  bool f32 = op.getInputType().getElementType().isF32();
+  int64_t prefetch = 0, registers = 0;
+  if (v == Variant::Seg256N && reverse) {
+    prefetch = kReverseWalkPrefetchTiles;
+  } else if (v == Variant::Packed && !op.hasRuntimeSegmentSize()) {
+    if (reverse)
+      prefetch = f32 ? kPackedF32PrefetchTiles : kPackedGroupPrefetchTiles;
+  } else if (v == Variant::Packed) {
+    if (reverse && op.getDecays() && !f32)
+      prefetch = kPackedGroupPrefetchTiles;
+    else if (reverse || !op.getDecays())
+      registers = kPackedClassRegisters;
+  }
+  if (!prefetch && !registers)
+    return {};
+  return WalkScheduleAttr::get(op.getContext(), prefetch, registers);
+}
+
 LogicalResult chooseDecayed(SegmentedScanOp op, bool explain) {
   if (std::optional<Variant> given = op.getVariant()) {
     // The variant is checked by the verifier; the form follows it.
     if (!op.getDecayForm())
       op.setDecayForm(decayFormFor(op, *given));
+    if (!op.getWalkSchedule())
+      if (WalkScheduleAttr schedule = walkScheduleFor(op, *given))
+        op.setWalkScheduleAttr(schedule);
     return success();
   }
   // Per-segment decays take the same variants (their tiles scan on CUDA
@@ -146,6 +183,9 @@ LogicalResult chooseDecayed(SegmentedScanOp op, bool explain) {
     op.setTilesPerWarp(kDecayedTilesInFlight);
   if (!op.getDecayForm())
     op.setDecayForm(decayFormFor(op, v));
+  if (!op.getWalkSchedule())
+    if (WalkScheduleAttr schedule = walkScheduleFor(op, v))
+      op.setWalkScheduleAttr(schedule);
   if (explain)
     op.emitRemark() << "variant " << stringifyVariant(v) << ", "
                     << op.getTilesPerWarpOrDefault()

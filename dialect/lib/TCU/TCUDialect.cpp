@@ -49,14 +49,19 @@ LogicalResult TCUDialect::verifyOperationAttribute(Operation *op,
       return verifyOwner(op, name, {"scf.parallel", "gpu.func"});
     return verifyOwner(op, name, {"scf.for"});
   }
-  if (name == getMinBlocksPerSMAttrName()) {
-    auto blocks = dyn_cast<IntegerAttr>(value);
-    if (!blocks || !blocks.getType().isSignlessInteger(64))
+  if (name == getMinBlocksPerSMAttrName() ||
+      name == getMaxRegistersAttrName()) {
+    auto count = dyn_cast<IntegerAttr>(value);
+    if (!count || !count.getType().isSignlessInteger(64))
       return op->emitOpError() << "'" << name << "' must be an i64";
-    // An SM holds at most 32 blocks (sm_80, sm_90).
-    if (blocks.getInt() < 1 || blocks.getInt() > 32)
-      return op->emitOpError()
-             << "'" << name << "' must be in [1, 32], got " << blocks.getInt();
+    // An SM holds at most 32 blocks (sm_80, sm_90); ptxas takes .maxnreg
+    // of 24 to 255.
+    auto [low, high] = name == getMinBlocksPerSMAttrName()
+                           ? std::pair<int64_t, int64_t>{1, 32}
+                           : std::pair<int64_t, int64_t>{24, 255};
+    if (count.getInt() < low || count.getInt() > high)
+      return op->emitOpError() << "'" << name << "' must be in [" << low << ", "
+                               << high << "], got " << count.getInt();
     return verifyOwner(op, name, {"scf.parallel"});
   }
   return op->emitOpError() << "unknown tcu attribute '" << name << "'";

@@ -452,6 +452,24 @@ ChainScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// #tcu.walk_schedule
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+WalkScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         int64_t prefetchTiles, int64_t maxRegisters) {
+  // 16 tiles: a packed group's most (the whole group at its start).
+  if (prefetchTiles < 0 || prefetchTiles > 16)
+    return emitError() << "prefetch_tiles must be in [0, 16], got "
+                       << prefetchTiles;
+  // ptxas takes .maxnreg of 24 to 255.
+  if (maxRegisters != 0 && (maxRegisters < 24 || maxRegisters > 255))
+    return emitError() << "max_registers must be 0 or in [24, 255], got "
+                       << maxRegisters;
+  return success();
+}
+
 /// The rules between a scan's `schedule` and its variant, warps and types.
 static LogicalResult verifySchedule(Operation *op, ChainScheduleAttr schedule,
                                     std::optional<Variant> variant,
@@ -668,6 +686,13 @@ LogicalResult SegmentedScanOp::verify() {
     if (getVariant() == Variant::Packed && *form == DecayForm::Matrices)
       return emitOpError("variant 'packed' of a decayed scan has no matrix "
                          "form (decay_form must be recurrence)");
+  }
+  if (getWalkSchedule()) {
+    std::optional<Variant> v = getVariant();
+    if (!isDecayed() || (v && *v != Variant::Packed && *v != Variant::Seg256N &&
+                         *v != Variant::Grid))
+      return emitOpError("walk_schedule applies to decayed scans of variants "
+                         "'packed', 'seg256n' and 'grid' only");
   }
   // A value decay has the constant's rules but 1 (it may hold anything).
   std::optional<APFloat> decay = getDecay();

@@ -87,3 +87,26 @@ func.func @chunk_loop_on_parallel(%n: index) {
 func.func @unknown() attributes {tcu.exact_int} {
   return
 }
+
+// -----
+
+func.func @max_registers_low(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'scf.parallel' op 'tcu.max_registers' must be in [24, 255], got 16}}
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    scf.reduce
+  } {tcu.max_registers = 16 : i64}
+  return
+}
+
+// -----
+
+func.func @max_registers_on_for(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'scf.for' op may not carry 'tcu.max_registers' (only scf.parallel)}}
+  scf.for %i = %c0 to %n step %c1 {
+  } {tcu.max_registers = 56 : i64}
+  return
+}

@@ -18,6 +18,17 @@ func.func @work_items(%n: index) {
   return
 }
 
+// CHECK-LABEL: func @register_cap
+// CHECK: } {tcu.max_registers = 56 : i64}
+func.func @register_cap(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    scf.reduce
+  } {tcu.max_registers = 56 : i64}
+  return
+}
+
 // CHECK-LABEL: gpu.func @kernel
 // CHECK-SAME: kernel attributes {tcu.tile_runs}
 gpu.module @kernels {

@@ -233,3 +233,35 @@ func.func @packed_matrices(%in: memref<?xf16>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> inclusive %in into %out segment_size 33 decay 0.9 {decay_form = #tcu.decay_form<matrices>, variant = #tcu.variant<packed>} : memref<?xf16> -> memref<?xf32>
   return
 }
+
+// -----
+
+func.func @walk_schedule_plain(%in: memref<?xf16>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op walk_schedule applies to decayed scans of variants 'packed', 'seg256n' and 'grid' only}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 1000 {walk_schedule = #tcu.walk_schedule<prefetch_tiles = 2>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @walk_schedule_seg16(%in: memref<?xf16>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'tcu.segmented_scan' op walk_schedule applies to decayed scans of variants 'packed', 'seg256n' and 'grid' only}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 16 decay 0.9 {variant = #tcu.variant<seg16>, walk_schedule = #tcu.walk_schedule<max_registers = 56>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @walk_schedule_far(%in: memref<?xf16>, %out: memref<?xf32>) {
+  // expected-error @+1 {{prefetch_tiles must be in [0, 16], got 17}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 1000 decay 0.9 {walk_schedule = #tcu.walk_schedule<prefetch_tiles = 17>} : memref<?xf16> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @walk_schedule_registers(%in: memref<?xf16>, %out: memref<?xf32>) {
+  // expected-error @+1 {{max_registers must be 0 or in [24, 255], got 300}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 1000 decay 0.9 {walk_schedule = #tcu.walk_schedule<max_registers = 300>} : memref<?xf16> -> memref<?xf32>
+  return
+}

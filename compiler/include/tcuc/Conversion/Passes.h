@@ -68,6 +68,13 @@ constexpr llvm::StringLiteral kPlanDependentLaunchAttr =
 constexpr llvm::StringLiteral kMinBlocksPerSMAttr =
     TCUDialect::getMinBlocksPerSMAttrName();
 
+/// On an scf.parallel of the mma form: the registers a thread of its
+/// kernel may use (a decayed walk's `max_registers`); tcu-outline-kernels
+/// gives the kernel `.maxnreg` (nvvm.maxnreg). An i64 in [24, 255],
+/// verified by the tcu dialect.
+constexpr llvm::StringLiteral kMaxRegistersAttr =
+    TCUDialect::getMaxRegistersAttrName();
+
 /// On an scf.parallel of the mma form (a unit attribute): its tile loads
 /// and stores may be lowered in runs (convert-tcu-mma-to-gpu: consecutive
 /// tiles of a warp share one whole-run test, one address and one L2

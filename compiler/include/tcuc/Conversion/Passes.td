@@ -67,8 +67,9 @@ def TCUOutlineKernels : Pass<"tcu-outline-kernels", "ModuleOp"> {
     kernels itself: each work-item loop becomes a `gpu.launch_func` (one
     warp an item, at most 2^20 blocks), top-level scratch `gpu.alloc`.
 
-    A loop's `tcu.min_blocks_per_sm` becomes its kernel's `nvvm.minctasm`
-    and `tcu.tile_runs` moves to the kernel; the loops directly around a
+    A loop's `tcu.min_blocks_per_sm` becomes its kernel's `nvvm.minctasm`,
+    `tcu.max_registers` its `nvvm.maxnreg`, and `tcu.tile_runs` moves to
+    the kernel; the loops directly around a
     phase of one iteration per warp (the block scans' chunk loops) are
     marked `tcu.chunk_loop` for tcu-prefetch-chunks. The kernels' bodies
     stay in the mma form.

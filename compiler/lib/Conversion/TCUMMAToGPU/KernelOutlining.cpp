@@ -250,6 +250,9 @@ LogicalResult Outliner::outline(scf::ParallelOp loop, int index) {
     kernel->setAttr(
         NVVM::NVVMDialect::getMinctasmAttrName(),
         IntegerAttr::get(IntegerType::get(ctx, 32), blocks.getInt()));
+  if (auto regs = loop->getAttrOfType<IntegerAttr>(kMaxRegistersAttr))
+    kernel->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                    IntegerAttr::get(IntegerType::get(ctx, 32), regs.getInt()));
   if (loop->hasAttr(kTileRunsAttr))
     kernel->setAttr(kTileRunsAttr, UnitAttr::get(ctx));
   kernels.push_back(FlatSymbolRefAttr::get(ctx, name));

@@ -40,6 +40,7 @@
 #include "ScanTiles.h"
 
 #include "tcuc/Conversion/DecayPowers.h"
+#include "tcuc/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -236,19 +237,52 @@ std::pair<Value, Value> decayedCarriedTile(TileBuilder &tb, const Collective &c,
   return {r, tb.broadcast(last, f32)};
 }
 
+/// The walk_schedule's prefetch distance p (0: none).
+int64_t prefetchTiles(const Collective &c) {
+  return c.walkSchedule ? c.walkSchedule.getPrefetchTiles() : 0;
+}
+
+/// Asks L2 for the tiles of [base, end) numbered [first, first + count)
+/// (clipped to end): the walk_schedule's prefetch ahead of a warp's loads.
+void prefetchTilesAhead(TileBuilder &tb, const Collective &c, Value base,
+                        Value first, int64_t count, Value end) {
+  OpBuilder &b = tb.builder();
+  Value start = tb.min(tb.add(base, tb.mul(first, T * T)), end);
+  Value stop = tb.min(tb.add(start, tb.idx(count * T * T)), end);
+  tb.prefetch(c.input, start,
+              arith::SubIOp::create(b, tb.location(), stop, start));
+}
+
+/// A walk's work items with the walk_schedule's register cap.
+scf::ParallelOp walkItems(TileBuilder &tb, const Collective &c, Value count,
+                          function_ref<void(Value)> body) {
+  scf::ParallelOp items = tb.parallel(count, body);
+  if (c.walkSchedule && c.walkSchedule.getMaxRegisters())
+    items->setAttr(kMaxRegistersAttr, tb.builder().getI64IntegerAttr(
+                                          c.walkSchedule.getMaxRegisters()));
+  return items;
+}
+
 /// `runs` tiles of 256 consecutive elements from `base` in order, from
 /// `carry` (decayedCarriedTile), each stored unless `store` is false
 /// (nothing at or past `end`, nor below `from`); tiles_per_warp tiles are
-/// loaded before the first is scanned. Returns the carry after the last.
+/// loaded before the first is scanned, tiles ahead prefetched as the
+/// walk_schedule asks. Returns the carry after the last.
 Value decayedWalk(TileBuilder &tb, const Collective &c, const DecayParts &d,
                   Value base, Value runs, Value end, Value carry, Value from,
                   bool store = true) {
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
+  int64_t ahead = prefetchTiles(c);
+  if (ahead > 1)
+    prefetchTilesAhead(tb, c, base, tb.idx(1), ahead - 1, end);
   return forTileGroups(
       tb, tb.idx(0), runs, tb.idx(1), c.tilesPerWarp, end, {carry},
       [&](ArrayRef<Value> tiles, ArrayRef<Value> limits,
           ValueRange carried) -> SmallVector<Value> {
+        if (ahead)
+          prefetchTilesAhead(tb, c, base, tb.add(tiles[0], tb.idx(ahead)),
+                             tiles.size(), end);
         LoadedTiles group = loadWalkTiles(tb, c, base, tiles, limits, from);
         Value h = carried[0];
         for (auto [t, tileBase, limit, a] :
@@ -292,7 +326,7 @@ DecayParts segmentDecay(TileBuilder &tb, const Collective &c,
 /// Seg256N: each segment's tiles in order, a warp a segment.
 void scanDecayedSegments(TileBuilder &tb, const Collective &c,
                          const DecayParts &d) {
-  tb.parallel(c.numSegments, [&](Value seg) {
+  walkItems(tb, c, c.numSegments, [&](Value seg) {
     DecayParts own = segmentDecay(tb, c, d, seg);
     SegmentTiles s = segmentTiles(tb, c, seg);
     decayedWalk(tb, s.item, own, s.walk.base, s.runs, s.walk.end,
@@ -340,7 +374,7 @@ void scanDecayedGrid(TileBuilder &tb, const Collective &c,
                         arith::DivUIOp::create(b, loc, p, tb.idx(chunks)));
   };
 
-  tb.parallel(numPartials, [&](Value p) {
+  walkItems(tb, c, numPartials, [&](Value p) {
     TileRange chunk = gridChunkRange(tb, c, p);
     Value h = decayedWalk(tb, c, decayOf(p), chunk.base, runsOf(chunk),
                           chunk.end, zeroCarry(tb, c), chunk.from,
@@ -372,7 +406,7 @@ void scanDecayedGrid(TileBuilder &tb, const Collective &c,
   scanDecayed(tb, partials,
               c.decays ? Variant::Seg256N : decayedPartialsVariant(chunks));
 
-  tb.parallel(numPartials, [&](Value p) {
+  walkItems(tb, c, numPartials, [&](Value p) {
     TileRange chunk = gridChunkRange(tb, c, p);
     Value start = memref::LoadOp::create(b, loc, prefix, p);
     decayedWalk(tb, c, decayOf(p), chunk.base, runsOf(chunk), chunk.end,
@@ -495,12 +529,15 @@ void scanDecayedPacked(TileBuilder &tb, const Collective &c,
         b, loc, arith::SubIOp::create(b, loc, tb.idx(0), c.lanePhase),
         tb.idx(7));
   }
-  tb.parallel(tb.ceilDiv(c.numSegments, group.segments), [&](Value g) {
+  int64_t ahead = prefetchTiles(c);
+  walkItems(tb, c, tb.ceilDiv(c.numSegments, group.segments), [&](Value g) {
     Value first = tb.mul(g, group.segments);
     Value base = tb.mul(first, s);
     Value end = tb.min(tb.add(base, tb.mul(group.segments, s)), c.n);
     Value tilesBase =
         shift ? arith::SubIOp::create(b, loc, base, shift).getResult() : base;
+    if (ahead > 1)
+      prefetchTilesAhead(tb, c, tilesBase, tb.idx(1), ahead - 1, end);
     // A tile's first place from `lead` before the group's base.
     auto placeOf = [&](Value t) -> Value {
       Value place = tb.mul(t, T * T);
@@ -533,6 +570,11 @@ void scanDecayedPacked(TileBuilder &tb, const Collective &c,
         tb, tb.idx(0), runs, tb.idx(1), c.tilesPerWarp, end, init,
         [&](ArrayRef<Value> tiles, ArrayRef<Value> limits,
             ValueRange carried) -> SmallVector<Value> {
+          // (From kPackedGroupTiles on the start asked for the group.)
+          if (ahead && ahead < kPackedGroupTiles)
+            prefetchTilesAhead(tb, c, tilesBase,
+                               tb.add(tiles[0], tb.idx(ahead)), tiles.size(),
+                               end);
           LoadedTiles loaded =
               loadWalkTiles(tb, c, tilesBase, tiles, limits, base);
           Value h = carried[0];

@@ -99,6 +99,7 @@ Collective describe(TileBuilder &tb, OpTy op, bool inclusive) {
     c.decays = op.getDecays();
     c.decayRecurrence =
         op.getDecays() || op.getDecayForm() == DecayForm::Recurrence;
+    c.walkSchedule = op.getWalkScheduleAttr();
     if (op.getReverse())
       mirror(tb, c);
   }

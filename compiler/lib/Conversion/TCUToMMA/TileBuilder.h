@@ -64,6 +64,9 @@ struct Collective {
   /// Whether a decayed scan's tiles run on CUDA cores (tcu.linear_recurrence)
   /// instead of decay matrices: the op's `decay_form`, always with `decays`.
   bool decayRecurrence = false;
+  /// A decayed walk's tuning (the op's `walk_schedule`: L2 prefetches
+  /// ahead, a register cap), or null (none).
+  WalkScheduleAttr walkSchedule;
   /// A scan in the lanes order whose tile bases take this residue mod 8
   /// (index) so that each lane's eight elements are one aligned chunk of
   /// the buffers (lanePhase, TileLoops.h): reverse decayed scans (mirrored

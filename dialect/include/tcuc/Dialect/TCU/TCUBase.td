@@ -40,6 +40,9 @@ def TCU_Dialect : Dialect {
     - `tcu.min_blocks_per_sm` (i64 in [1, 32], on an `scf.parallel` of
       block work items): how many of its blocks an SM should hold at once;
       the kernel gets it as `nvvm.minctasm`;
+    - `tcu.max_registers` (i64 in [24, 255], on an `scf.parallel` of work
+      items): the registers a thread of its kernel may use; the kernel gets
+      it as `nvvm.maxnreg`;
     - `tcu.chunk_loop` (unit, on an `scf.for` inside a kernel): every
       iteration ends at a block barrier that all warps of the block reach;
       set by tcu-outline-kernels, consumed by tcu-prefetch-chunks.
@@ -53,6 +56,9 @@ def TCU_Dialect : Dialect {
     }
     static constexpr ::llvm::StringLiteral getMinBlocksPerSMAttrName() {
       return ::llvm::StringLiteral("tcu.min_blocks_per_sm");
+    }
+    static constexpr ::llvm::StringLiteral getMaxRegistersAttrName() {
+      return ::llvm::StringLiteral("tcu.max_registers");
     }
     static constexpr ::llvm::StringLiteral getChunkLoopAttrName() {
       return ::llvm::StringLiteral("tcu.chunk_loop");
@@ -312,6 +318,38 @@ def TCU_CacheHintAttr : EnumAttr<TCU_Dialect, TCU_CacheHint, "cache"> {
 //===----------------------------------------------------------------------===//
 // Schedules of the single-pass scans (typed strategy fields).
 //===----------------------------------------------------------------------===//
+
+def TCU_WalkScheduleAttr : AttrDef<TCU_Dialect, "WalkSchedule"> {
+  let mnemonic = "walk_schedule";
+  let summary = "how the warps of a decayed scan walk their tiles";
+  let description = [{
+    The tuning of a decayed scan whose warps walk tiles in order (`packed`,
+    `seg256n`, `grid`): choices that change speed, never the result.
+    `tcu-select-strategy` sets it (docs/rationale.md#walk-schedule);
+    `convert-tcu-to-mma` only reads it. Absent: the defaults, the plain
+    walk.
+
+    - `prefetch_tiles`: a warp asks for its tiles up to `prefetch_tiles`
+      ahead of the one it loads to be brought into L2 (`tcu.prefetch`):
+      tiles 1 .. prefetch_tiles - 1 of its walk (or packed group) when it
+      starts, tile t + prefetch_tiles with tile t. In `packed`, 16 (a
+      group's most tiles) asks for the whole group at its start. 0: none.
+    - `max_registers`: the registers a thread of the kernel may use (ptxas
+      `.maxnreg`), so that more warps fit an SM; 0: ptxas's own choice.
+
+    Example:
+
+    ```mlir
+    #tcu.walk_schedule<prefetch_tiles = 2, max_registers = 56>
+    ```
+  }];
+  let parameters = (ins
+    DefaultValuedParameter<"int64_t", "0">:$prefetch_tiles,
+    DefaultValuedParameter<"int64_t", "0">:$max_registers
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
 
 def TCU_ChainScheduleAttr : AttrDef<TCU_Dialect, "ChainSchedule"> {
   let mnemonic = "chain_schedule";

@@ -232,6 +232,11 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan",
     (tcu.linear_recurrence). Absent: matrices for one decay, the
     recurrence for per-segment decays, which have no matrix form.
 
+    The optional `walk_schedule` (`#tcu.walk_schedule<...>`) tunes the
+    decayed scans of `packed`, `seg256n` and `grid` (L2 prefetches ahead
+    of a warp's walk, a register cap); tcu-select-strategy sets it. It
+    does not change the result.
+
     Example:
 
     ```mlir
@@ -268,7 +273,8 @@ def TCU_SegmentedScanOp : TCU_SegmentedCollectiveOp<"segmented_scan",
     Optional<F32>:$decay_value,
     Arg<Optional<TCU_DecayBuffer>, "one decay per segment",
         [MemRead]>:$decays,
-    OptionalAttr<TCU_DecayFormAttr>:$decay_form
+    OptionalAttr<TCU_DecayFormAttr>:$decay_form,
+    OptionalAttr<TCU_WalkScheduleAttr>:$walk_schedule
   );
   let assemblyFormat = [{
     $kind custom<ScanMode>($inclusive, $reverse) $input `into` $output
