@@ -86,7 +86,7 @@ func.func @plain_one(%in: memref<?xf16>, %out: memref<?xf32>) {
 // CHECK-LABEL: func @long
 // CHECK: segment_size 257 decay 0.9 {decay_form = #tcu.decay_form<recurrence>, variant = #tcu.variant<packed>}
 // CHECK: segment_size 768 decay 0.9 {decay_form = #tcu.decay_form<recurrence>, variant = #tcu.variant<packed>}
-// CHECK: segment_size 769 decay 0.9 {decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>}
+// CHECK: segment_size 769 decay 0.9 {decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>, walk_schedule = #tcu.walk_schedule<prefetch_tiles = 2>}
 func.func @long(%in: memref<?xf16>, %out: memref<?xf32>) {
   // expected-remark @+1 {{variant packed, 1 tile(s) per warp: a decayed scan (decay 0.9) has a form in seg16, seg256, packed, seg256n and grid only}}
   tcu.segmented_scan <add> inclusive %in into %out segment_size 257 decay 0.9 : memref<?xf16> -> memref<?xf32>
@@ -100,7 +100,7 @@ func.func @long(%in: memref<?xf16>, %out: memref<?xf32>) {
 // -----
 
 // CHECK-LABEL: func @runtime
-// CHECK: segment_size %{{.*}} decay 0.9 {decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>}
+// CHECK: segment_size %{{.*}} decay 0.9 {decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>, walk_schedule = #tcu.walk_schedule<prefetch_tiles = 2>}
 func.func @runtime(%in: memref<?xf16>, %out: memref<?xf32>, %s: index) {
   // expected-remark @+1 {{variant seg256n, 2 tile(s) per warp}}
   tcu.segmented_scan <add> inclusive %in into %out segment_size %s decay 0.9 : memref<?xf16> -> memref<?xf32>
@@ -111,7 +111,7 @@ func.func @runtime(%in: memref<?xf16>, %out: memref<?xf32>, %s: index) {
 
 // (A plain scan over offsets takes `balanced`.)
 // CHECK-LABEL: func @offsets
-// CHECK: offsets %{{.*}} decay 0.9 {decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>}
+// CHECK: offsets %{{.*}} decay 0.9 {decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>, walk_schedule = #tcu.walk_schedule<prefetch_tiles = 2>}
 func.func @offsets(%in: memref<?xf16>, %out: memref<?xf32>, %off: memref<?xi64>) {
   // expected-remark @+1 {{variant seg256n, 2 tile(s) per warp}}
   tcu.segmented_scan <add> inclusive %in into %out offsets %off decay 0.9 : memref<?xf16>, memref<?xi64> -> memref<?xf32>
@@ -122,7 +122,7 @@ func.func @offsets(%in: memref<?xf16>, %out: memref<?xf32>, %off: memref<?xi64>)
 
 // tiles_per_warp given is kept.
 // CHECK-LABEL: func @given_tiles
-// CHECK: segment_size 5000 decay 0.5 {decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 4 : i64, variant = #tcu.variant<seg256n>}
+// CHECK: segment_size 5000 decay 0.5 {decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 4 : i64, variant = #tcu.variant<seg256n>, walk_schedule = #tcu.walk_schedule<prefetch_tiles = 2>}
 func.func @given_tiles(%in: memref<?xf32>, %out: memref<?xf32>) {
   // expected-remark @+1 {{variant seg256n, 4 tile(s) per warp}}
   tcu.segmented_scan <add> exclusive %in into %out segment_size 5000 decay 0.5 {tiles_per_warp = 4} : memref<?xf32> -> memref<?xf32>
@@ -152,7 +152,7 @@ func.func @grid(%in: memref<?xbf16>, %out: memref<?xf32>) {
 // CHECK-LABEL: func @per_segment
 // CHECK: segment_size 10 decays %{{.*}} {decay_form = #tcu.decay_form<recurrence>, variant = #tcu.variant<packed>}
 // CHECK: segment_size 100 decays %{{.*}} {decay_form = #tcu.decay_form<recurrence>, variant = #tcu.variant<packed>}
-// CHECK: segment_size 131071 decays %{{.*}} {decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>}
+// CHECK: segment_size 131071 decays %{{.*}} {decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>, walk_schedule = #tcu.walk_schedule<prefetch_tiles = 2>}
 // CHECK: segment_size 1000000 decays %{{.*}} {decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 2 : i64, variant = #tcu.variant<grid>}
 func.func @per_segment(%in: memref<?xf16>, %out: memref<?xf32>, %d: memref<?xf32>) {
   // expected-remark @+1 {{variant packed, 1 tile(s) per warp: a decayed scan (decay per segment) has a form in seg16, seg256, packed, seg256n and grid only}}
@@ -168,15 +168,16 @@ func.func @per_segment(%in: memref<?xf16>, %out: memref<?xf32>, %d: memref<?xf32
 
 // -----
 
-// The walk schedule (docs/rationale.md#walk-schedule): reverse walks
-// prefetch two tiles ahead, forward ones none; reverse packed groups of a
+// The walk schedule (docs/rationale.md#walk-schedule): walks prefetch two
+// tiles ahead, but reverse 16-bit ones; reverse packed groups of a
 // constant S prefetch the group (16-bit) or two tiles ahead (f32); the
 // packed class kernel (a runtime S) is capped at 56 registers, but forward
 // with per-segment decays (none) and reverse 16-bit with them (the group
 // prefetched instead).
 // CHECK-LABEL: func @walk_schedule
-// CHECK: inclusive reverse %{{.*}} segment_size 1000 decay 0.9 {decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>, walk_schedule = #tcu.walk_schedule<prefetch_tiles = 2>}
-// CHECK: inclusive %{{.*}} segment_size 1000 decay 0.9 {decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>}
+// CHECK: inclusive reverse %{{.*}} segment_size 1000 decay 0.9 {decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>} : memref<?xf16>
+// CHECK: inclusive %{{.*}} segment_size 1000 decay 0.9 {decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>, walk_schedule = #tcu.walk_schedule<prefetch_tiles = 2>}
+// CHECK: inclusive reverse %{{.*}} segment_size 1000 decay 0.9 {decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>, walk_schedule = #tcu.walk_schedule<prefetch_tiles = 2>} : memref<?xf32>
 // CHECK: inclusive reverse %{{.*}} segment_size 100 decay 0.9 {decay_form = #tcu.decay_form<recurrence>, variant = #tcu.variant<packed>, walk_schedule = #tcu.walk_schedule<prefetch_tiles = 16>}
 // CHECK: inclusive reverse %{{.*}} segment_size 100 decay 0.9 {decay_form = #tcu.decay_form<recurrence>, variant = #tcu.variant<packed>, walk_schedule = #tcu.walk_schedule<prefetch_tiles = 2>}
 // CHECK: inclusive %{{.*}} segment_size 100 decay 0.9 {decay_form = #tcu.decay_form<recurrence>, variant = #tcu.variant<packed>}
@@ -184,12 +185,14 @@ func.func @per_segment(%in: memref<?xf16>, %out: memref<?xf32>, %d: memref<?xf32
 // CHECK: inclusive %{{.*}} segment_size %{{.*}} decays %{{.*}} {decay_form = #tcu.decay_form<recurrence>, variant = #tcu.variant<packed>}
 // CHECK: inclusive reverse %{{.*}} segment_size %{{.*}} decays %{{.*}} {decay_form = #tcu.decay_form<recurrence>, variant = #tcu.variant<packed>, walk_schedule = #tcu.walk_schedule<prefetch_tiles = 16>}
 // CHECK: inclusive reverse %{{.*}} segment_size %{{.*}} decays %{{.*}} {decay_form = #tcu.decay_form<recurrence>, variant = #tcu.variant<packed>, walk_schedule = #tcu.walk_schedule<max_registers = 56>}
-// CHECK: inclusive reverse %{{.*}} segment_size 1000 decay 0.9 {decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>, walk_schedule = #tcu.walk_schedule<>}
+// CHECK: inclusive %{{.*}} segment_size 1000 decay 0.9 {decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>, walk_schedule = #tcu.walk_schedule<>}
 func.func @walk_schedule(%in: memref<?xf16>, %in32: memref<?xf32>, %out: memref<?xf32>, %s: index, %d: memref<?xf32>) {
   // expected-remark @+1 {{variant seg256n}}
   tcu.segmented_scan <add> inclusive reverse %in into %out segment_size 1000 decay 0.9 : memref<?xf16> -> memref<?xf32>
   // expected-remark @+1 {{variant seg256n}}
   tcu.segmented_scan <add> inclusive %in into %out segment_size 1000 decay 0.9 : memref<?xf16> -> memref<?xf32>
+  // expected-remark @+1 {{variant seg256n}}
+  tcu.segmented_scan <add> inclusive reverse %in32 into %out segment_size 1000 decay 0.9 : memref<?xf32> -> memref<?xf32>
   // expected-remark @+1 {{variant packed}}
   tcu.segmented_scan <add> inclusive reverse %in into %out segment_size 100 decay 0.9 : memref<?xf16> -> memref<?xf32>
   // expected-remark @+1 {{variant packed}}
@@ -202,6 +205,6 @@ func.func @walk_schedule(%in: memref<?xf16>, %in32: memref<?xf32>, %out: memref<
   tcu.segmented_scan <add> inclusive reverse %in32 into %out segment_size %s decays %d {variant = #tcu.variant<packed>} : memref<?xf32> -> memref<?xf32>
   // A schedule given is kept.
   // expected-remark @+1 {{variant seg256n}}
-  tcu.segmented_scan <add> inclusive reverse %in into %out segment_size 1000 decay 0.9 {walk_schedule = #tcu.walk_schedule<>} : memref<?xf16> -> memref<?xf32>
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 1000 decay 0.9 {walk_schedule = #tcu.walk_schedule<>} : memref<?xf16> -> memref<?xf32>
   return
 }

@@ -123,15 +123,16 @@ DecayForm decayFormFor(SegmentedScanOp op, Variant v) {
 }
 
 /// How a decayed scan's warps walk (#tcu.walk_schedule), measured on the
-/// H200 (docs/rationale.md#walk-schedule): reverse walks prefetch two
-/// tiles ahead (the mirrored loads otherwise wait on DRAM; forward ones
-/// lost at 2^16 and the grid); reverse packed groups of constant S
-/// prefetch (16-bit: the whole group at its start, f32: two tiles ahead);
-/// the packed class kernel (a runtime S: more registers than the per-size
-/// one) is capped at 56 registers but forward with per-segment decays
-/// (it spilled), and reverse 16-bit with per-segment decays prefetches
-/// its group instead (the cap and the prefetch together spilled).
-constexpr int64_t kReverseWalkPrefetchTiles = 2;
+/// H200 (docs/rationale.md#walk-schedule): seg256n walks prefetch two
+/// tiles ahead (the next pair of tiles in flight), but reverse 16-bit ones
+/// (slower at 769..1001) and the grid (slower); reverse packed groups of
+/// a constant S prefetch (16-bit: the whole group at its start, f32: two
+/// tiles ahead); the packed class kernel (a runtime S: more registers than
+/// the per-size one) is capped at 56 registers but forward with
+/// per-segment decays (it spilled), and reverse 16-bit with per-segment
+/// decays prefetches its group instead (the cap and the prefetch together
+/// were slower).
+constexpr int64_t kWalkPrefetchTiles = 2;
 constexpr int64_t kPackedGroupPrefetchTiles = 16;
 constexpr int64_t kPackedF32PrefetchTiles = 2;
 constexpr int64_t kPackedClassRegisters = 56;
@@ -140,8 +141,8 @@ WalkScheduleAttr walkScheduleFor(SegmentedScanOp op, Variant v) {
   bool reverse = op.getReverse();
   bool f32 = op.getInputType().getElementType().isF32();
   int64_t prefetch = 0, registers = 0;
-  if (v == Variant::Seg256N && reverse) {
-    prefetch = kReverseWalkPrefetchTiles;
+  if (v == Variant::Seg256N && (!reverse || f32)) {
+    prefetch = kWalkPrefetchTiles;
   } else if (v == Variant::Packed && !op.hasRuntimeSegmentSize()) {
     if (reverse)
       prefetch = f32 ? kPackedF32PrefetchTiles : kPackedGroupPrefetchTiles;

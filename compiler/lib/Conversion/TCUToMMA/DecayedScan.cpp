@@ -273,9 +273,12 @@ Value decayedWalk(TileBuilder &tb, const Collective &c, const DecayParts &d,
                   bool store = true) {
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
+  // The first group's tiles are loaded at once: the start asks for the
+  // tiles after them.
   int64_t ahead = prefetchTiles(c);
-  if (ahead > 1)
-    prefetchTilesAhead(tb, c, base, tb.idx(1), ahead - 1, end);
+  if (ahead > c.tilesPerWarp)
+    prefetchTilesAhead(tb, c, base, tb.idx(c.tilesPerWarp),
+                       ahead - c.tilesPerWarp, end);
   return forTileGroups(
       tb, tb.idx(0), runs, tb.idx(1), c.tilesPerWarp, end, {carry},
       [&](ArrayRef<Value> tiles, ArrayRef<Value> limits,
