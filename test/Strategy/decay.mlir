@@ -189,7 +189,7 @@ func.func @per_segment(%in: memref<?xf16>, %out: memref<?xf32>, %d: memref<?xf32
 func.func @walk_schedule(%in: memref<?xf16>, %in32: memref<?xf32>, %out: memref<?xf32>, %s: index, %d: memref<?xf32>) {
   // expected-remark @+1 {{variant seg256n}}
   tcu.segmented_scan <add> inclusive reverse %in into %out segment_size 1000 decay 0.9 : memref<?xf16> -> memref<?xf32>
-  // expected-remark @+1 {{variant seg256n}}
+  // expected-remark @+1 {{tiles by recurrence; walk schedule #tcu.walk_schedule<prefetch_tiles = 2> (docs/rationale.md#walk-schedule)}}
   tcu.segmented_scan <add> inclusive %in into %out segment_size 1000 decay 0.9 : memref<?xf16> -> memref<?xf32>
   // expected-remark @+1 {{variant seg256n}}
   tcu.segmented_scan <add> inclusive reverse %in32 into %out segment_size 1000 decay 0.9 : memref<?xf32> -> memref<?xf32>

@@ -187,17 +187,21 @@ LogicalResult chooseDecayed(SegmentedScanOp op, bool explain) {
   if (!op.getWalkSchedule())
     if (WalkScheduleAttr schedule = walkScheduleFor(op, v))
       op.setWalkScheduleAttr(schedule);
-  if (explain)
-    op.emitRemark() << "variant " << stringifyVariant(v) << ", "
-                    << op.getTilesPerWarpOrDefault()
-                    << " tile(s) per warp: a decayed scan (decay "
-                    << (op.getDecays() ? std::string("per segment")
-                        : op.getDecayValue()
-                            ? std::string("given at run time")
-                            : formatDecay(float(*op.getDecayFactor())))
-                    << ") has a form in seg16, seg256, packed, seg256n and "
-                       "grid only; tiles by "
-                    << stringifyDecayForm(*op.getDecayForm());
+  if (explain) {
+    InFlightDiagnostic remark = op.emitRemark();
+    remark << "variant " << stringifyVariant(v) << ", "
+           << op.getTilesPerWarpOrDefault()
+           << " tile(s) per warp: a decayed scan (decay "
+           << (op.getDecays()       ? std::string("per segment")
+               : op.getDecayValue() ? std::string("given at run time")
+                                    : formatDecay(float(*op.getDecayFactor())))
+           << ") has a form in seg16, seg256, packed, seg256n and "
+              "grid only; tiles by "
+           << stringifyDecayForm(*op.getDecayForm());
+    if (WalkScheduleAttr schedule = op.getWalkScheduleAttr())
+      remark << "; walk schedule " << schedule
+             << " (docs/rationale.md#walk-schedule)";
+  }
   return success();
 }
 
