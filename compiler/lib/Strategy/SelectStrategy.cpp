@@ -133,7 +133,6 @@ DecayForm decayFormFor(SegmentedScanOp op, Variant v) {
 /// decays prefetches its group instead (the cap and the prefetch together
 /// were slower).
 constexpr int64_t kWalkPrefetchTiles = 2;
-constexpr int64_t kPackedGroupPrefetchTiles = 16;
 constexpr int64_t kPackedF32PrefetchTiles = 2;
 constexpr int64_t kPackedClassRegisters = 56;
 
@@ -145,10 +144,10 @@ WalkScheduleAttr walkScheduleFor(SegmentedScanOp op, Variant v) {
     prefetch = kWalkPrefetchTiles;
   } else if (v == Variant::Packed && !op.hasRuntimeSegmentSize()) {
     if (reverse)
-      prefetch = f32 ? kPackedF32PrefetchTiles : kPackedGroupPrefetchTiles;
+      prefetch = f32 ? kPackedF32PrefetchTiles : tcu::kPackedGroupTiles;
   } else if (v == Variant::Packed) {
     if (reverse && op.getDecays() && !f32)
-      prefetch = kPackedGroupPrefetchTiles;
+      prefetch = tcu::kPackedGroupTiles;
     else if (reverse || !op.getDecays())
       registers = kPackedClassRegisters;
   }

@@ -54,11 +54,11 @@ LogicalResult TCUDialect::verifyOperationAttribute(Operation *op,
     auto count = dyn_cast<IntegerAttr>(value);
     if (!count || !count.getType().isSignlessInteger(64))
       return op->emitOpError() << "'" << name << "' must be an i64";
-    // An SM holds at most 32 blocks (sm_80, sm_90); ptxas takes .maxnreg
-    // of 24 to 255.
-    auto [low, high] = name == getMinBlocksPerSMAttrName()
-                           ? std::pair<int64_t, int64_t>{1, 32}
-                           : std::pair<int64_t, int64_t>{24, 255};
+    // An SM holds at most 32 blocks (sm_80, sm_90).
+    auto [low, high] =
+        name == getMinBlocksPerSMAttrName()
+            ? std::pair<int64_t, int64_t>{1, 32}
+            : std::pair<int64_t, int64_t>{kMinRegisterCap, kMaxRegisterCap};
     if (count.getInt() < low || count.getInt() > high)
       return op->emitOpError() << "'" << name << "' must be in [" << low << ", "
                                << high << "], got " << count.getInt();

@@ -459,14 +459,14 @@ ChainScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult
 WalkScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          int64_t prefetchTiles, int64_t maxRegisters) {
-  // 16 tiles: a packed group's most (the whole group at its start).
-  if (prefetchTiles < 0 || prefetchTiles > 16)
-    return emitError() << "prefetch_tiles must be in [0, 16], got "
-                       << prefetchTiles;
-  // ptxas takes .maxnreg of 24 to 255.
-  if (maxRegisters != 0 && (maxRegisters < 24 || maxRegisters > 255))
-    return emitError() << "max_registers must be 0 or in [24, 255], got "
-                       << maxRegisters;
+  // A packed group's tiles: the most (the whole group at its start).
+  if (prefetchTiles < 0 || prefetchTiles > kPackedGroupTiles)
+    return emitError() << "prefetch_tiles must be in [0, " << kPackedGroupTiles
+                       << "], got " << prefetchTiles;
+  if (maxRegisters != 0 &&
+      (maxRegisters < kMinRegisterCap || maxRegisters > kMaxRegisterCap))
+    return emitError() << "max_registers must be 0 or in [" << kMinRegisterCap
+                       << ", " << kMaxRegisterCap << "], got " << maxRegisters;
   return success();
 }
 

@@ -428,11 +428,6 @@ struct PackedGroup {
   std::optional<int64_t> tiles;
 };
 
-/// The tiles a packed group spans at most where a group of a multiple of
-/// 16 elements fits (every S <= 256: 16 segments of 255 fit in 4096); a
-/// longer S takes the fewest segments whose span is one (at most 16).
-constexpr int64_t kPackedGroupTiles = 16;
-
 /// The group of size-S segments whose span is a multiple of 16 elements
 /// (within kPackedGroupTiles tiles, or the least such): every group then
 /// starts where whole tiles move as vectors (16 bytes of f16 and of the f32

@@ -107,6 +107,15 @@ constexpr int64_t kTileSize = 16;
 using tcuc::kMaxStreamSegment;
 /// The longest segment a decayed scan's `packed` variant takes.
 using tcuc::kMaxPackedDecayedSegment;
+/// The tiles a packed decayed group spans where a group of a multiple of 16
+/// elements fits (every S <= 256: 16 segments of 255 fit in 4096; a longer
+/// S takes the fewest segments whose span is one); #tcu.walk_schedule
+/// prefetches at most this far (the whole group).
+constexpr int64_t kPackedGroupTiles = 16;
+/// The register caps ptxas takes as .maxnreg (tcu.max_registers,
+/// #tcu.walk_schedule's max_registers).
+constexpr int64_t kMinRegisterCap = 24;
+constexpr int64_t kMaxRegisterCap = 255;
 
 /// Number of segments of `numElements` elements cut into segments of
 /// `segmentSize` (ceil division; 0 for 0 elements). Requires segmentSize >= 1
