@@ -79,7 +79,7 @@ static KernelSpec autoSegmentClassOf(const KernelSpec &spec) {
 
 KernelSpec tcuc::segmentClassOf(const KernelSpec &spec) {
   // Offsets kernels already serve every length. A decayed scan's class
-  // is packed for 256 < S <= kDefaultPackedDecayedSegment, seg256n on to
+  // is packed for 256 < S <= defaultPackedDecayedSegment, seg256n on to
   // 131072 (its decayed forms: docs/algorithms.md); shorter and longer
   // ones keep their size's kernel
   // (seg16, seg256, and from 131072 on the grid: tcu-select-strategy's
@@ -90,10 +90,11 @@ KernelSpec tcuc::segmentClassOf(const KernelSpec &spec) {
       spec.tilesPerWarp || spec.warpsPerBlock ||
       (decayed && (spec.segmentSize >= 131072 || spec.segmentSize <= 256)))
     return spec;
+  bool sixteenBit = spec.input == DType::F16 || spec.input == DType::BF16;
+  bool packs = spec.segmentSize <=
+               defaultPackedDecayedSegment(sixteenBit, spec.segmentDecays);
   const char *variant =
-      decayed ? (spec.segmentSize <= kDefaultPackedDecayedSegment ? "packed"
-                                                                  : "seg256n")
-              : classVariant(spec);
+      decayed ? (packs ? "packed" : "seg256n") : classVariant(spec);
   if (!variant)
     return spec;
   KernelSpec c = spec;

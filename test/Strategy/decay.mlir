@@ -1,9 +1,9 @@
 // tcu-select-strategy on decayed scans: packed (groups of whole segments)
-// up to 768, but seg16 at 16 (whole rows) and seg256 at 256 (whole
-// tiles), whatever the
-// tuned table says of plain scans of the size (seg16n, stream, ...);
-// seg256n with 2 tiles in flight for anything longer, a
-// runtime size or offsets; decay 1 is a plain scan and chosen as one.
+// up to 960 (16-bit input, one decay) or 768, but seg16 at 16 (whole rows)
+// and seg256 at 256 (whole tiles), whatever the tuned table says of plain
+// scans of the size (seg16n, stream, ...); seg256n with 2 tiles in flight
+// for anything longer, a runtime size or offsets; decay 1 is a plain scan
+// and chosen as one.
 // RUN: tcuc-opt %s -split-input-file --tcu-select-strategy="chip=sm_90 explain=true" -verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: func @short
@@ -85,15 +85,29 @@ func.func @plain_one(%in: memref<?xf16>, %out: memref<?xf32>) {
 
 // CHECK-LABEL: func @long
 // CHECK: segment_size 257 decay 0.9 {decay_form = #tcu.decay_form<recurrence>, variant = #tcu.variant<packed>}
+// CHECK: segment_size 960 decay 0.9 {decay_form = #tcu.decay_form<recurrence>, variant = #tcu.variant<packed>}
+// CHECK: segment_size 961 decay 0.9 {decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>, walk_schedule = #tcu.walk_schedule<prefetch_tiles = 2>}
 // CHECK: segment_size 768 decay 0.9 {decay_form = #tcu.decay_form<recurrence>, variant = #tcu.variant<packed>}
 // CHECK: segment_size 769 decay 0.9 {decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>, walk_schedule = #tcu.walk_schedule<prefetch_tiles = 2>}
-func.func @long(%in: memref<?xf16>, %out: memref<?xf32>) {
+// CHECK: segment_size 768 decays %{{.*}} {decay_form = #tcu.decay_form<recurrence>, variant = #tcu.variant<packed>}
+// CHECK: segment_size 769 decays %{{.*}} {decay_form = #tcu.decay_form<recurrence>, tiles_per_warp = 2 : i64, variant = #tcu.variant<seg256n>, walk_schedule = #tcu.walk_schedule<prefetch_tiles = 2>}
+// One decay of 16-bit input packs up to 960; f32 input and per-segment
+// decays up to 768.
+func.func @long(%in: memref<?xf16>, %out: memref<?xf32>, %in32: memref<?xf32>, %d: memref<?xf32>) {
   // expected-remark @+1 {{variant packed, 1 tile(s) per warp: a decayed scan (decay 0.9) has a form in seg16, seg256, packed, seg256n and grid only}}
   tcu.segmented_scan <add> inclusive %in into %out segment_size 257 decay 0.9 : memref<?xf16> -> memref<?xf32>
   // expected-remark @+1 {{variant packed, 1 tile(s) per warp}}
-  tcu.segmented_scan <add> inclusive %in into %out segment_size 768 decay 0.9 : memref<?xf16> -> memref<?xf32>
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 960 decay 0.9 : memref<?xf16> -> memref<?xf32>
   // expected-remark @+1 {{variant seg256n, 2 tile(s) per warp: a decayed scan (decay 0.9) has a form in seg16, seg256, packed, seg256n and grid only}}
-  tcu.segmented_scan <add> inclusive %in into %out segment_size 769 decay 0.9 : memref<?xf16> -> memref<?xf32>
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 961 decay 0.9 : memref<?xf16> -> memref<?xf32>
+  // expected-remark @+1 {{variant packed, 1 tile(s) per warp}}
+  tcu.segmented_scan <add> inclusive %in32 into %out segment_size 768 decay 0.9 : memref<?xf32> -> memref<?xf32>
+  // expected-remark @+1 {{variant seg256n, 2 tile(s) per warp}}
+  tcu.segmented_scan <add> inclusive %in32 into %out segment_size 769 decay 0.9 : memref<?xf32> -> memref<?xf32>
+  // expected-remark @+1 {{variant packed, 1 tile(s) per warp}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 768 decays %d : memref<?xf16> -> memref<?xf32>
+  // expected-remark @+1 {{variant seg256n, 2 tile(s) per warp}}
+  tcu.segmented_scan <add> inclusive %in into %out segment_size 769 decays %d : memref<?xf16> -> memref<?xf32>
   return
 }
 

@@ -56,14 +56,15 @@ TEST(Decay, SegmentClasses) {
     EXPECT_FALSE(resolveSegmentClass(decayed(s, 0.9), SegmentKernelMode::Auto)
                      .runtimeSegment)
         << s;
-  // 257..768: one packed kernel, 769..131071: one seg256n kernel, each
-  // taking the size at launch, the decay and mode kept.
-  for (int64_t s : {257, 300, 768, 769, 1000, 3001, 131071}) {
+  // 257..960 (16-bit input, one decay): one packed kernel, 961..131071:
+  // one seg256n kernel, each taking the size at launch, the decay and mode
+  // kept.
+  for (int64_t s : {257, 300, 768, 769, 960, 961, 1000, 3001, 131071}) {
     KernelSpec c =
         resolveSegmentClass(KernelSpec::scan(s, DType::BF16, DType::F32,
                                              ScanMode{false, true, 0.99}),
                             SegmentKernelMode::Auto);
-    bool packed = s <= kDefaultPackedDecayedSegment;
+    bool packed = s <= kDefaultPackedOneDecay16BitSegment;
     EXPECT_TRUE(c.runtimeSegment) << s;
     EXPECT_EQ(c.variant, packed ? "packed" : "seg256n") << s;
     EXPECT_EQ(c.decay, 0.99);
@@ -75,6 +76,14 @@ TEST(Decay, SegmentClasses) {
                                                    ScanMode{false, true, 0.99}),
                                   SegmentKernelMode::Auto)
                   .key())
+        << s;
+  }
+  // f32 input packs to 768 only.
+  for (int64_t s : {768, 769}) {
+    KernelSpec c = resolveSegmentClass(decayed(s, 0.9, DType::F32),
+                                       SegmentKernelMode::Auto);
+    EXPECT_EQ(c.variant,
+              s <= kDefaultPackedDecayedSegment ? "packed" : "seg256n")
         << s;
   }
   // The packed class takes 257..4096 at launch (a scan's only).
@@ -112,11 +121,12 @@ TEST(Decay, OneKernelForEveryDecay) {
 }
 
 // Per-segment decays: the kernels of one decay (a kernel per size up to
-// 256, the packed class kernel for 257..768, the walk's for 769..131071,
-// the grid per size), the key "decay=segments".
+// 256, the packed class kernel for 257..768, 16-bit input too, the walk's
+// for 769..131071, the grid per size), the key "decay=segments".
 TEST(Decay, PerSegmentDecaysTakeTheDecayedScansKernels) {
   float any = 0.5f;
-  for (int64_t s : {1, 10, 256, 257, 768, 1000, 131071, 131072, 1 << 24}) {
+  for (int64_t s :
+       {1, 10, 256, 257, 768, 769, 960, 1000, 131071, 131072, 1 << 24}) {
     KernelSpec spec = KernelSpec::scan(s, DType::F16, DType::F32,
                                        ScanMode{true, false, 1.0, &any});
     EXPECT_TRUE(spec.segmentDecays);

@@ -94,7 +94,7 @@ void choose(OpT op, bool isScan, const std::string &chip,
 
 /// A decayed scan has a form in the variants of isDecayVariant only, whatever
 /// the table says of plain scans: seg16 (16), seg256 (256) and packed (any
-/// other S up to tcuc::kDefaultPackedDecayedSegment); seg256n for longer,
+/// other S up to tcuc::defaultPackedDecayedSegment); seg256n for longer,
 /// runtime-size and offsets segments, and the grid (many warps a segment)
 /// for a constant S of at least kDecayedGridMinSegment,
 /// kDecayedTilesInFlight tiles loaded before the first is scanned
@@ -106,7 +106,8 @@ constexpr int64_t kDecayedGridMinSegment = 131072;
 /// run of tiles, one tile loaded at a time: two in flight measured slower),
 /// which measured faster than a row or a tile a segment at 7..13 and
 /// 192..255 (docs/rationale.md#packed-decayed-scans) and than the walk up
-/// to 768 (docs/rationale.md#packed-classes).
+/// to 768, 960 for one decay of 16-bit input
+/// (docs/rationale.md#packed-classes).
 constexpr int64_t kDecayedSeg16Segment = 16;
 constexpr int64_t kDecayedSeg256Segment = 256;
 
@@ -168,8 +169,10 @@ LogicalResult chooseDecayed(SegmentedScanOp op, bool explain) {
   }
   // Per-segment decays take the same variants (their tiles scan on CUDA
   // cores: docs/algorithms.md#per-segment-decays).
+  bool sixteenBit = op.getInputType().getElementTypeBitWidth() == 16;
   bool walk = op.hasRuntimeSegmentSize() || op.hasOffsets() ||
-              op.getSegmentSize() > tcuc::kDefaultPackedDecayedSegment;
+              op.getSegmentSize() > tcuc::defaultPackedDecayedSegment(
+                                        sixteenBit, bool(op.getDecays()));
   bool grid = !op.hasRuntimeSegmentSize() && !op.hasOffsets() &&
               op.getSegmentSize() >= kDecayedGridMinSegment;
   int64_t size = op.getSegmentSize();

@@ -60,8 +60,15 @@ constexpr int64_t kMaxPackedDecayedSegment = 4096;
 constexpr int64_t kMinPackedClassSegment = 257;
 /// The longest segment a decayed scan packs without an explicit variant
 /// (tcu-select-strategy and the runtime's class alike); longer ones walk
-/// (seg256n). Measured: docs/rationale.md#packed-classes.
+/// (seg256n): 960 for one decay of 16-bit input, 768 for f32 input and
+/// per-segment decays. Measured: docs/rationale.md#packed-classes.
 constexpr int64_t kDefaultPackedDecayedSegment = 768;
+constexpr int64_t kDefaultPackedOneDecay16BitSegment = 960;
+constexpr int64_t defaultPackedDecayedSegment(bool sixteenBitInput,
+                                              bool segmentDecays) {
+  return sixteenBitInput && !segmentDecays ? kDefaultPackedOneDecay16BitSegment
+                                           : kDefaultPackedDecayedSegment;
+}
 
 /// Why `segment` is not a segment size (1..kMaxElements; a larger segment
 /// would be one segment for every input), or empty when it is.
