@@ -50,7 +50,18 @@ std::string compileCommand(const KernelSpec &spec, const std::string &arch,
     std::snprintf(text, sizeof(text), " --decay %.9g", spec.decay);
     cmd += text;
   }
-  if (!spec.variant.empty())
+  // A class kernel (the size at launch) is what `tcuc compile` makes of
+  // the size in the class mode, given no variant (a variant picks the
+  // size's own kernel).
+  KernelSpec ofSize = spec;
+  ofSize.runtimeSegment = false;
+  ofSize.variant.clear();
+  bool cls =
+      spec.runtimeSegment && !spec.offsetBits &&
+      resolveSegmentClass(ofSize, SegmentKernelMode::Class).key() == spec.key();
+  if (cls)
+    cmd = "TCUC_SEGMENT_KERNELS=class " + cmd;
+  else if (!spec.variant.empty())
     cmd += " --variant " + spec.variant;
   if (spec.tilesPerWarp > 0)
     cmd += " --tiles-per-warp " + std::to_string(spec.tilesPerWarp);

@@ -1386,6 +1386,24 @@ TEST(KernelCache, NoCompilerExplainsHowToFillTheCache) {
   decayed.segmentDecays = true;
   EXPECT_TRUE(contains(rt.getKernelFile(decayed, "sm_90", text).message(),
                        "--reverse --decay segments --arch"));
+  // A class kernel's command compiles the class (no variant: that would
+  // pick the size's own kernel).
+  KernelSpec stream = resolveSegmentClass(
+      KernelSpec::scan(17, DType::F16, DType::F32, ScanMode{false}),
+      SegmentKernelMode::Auto);
+  ASSERT_TRUE(stream.runtimeSegment);
+  EXPECT_TRUE(contains(rt.getKernelFile(stream, "sm_90", text).message(),
+                       "`TCUC_SEGMENT_KERNELS=class tcuc compile --op scan "
+                       "--segment 17 --dtype f16 --out-dtype f32 --exclusive "
+                       "--arch sm_90"));
+  KernelSpec packed = resolveSegmentClass(
+      KernelSpec::scan(300, DType::BF16, DType::F32, ScanMode{true, true, 0.9}),
+      SegmentKernelMode::Auto);
+  ASSERT_EQ(packed.variant, "packed");
+  EXPECT_TRUE(contains(rt.getKernelFile(packed, "sm_90", text).message(),
+                       "`TCUC_SEGMENT_KERNELS=class tcuc compile --op scan "
+                       "--segment 300 --dtype bf16 --out-dtype f32 --reverse "
+                       "--decay 0.5 --arch sm_90"));
 
   // A damaged file is reported as such.
   std::string path = kernelCachePath(spec, "sm_90", dir.path);
