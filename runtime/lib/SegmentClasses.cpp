@@ -90,7 +90,8 @@ KernelSpec tcuc::segmentClassOf(const KernelSpec &spec) {
       spec.tilesPerWarp || spec.warpsPerBlock ||
       (decayed && (spec.segmentSize >= 131072 || spec.segmentSize <= 256)))
     return spec;
-  bool sixteenBit = spec.input == DType::F16 || spec.input == DType::BF16;
+  // Decayed scans take f16, bf16 or f32 input.
+  bool sixteenBit = dtypeBytes(spec.input) == 2;
   bool packs = spec.segmentSize <=
                defaultPackedDecayedSegment(sixteenBit, spec.segmentDecays);
   const char *variant =
