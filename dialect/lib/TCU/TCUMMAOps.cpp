@@ -203,10 +203,6 @@ LogicalResult LinearRecurrenceOp::verify() {
                          << stringifyElementOrder(order);
   if (order == ElementOrder::Lanes && getRows())
     return emitOpError("order <lanes> runs over the whole tile, not `rows`");
-  if (getPiecewise() &&
-      (!getHeads() || getScalarDecay() || order != ElementOrder::Lanes))
-    return emitOpError("`piecewise` needs `heads`, a decays tile and order "
-                       "<lanes>");
   return success();
 }
 

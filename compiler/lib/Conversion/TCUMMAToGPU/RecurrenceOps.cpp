@@ -10,9 +10,8 @@
 // lanes order (#tcu.order<lanes>) a lane's eight elements are consecutive:
 // it composes them in turn, the 32 lanes scan their compositions (a third
 // of the shuffles), and each lane runs its elements from the h before it;
-// with one decay for the tile, or one a run between heads (piecewise), the
-// lanes scan h alone (the decay over a run is a power of it, or 0 past a
-// head: a ballot says where the heads are).
+// with one decay for the tile the lanes scan h alone (the decay over a run
+// is a power of it, or 0 past a head: a ballot says where the heads are).
 //
 //===----------------------------------------------------------------------===//
 
@@ -161,19 +160,13 @@ SmallVector<Value> lanesRecurrence(RecurrenceBuilder &r, ArrayRef<Value> a,
   return out;
 }
 
-/// The lanes-order recurrence where a run of elements with no head has one
-/// decay: `a` (f32) for every slot, or (`piecewise`) each slot's own
-/// `decays`, one value from a head to the next; `heads` i1 per slot, or
-/// none. The decay over a run of 8·2^k elements is a^(8·2^k) where the run
-/// holds no head (its lanes then share the last lane's decay) and 0 where
-/// it does, so no product is shuffled. The powers are squared in f64 and
+/// The lanes-order recurrence with one decay `a` (f32, the same in every
+/// lane) and `heads` (i1 per slot, or none): the decay over a run of
+/// 8·2^k elements is a^(8·2^k) where the run holds no head and 0 where it
+/// does, so no product is shuffled. The powers are squared in f64 and
 /// rounded once, as the general form's products are; where the heads lie
-/// is one ballot, and the 32 lanes scan X alone. One decay weighs `init`
-/// into each lane by a^(8·lane), hoisted out of a walk's loop; piecewise
-/// decays change from tile to tile, so `init` enters the first lane's
-/// composition and the scan carries it.
+/// is one ballot, and the 32 lanes scan X alone.
 SmallVector<Value> uniformLanesRecurrence(RecurrenceBuilder &r, Value a,
-                                          ArrayRef<Value> decays,
                                           ArrayRef<Value> heads,
                                           ArrayRef<Value> x, Value init,
                                           bool exclusive) {
@@ -181,20 +174,15 @@ SmallVector<Value> uniformLanesRecurrence(RecurrenceBuilder &r, Value a,
   Location loc = r.loc;
   WarpBuilder w{b, loc};
   using P = arith::CmpIPredicate;
-  bool piecewise = !decays.empty();
   auto step = [&](Value h, int64_t s) {
-    Value next =
-        LLVM::FMAOp::create(b, loc, piecewise ? decays[s] : a, h, x[s]);
+    Value next = LLVM::FMAOp::create(b, loc, a, h, x[s]);
     return heads.empty() ? next : r.select(heads[s], x[s], next);
   };
   Value own = x[0];
   for (int64_t s = 1; s < kSlots; ++s)
     own = step(own, s);
 
-  // pow[k] = a^(8·2^k), k = 0..4 (piecewise: the lane's last slot's decay,
-  // every slot's where the lane holds no head).
-  if (piecewise)
-    a = decays[kSlots - 1];
+  // pow[k] = a^(8·2^k), k = 0..4.
   Value power = r.wide(a);
   for (int i = 0; i < 3; ++i)
     power = r.mul(power, power);
@@ -204,9 +192,9 @@ SmallVector<Value> uniformLanesRecurrence(RecurrenceBuilder &r, Value a,
 
   Value laneIdx = arith::AddIOp::create(b, loc, r.laneOfGroup(0), r.t);
   Value lane = arith::IndexCastOp::create(b, loc, b.getI32Type(), laneIdx);
-  Value mask, seen, any;
+  Value mask, seen;
   if (!heads.empty()) {
-    any = heads[0];
+    Value any = heads[0];
     for (int64_t s = 1; s < kSlots; ++s)
       any = arith::OrIOp::create(b, loc, any, heads[s]);
     mask = NVVM::VoteSyncOp::create(b, loc, b.getI32Type(), w.i32(-1), any,
@@ -216,12 +204,6 @@ SmallVector<Value> uniformLanesRecurrence(RecurrenceBuilder &r, Value a,
         b, loc, mask, arith::SubIOp::create(b, loc, w.i32(31), lane));
   }
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
-  Value hasLeft = r.atLeast(laneIdx, 1);
-  if (piecewise) {
-    // Lane 0 from `init`: h after it is a^8·init + own (0·init past a head).
-    Value decay = r.select(any, zero, r.narrow(pow[0]));
-    own = r.select(hasLeft, own, LLVM::FMAOp::create(b, loc, decay, init, own));
-  }
   for (int k = 0; k < 5; ++k) {
     int32_t span = 1 << k;
     Value before = r.up(own, span);
@@ -232,30 +214,25 @@ SmallVector<Value> uniformLanesRecurrence(RecurrenceBuilder &r, Value a,
     Value joined = LLVM::FMAOp::create(b, loc, decay, before, own);
     own = r.select(r.atLeast(laneIdx, span), joined, own);
   }
-  Value h;
-  if (piecewise) {
-    h = r.select(hasLeft, r.up(own, 1), init);
-  } else {
-    // The h before the lane: init times a^(8·lane) (0 after a head) plus
-    // the lanes' before it.
-    Value weight = arith::ConstantOp::create(b, loc, b.getF64FloatAttr(1.0));
-    for (int bit = 0; bit < 5; ++bit) {
-      Value set =
-          w.cmp(P::ne, arith::AndIOp::create(b, loc, lane, w.i32(1 << bit)),
-                w.i32(0));
-      weight = r.select(set, r.mul(weight, pow[bit]), weight);
-    }
-    Value initWeight = r.narrow(weight);
-    if (mask) {
-      Value below = arith::SubIOp::create(
-          b, loc, arith::ShLIOp::create(b, loc, w.i32(1), lane), w.i32(1));
-      Value headBefore =
-          w.cmp(P::ne, arith::AndIOp::create(b, loc, mask, below), w.i32(0));
-      initWeight = r.select(headBefore, zero, initWeight);
-    }
-    h = LLVM::FMAOp::create(b, loc, initWeight, init,
-                            r.select(hasLeft, r.up(own, 1), zero));
+  // The h before the lane: init times a^(8·lane) (0 after a head) plus
+  // the lanes' before it.
+  Value weight = arith::ConstantOp::create(b, loc, b.getF64FloatAttr(1.0));
+  for (int bit = 0; bit < 5; ++bit) {
+    Value set = w.cmp(
+        P::ne, arith::AndIOp::create(b, loc, lane, w.i32(1 << bit)), w.i32(0));
+    weight = r.select(set, r.mul(weight, pow[bit]), weight);
   }
+  Value initWeight = r.narrow(weight);
+  if (mask) {
+    Value below = arith::SubIOp::create(
+        b, loc, arith::ShLIOp::create(b, loc, w.i32(1), lane), w.i32(1));
+    Value headBefore =
+        w.cmp(P::ne, arith::AndIOp::create(b, loc, mask, below), w.i32(0));
+    initWeight = r.select(headBefore, zero, initWeight);
+  }
+  Value hasLeft = r.atLeast(laneIdx, 1);
+  Value h = LLVM::FMAOp::create(b, loc, initWeight, init,
+                                r.select(hasLeft, r.up(own, 1), zero));
   SmallVector<Value> out;
   for (int64_t s = 0; s < kSlots; ++s) {
     Value next = step(h, s);
@@ -289,19 +266,8 @@ struct LowerLinearRecurrence : OpConversionPattern<LinearRecurrenceOp> {
     if (scalar && op.getOrder() == ElementOrder::Lanes) {
       rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
           op, fragmentType(f32),
-          uniformLanesRecurrence(r, scalar, {}, heads, x, adaptor.getInit(),
+          uniformLanesRecurrence(r, scalar, heads, x, adaptor.getInit(),
                                  op.getExclusive()));
-      return success();
-    }
-    if (op.getPiecewise()) {
-      SmallVector<Value> decays;
-      for (int64_t s = 0; s < kSlots; ++s)
-        decays.push_back(vector::ExtractOp::create(
-            rewriter, loc, adaptor.getDecays(), ArrayRef<int64_t>{s}));
-      rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
-          op, fragmentType(f32),
-          uniformLanesRecurrence(r, Value(), decays, heads, x,
-                                 adaptor.getInit(), op.getExclusive()));
       return success();
     }
     // Otherwise every element's decay, 0 at a head.

@@ -188,16 +188,13 @@ Value decayedTile(TileBuilder &tb, const Collective &c, const DecayParts &d,
 /// null) is set (tcu.linear_recurrence): `decay_form = recurrence`, and the
 /// only form of per-segment decays, whose matrices would serve one segment
 /// each and cost more to build than the scan
-/// (docs/algorithms.md#per-segment-decays). `piecewise`: a decays tile
-/// holds one value from a head to the next (packed segments).
+/// (docs/algorithms.md#per-segment-decays).
 /// Tiles in c.scanOrder (fixed or lanes).
 Value recurrence(TileBuilder &tb, const Collective &c, Value decays, Value a,
-                 Value init, bool rows, Value heads = Value(),
-                 bool piecewise = false) {
+                 Value init, bool rows, Value heads = Value()) {
   return LinearRecurrenceOp::create(
       tb.builder(), tb.location(), tb.tileType(tb.builder().getF32Type()),
-      decays, a, init, heads, rows, /*exclusive=*/!c.inclusive, c.scanOrder,
-      piecewise);
+      decays, a, init, heads, rows, /*exclusive=*/!c.inclusive, c.scanOrder);
 }
 
 /// decayedTile of a tile that continues its segment from `carry`, the
@@ -631,9 +628,7 @@ void scanDecayedPacked(TileBuilder &tb, const Collective &c,
                 own = arith::SelectOp::create(b, loc, later,
                                               gather(add(seg, splat(1))), own);
             }
-            // Per-segment decays are one value from a head to the next.
-            Value r = recurrence(tb, c, own, x, h, /*rows=*/false, head,
-                                 /*piecewise=*/bool(c.decays));
+            Value r = recurrence(tb, c, own, x, h, /*rows=*/false, head);
             Value out = c.inclusive
                             ? r
                             : arith::SelectOp::create(b, loc, head, zeros, r)

@@ -403,15 +403,6 @@ def TCU_LinearRecurrenceOp : TCU_Op<"linear_recurrence", [Pure]> {
     shuffles h alone (6 shuffles a tile instead of 18). Packed segments of
     one decay and the tiles of one segment take this form.
 
-    `piecewise` (with `heads`, a decays tile and `order <lanes>`) says the
-    decay is one value on each run from a head to the next (and on the run
-    before the first head): packed segments with a decay each. The GPU then
-    scans h alone as for a scalar decay, with the powers of each lane's own
-    decay, and adds `init` into the first lane's composition before the
-    lanes' scan (so it reaches a later lane through up to five f32 powers,
-    not one weight: packed segments carry it over a few tiles only). Where
-    the decays differ inside a run the result is unspecified.
-
     `source`: f16, bf16 or f32 (widened exactly); `decays`, `init` and the
     result: f32.
 
@@ -420,20 +411,16 @@ def TCU_LinearRecurrenceOp : TCU_Op<"linear_recurrence", [Pure]> {
     %e = tcu.linear_recurrence %a, %x, %zero rows exclusive : vector<16x16xf32>
     %p = tcu.linear_recurrence %s, %x, %h0 heads %first order <lanes>
         : vector<16x16xf16>, f32
-    %q = tcu.linear_recurrence %d, %x, %h0 heads %first piecewise
-        order <lanes> : vector<16x16xf16>
     ```
   }];
   let arguments = (ins AnyTypeOf<[TCU_F32Tile, F32]>:$decays, TCU_Tile:$source,
                    F32:$init, Optional<TCU_I1Tile>:$heads,
                    UnitAttr:$rows, UnitAttr:$exclusive,
                    DefaultValuedAttr<TCU_ElementOrderAttr,
-                                     "::mlir::tcu::ElementOrder::Fixed">:$order,
-                   UnitAttr:$piecewise);
+                                     "::mlir::tcu::ElementOrder::Fixed">:$order);
   let results = (outs TCU_F32Tile:$result);
   let assemblyFormat = [{
-    $decays `,` $source `,` $init (`heads` $heads^)? (`piecewise` $piecewise^)?
-    (`rows` $rows^)?
+    $decays `,` $source `,` $init (`heads` $heads^)? (`rows` $rows^)?
     (`exclusive` $exclusive^)? (`order` $order^)? attr-dict `:`
     custom<RecurrenceTypes>(type($source), type($decays))
   }];
