@@ -206,6 +206,14 @@ LogicalResult LinearRecurrenceOp::verify() {
   return success();
 }
 
+LogicalResult AllFiniteOp::verify() {
+  Type s = getSource().getType().getElementType();
+  if (!s.isF16() && !s.isBF16() && !s.isF32())
+    return emitOpError() << "source must be an f16, bf16 or f32 tile, got "
+                         << getSource().getType();
+  return success();
+}
+
 LogicalResult GatherOp::verify() {
   auto buffer = cast<MemRefType>(getSource().getType());
   if (buffer.getRank() != 1 || !buffer.isLastDimUnitStride())

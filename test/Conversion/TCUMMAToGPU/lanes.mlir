@@ -45,7 +45,21 @@ func.func @lanes(%in: memref<?xf16>, %out: memref<?xf32>, %h0: f32) {
 // lanes is a power of it, or 0 where the ballot of the lanes holding a
 // head says one lies in the run, so the lanes scan h alone: five shuffles
 // and one for the exclusive shift.
+// A warp whose tile holds NaN, Inf or huge values (one vote) runs the
+// recurrence element by element instead: its elements and decays to
+// workgroup memory, lane 0's loop of 256 steps, the results back
+// (docs/algorithms.md#decayed-nan-inf).
+// CHECK: memref.global "private" @tcuc_exact_recurrence : memref<2048xf32, 3>
 // CHECK-LABEL: gpu.func @uniform_k0
+// CHECK: nvvm.vote.sync any
+// CHECK: %[[BAD:.*]] = llvm.intr.expect %{{.*}}, %false : i1
+// CHECK: scf.if %[[BAD]]
+// CHECK: memref.get_global @tcuc_exact_recurrence
+// CHECK: nvvm.bar.warp.sync
+// CHECK: %[[TRIPS:.*]] = llvm.inline_asm has_side_effects "mov.u32 $0, 256;"
+// CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c1
+// CHECK: nvvm.bar.warp.sync
+// CHECK: } else {
 // CHECK: nvvm.vote.sync ballot
 // CHECK-COUNT-6: gpu.shuffle up %{{.*}}, %{{.*}}, %{{.*}} : f32
 // CHECK-NOT: gpu.shuffle

@@ -15,6 +15,8 @@
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<16x16xf32>
 // CHECK: scf.parallel
 // CHECK: %[[A:.*]] = tcu.load_tile <rows> %arg0[%[[BASE:.*]]] stride %c16 line %c16 limit %[[END:.*]] : memref<?xf16> -> vector<16x16xf16>
+// CHECK: %[[OK:.*]] = tcu.all_finite %[[A]] : vector<16x16xf16>
+// CHECK: %[[IF:.*]] = scf.if %[[OK]] -> (vector<16x16xf32>) {
 // CHECK: %[[U2:.*]] = tcu.decay_matrix <U> 0.9 part 2 scale 15 : vector<16x16xf16>
 // CHECK: %[[R2:.*]] = tcu.mma %[[A]], %[[U2]], %[[ZERO]]
 // CHECK: %[[U1:.*]] = tcu.decay_matrix <U> 0.9 part 1 scale 15
@@ -34,7 +36,13 @@
 // CHECK: %[[HEAD:.*]] = tcu.decay_matrix <RowHead> 0.9 : vector<16x16xf32>
 // CHECK: %[[CARRY:.*]] = arith.mulf %[[ENDS]], %[[HEAD]]
 // CHECK: %[[R:.*]] = arith.addf %[[ROWS]], %[[CARRY]]
-// CHECK: tcu.store_tile %[[R]], %arg1[%[[BASE]]] stride %c16 line %c16 limit %[[END]]
+// CHECK: scf.yield %[[R]]
+// A tile with NaN, Inf or huge values takes the recurrence, whose exact
+// path runs it element by element (docs/algorithms.md#decayed-nan-inf).
+// CHECK: } else {
+// CHECK: %[[SEQ:.*]] = tcu.linear_recurrence %{{.*}}, %[[A]], %{{.*}} : vector<16x16xf16>, f32
+// CHECK: scf.yield %[[SEQ]]
+// CHECK: tcu.store_tile %[[IF]], %arg1[%[[BASE]]] stride %c16 line %c16 limit %[[END]]
 // CHECK-NOT: tcu.mma
 // CHECK: return
 func.func @seg256_f16(%in: memref<?xf16>, %out: memref<?xf32>) {
@@ -66,7 +74,9 @@ func.func @seg256_bf16_exclusive(%in: memref<?xbf16>, %out: memref<?xbf16>) {
 // CHECK: %[[R:.*]] = tcu.mma %[[A]], %[[U]], %{{.*}}
 // CHECK-NOT: tcu.mma
 // CHECK-NOT: row_sums
-// CHECK: tcu.store_tile %[[R]], %arg1[%{{.*}}] stride %c7 line %c7
+// CHECK: scf.yield %[[R]]
+// CHECK: tcu.linear_recurrence %{{.*}}, %[[A]], %{{.*}} rows exclusive : vector<16x16xbf16>, f32
+// CHECK: tcu.store_tile %{{.*}}, %arg1[%{{.*}}] stride %c7 line %c7
 func.func @seg16_exact_powers(%in: memref<?xbf16>, %out: memref<?xf32>) {
   tcu.segmented_scan <add> exclusive %in into %out segment_size 7 decay 0.5 : memref<?xbf16> -> memref<?xf32>
   return

@@ -256,3 +256,11 @@ func.func @gather_type(%d: memref<?xf32>, %base: index, %i: vector<16x16xi32>, %
   %r = tcu.gather %d[%base + %i] limit %k : vector<16x16xi32>, memref<?xf32> -> vector<16x16xf16>
   return
 }
+
+// -----
+
+func.func @all_finite_i8(%x: vector<16x16xi8>) -> i1 {
+  // expected-error @+1 {{'tcu.all_finite' op source must be an f16, bf16 or f32 tile, got 'vector<16x16xi8>'}}
+  %r = tcu.all_finite %x : vector<16x16xi8>
+  return %r : i1
+}

@@ -270,6 +270,17 @@ func.func @gather(%d: memref<?xf32>, %base: index, %i: vector<16x16xi32>, %k: in
 
 // The recurrence h = a·h + x over a tile (tile order, or each row alone),
 // inclusive or exclusive; 16-bit sources are widened.
+// Whether a tile (and a carry) is finite and not huge: the decayed scans'
+// guard of their exact path.
+// CHECK-LABEL: func @all_finite
+// CHECK: tcu.all_finite %{{.*}} : vector<16x16xf16>
+// CHECK: tcu.all_finite %{{.*}}, %{{.*}} : vector<16x16xf32>
+func.func @all_finite(%x: vector<16x16xf16>, %y: vector<16x16xf32>, %h: f32) -> (i1, i1) {
+  %a = tcu.all_finite %x : vector<16x16xf16>
+  %b = tcu.all_finite %y, %h : vector<16x16xf32>
+  return %a, %b : i1, i1
+}
+
 // CHECK-LABEL: func @linear_recurrence
 // CHECK: tcu.linear_recurrence %{{.*}}, %{{.*}}, %{{.*}} : vector<16x16xf16>
 // CHECK: tcu.linear_recurrence %{{.*}}, %{{.*}}, %{{.*}} rows exclusive : vector<16x16xf32>

@@ -325,6 +325,37 @@ Value gpu_lowering::anyTiny(OpBuilder &b, Location loc, Value fragment) {
                                   NVVM::VoteSyncKind::any);
 }
 
+Value gpu_lowering::warpScratch(OpBuilder &b, Location loc, Operation *at,
+                                StringRef name, Type elt, int64_t perWarp) {
+  auto module = at->getParentOfType<gpu::GPUModuleOp>();
+  assert(module && "exact paths are lowered inside a gpu.module");
+  auto blockAttr = module->getAttrOfType<IntegerAttr>(kPlanBlockAttr);
+  int64_t warps =
+      blockAttr ? std::max<int64_t>(blockAttr.getInt() / 32, 1) : 32;
+  auto type = MemRefType::get({warps * perWarp}, elt, AffineMap(),
+                              b.getI64IntegerAttr(3)); // shared memory
+  if (!SymbolTable::lookupSymbolIn(module, name)) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    memref::GlobalOp::create(b, loc, name, b.getStringAttr("private"), type,
+                             Attribute(), /*constant=*/false,
+                             /*alignment=*/b.getI64IntegerAttr(16));
+  }
+  return memref::GetGlobalOp::create(b, loc, type, name);
+}
+
+Value gpu_lowering::opaqueIndex(OpBuilder &b, Location loc, StringRef text) {
+  Value v = LLVM::InlineAsmOp::create(b, loc, b.getI32Type(), ValueRange{},
+                                      text, "=r",
+                                      /*has_side_effects=*/true,
+                                      /*is_align_stack=*/false,
+                                      LLVM::tailcallkind::TailCallKind::None,
+                                      /*asm_dialect=*/LLVM::AsmDialectAttr(),
+                                      /*operand_attrs=*/ArrayAttr())
+                .getResult(0);
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+}
+
 /// The exact products' common part: the data into the warp's tile of
 /// workgroup memory, then each output slot s as the sum over the k that
 /// `maskOf(s)` (an i64 whose bit k selects k) selects, plus the
@@ -335,12 +366,6 @@ static Value selectedSums(OpBuilder &b, Location loc, Operation *at,
                           bool constOnLeft, Value data, Value acc,
                           SlotMask maskOf) {
   Type f32 = b.getF32Type();
-  Type i32 = b.getI32Type();
-  auto module = at->getParentOfType<gpu::GPUModuleOp>();
-  assert(module && "products are lowered inside a gpu.module");
-  auto blockAttr = module->getAttrOfType<IntegerAttr>(kPlanBlockAttr);
-  int64_t warps =
-      blockAttr ? std::max<int64_t>(blockAttr.getInt() / 32, 1) : 32;
 
   // One 16x16 tile of workgroup memory per warp, of the data's 16-bit type
   // (2 KB for a block of 4 warps: small, since the L1 cache shares the
@@ -350,31 +375,13 @@ static Value selectedSums(OpBuilder &b, Location loc, Operation *at,
   std::string name = elt.isBF16()  ? "tcuc_exact_tiles_bf16"
                      : elt.isF32() ? "tcuc_exact_tiles_f32"
                                    : "tcuc_exact_tiles_f16";
-  auto tiles = MemRefType::get({warps * 256}, elt, AffineMap(),
-                               b.getI64IntegerAttr(3)); // shared memory
-  if (!SymbolTable::lookupSymbolIn(module, name)) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
-    memref::GlobalOp::create(b, loc, name, b.getStringAttr("private"), tiles,
-                             Attribute(), /*constant=*/false,
-                             /*alignment=*/b.getI64IntegerAttr(16));
-  }
-  Value buffer = memref::GetGlobalOp::create(b, loc, tiles, name);
+  Value buffer = warpScratch(b, loc, at, name, elt, 256);
 
   // The lane and warp ids, and the loop's trip count, from asm statements
   // with a side effect: nothing derived from them is hoisted out of this
   // rarely taken branch into the kernel's loops, and the loop over k stays
   // a loop.
-  auto asmValue = [&](StringRef text) -> Value {
-    Value v = LLVM::InlineAsmOp::create(b, loc, i32, ValueRange{}, text, "=r",
-                                        /*has_side_effects=*/true,
-                                        /*is_align_stack=*/false,
-                                        LLVM::tailcallkind::TailCallKind::None,
-                                        /*asm_dialect=*/LLVM::AsmDialectAttr(),
-                                        /*operand_attrs=*/ArrayAttr())
-                  .getResult(0);
-    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
-  };
+  auto asmValue = [&](StringRef text) { return opaqueIndex(b, loc, text); };
   Value laneIdx = asmValue("mov.u32 $0, %laneid;");
   Value warp = asmValue("mov.u32 $0, %tid.x;");
   Value sixteen = asmValue("mov.u32 $0, 16;");

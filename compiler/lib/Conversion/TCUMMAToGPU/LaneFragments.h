@@ -123,6 +123,36 @@ Value buildSelectedSums(OpBuilder &b, Location loc, Operation *at,
 /// registers for this rarely taken path.)
 Value buildMaskedSums(OpBuilder &b, Location loc, Operation *at, Value lhs,
                       Value data, Value acc);
+/// A buffer of workgroup memory with `perWarp` elements of `elt` for each
+/// warp of the block (the gpu.module's block size, around `at`), the
+/// global `name` of that module: the exact paths' scratch.
+Value warpScratch(OpBuilder &b, Location loc, Operation *at, StringRef name,
+                  Type elt, int64_t perWarp);
+/// The index an asm statement with a side effect gives (`text`, "=r"):
+/// nothing derived from it is hoisted out of a rarely taken branch, and a
+/// loop bound by it is not unrolled.
+Value opaqueIndex(OpBuilder &b, Location loc, StringRef text);
+/// Whether the warp's tcu.linear_recurrence must take the exact path
+/// (buildSequentialRecurrence): one of the elements of `fragment` (the
+/// lane's, f16, bf16 or f32) or `init` is NaN or +-Inf, or so large (|x| >=
+/// 2^100, |init| >= 2^121) that h could overflow within the tile. One vote
+/// for the warp.
+Value needsExactRecurrence(OpBuilder &b, Location loc, Value fragment,
+                           Value init);
+/// `op` (a tcu.linear_recurrence) element by element in its order, as the
+/// sequential f32 loop runs it: h = a*h + x (a multiply, then an add), h =
+/// x at a head, each row from init with `rows`. Its exact path: the lanes'
+/// compositions would meet 0*Inf (a head's zero decay, a power that
+/// underflowed) where the loop meets none. The warp writes its elements and
+/// decays (`decays`, one a slot) to workgroup memory
+/// (`tcuc_exact_recurrence`, 2 KB a warp) and lane 0 runs the 256 steps,
+/// so the path holds few registers beside the kernel's own. `x`, `decays`
+/// and `heads` (i1, or empty) are the lane's slots.
+SmallVector<Value> buildSequentialRecurrence(OpBuilder &b, Location loc,
+                                             LinearRecurrenceOp op,
+                                             ArrayRef<Value> x,
+                                             ArrayRef<Value> decays,
+                                             ArrayRef<Value> heads, Value init);
 
 } // namespace mlir::tcu::gpu_lowering
 

@@ -12,6 +12,8 @@
 // of the shuffles), and each lane runs its elements from the h before it;
 // with one decay for the tile the lanes scan h alone (the decay over a run
 // is a power of it, or 0 past a head: a ballot says where the heads are).
+// Tiles with NaN, Inf or huge values take the exact path instead
+// (RecurrenceExactPath.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -251,7 +253,7 @@ struct LowerLinearRecurrence : OpConversionPattern<LinearRecurrenceOp> {
     Type f32 = rewriter.getF32Type();
     LanePosition pos = getLanePosition(rewriter, loc);
     RecurrenceBuilder r{rewriter, loc, pos.g, pos.t};
-    SmallVector<Value> a, x, heads;
+    SmallVector<Value> x, heads, decays;
     Value scalar = op.getScalarDecay() ? adaptor.getDecays() : Value();
     for (int64_t s = 0; s < kSlots; ++s) {
       Value v = vector::ExtractOp::create(rewriter, loc, adaptor.getSource(),
@@ -262,31 +264,59 @@ struct LowerLinearRecurrence : OpConversionPattern<LinearRecurrenceOp> {
       if (adaptor.getHeads())
         heads.push_back(vector::ExtractOp::create(
             rewriter, loc, adaptor.getHeads(), ArrayRef<int64_t>{s}));
+      if (!scalar)
+        decays.push_back(vector::ExtractOp::create(
+            rewriter, loc, adaptor.getDecays(), ArrayRef<int64_t>{s}));
     }
-    if (scalar && op.getOrder() == ElementOrder::Lanes) {
-      rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
-          op, fragmentType(f32),
-          uniformLanesRecurrence(r, scalar, heads, x, adaptor.getInit(),
-                                 op.getExclusive()));
-      return success();
+    // A warp whose tile holds NaN, Inf or huge values runs it element by
+    // element (RecurrenceExactPath.cpp): the compositions below would meet
+    // 0*Inf at a head's zero decay or an underflowed power.
+    Value init = adaptor.getInit();
+    SmallVector<Type> types(kSlots, f32);
+    auto ifOp = scf::IfOp::create(
+        rewriter, loc, types,
+        needsExactRecurrence(rewriter, loc, adaptor.getSource(), init),
+        /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      scf::YieldOp::create(
+          rewriter, loc,
+          buildSequentialRecurrence(rewriter, loc, op, x,
+                                    scalar ? SmallVector<Value>(kSlots, scalar)
+                                           : decays,
+                                    heads, init));
+      rewriter.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(
+          rewriter, loc,
+          shuffledRecurrence(op, r, pos, x, scalar, decays, heads, init));
     }
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, fragmentType(f32),
+                                                        ifOp.getResults());
+    return success();
+  }
+
+  /// The recurrence by compositions scanned over the lanes (finite data).
+  static SmallVector<Value>
+  shuffledRecurrence(LinearRecurrenceOp op, RecurrenceBuilder &r,
+                     const LanePosition &pos, ArrayRef<Value> x, Value scalar,
+                     ArrayRef<Value> decays, ArrayRef<Value> heads,
+                     Value init) {
+    OpBuilder &rewriter = r.b;
+    Location loc = r.loc;
+    if (scalar && op.getOrder() == ElementOrder::Lanes)
+      return uniformLanesRecurrence(r, scalar, heads, x, init,
+                                    op.getExclusive());
     // Otherwise every element's decay, 0 at a head.
     Value zero = arith::ConstantOp::create(rewriter, loc,
                                            rewriter.getF32FloatAttr(0.0f));
+    SmallVector<Value> a;
     for (int64_t s = 0; s < kSlots; ++s) {
-      Value d =
-          scalar ? scalar
-                 : vector::ExtractOp::create(rewriter, loc, adaptor.getDecays(),
-                                             ArrayRef<int64_t>{s})
-                       .getResult();
+      Value d = scalar ? scalar : decays[s];
       a.push_back(heads.empty() ? d : r.select(heads[s], zero, d));
     }
-    if (op.getOrder() == ElementOrder::Lanes) {
-      rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
-          op, fragmentType(f32),
-          lanesRecurrence(r, a, x, adaptor.getInit(), op.getExclusive()));
-      return success();
-    }
+    if (op.getOrder() == ElementOrder::Lanes)
+      return lanesRecurrence(r, a, x, init, op.getExclusive());
     auto pair = [&](int64_t s) {
       return r.then({r.wide(a[s]), x[s]}, {r.wide(a[s + 1]), x[s + 1]});
     };
@@ -302,7 +332,6 @@ struct LowerLinearRecurrence : OpConversionPattern<LinearRecurrenceOp> {
 
     // The h before each row: `init`, or in tile order the rows' totals
     // scanned over the groups (rows 0..7, then 8..15 after row 7).
-    Value init = adaptor.getInit();
     Value before[2] = {init, init};
     if (!op.getRows()) {
       Affine upper = r.scan(rows[0].total, pos.g, 4, 8);
@@ -339,8 +368,27 @@ struct LowerLinearRecurrence : OpConversionPattern<LinearRecurrenceOp> {
         out[s + 5] = hOddR;
       }
     }
-    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, fragmentType(f32),
-                                                        out);
+    return out;
+  }
+};
+
+/// tcu.all_finite: the recurrence's check of the warp's elements, negated.
+struct LowerAllFinite : OpConversionPattern<AllFiniteOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AllFiniteOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value scalar = adaptor.getScalar()
+                       ? adaptor.getScalar()
+                       : arith::ConstantOp::create(rewriter, loc,
+                                                   rewriter.getF32FloatAttr(0))
+                             .getResult();
+    Value bad =
+        needsExactRecurrence(rewriter, loc, adaptor.getSource(), scalar);
+    rewriter.replaceOpWithNewOp<arith::XOrIOp>(
+        op, bad,
+        arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(true)));
     return success();
   }
 };
@@ -349,5 +397,6 @@ struct LowerLinearRecurrence : OpConversionPattern<LinearRecurrenceOp> {
 
 void gpu_lowering::populateRecurrencePatterns(const TypeConverter &types,
                                               RewritePatternSet &patterns) {
-  patterns.add<LowerLinearRecurrence>(types, patterns.getContext());
+  patterns.add<LowerLinearRecurrence, LowerAllFinite>(types,
+                                                      patterns.getContext());
 }

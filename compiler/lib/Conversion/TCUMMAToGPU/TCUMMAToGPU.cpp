@@ -69,12 +69,12 @@ struct ConvertTCUMMAToGPUPass
       return isTile(t) ? fragmentType(t.getElementType()) : t;
     });
     ConversionTarget target(*ctx);
-    target.addIllegalOp<MatrixOp, DecayMatrixOp, MMAOp, SplitOp, LoadTileOp,
-                        StoreTileOp, StoreRowOp, GatherOp, RowSumsOp,
-                        LinearRecurrenceOp, BlockPrefixOp, TicketOp, PrefetchOp,
-                        BlockLookbackOp, BlockLaggedLookbackOp, LaggedPrefixOp,
-                        PositionsOp, OffsetHeadsOp, StoreSegmentEndsOp,
-                        SegmentedReduceOp, SegmentedScanOp>();
+    target.addIllegalOp<
+        MatrixOp, DecayMatrixOp, MMAOp, SplitOp, LoadTileOp, StoreTileOp,
+        StoreRowOp, GatherOp, RowSumsOp, LinearRecurrenceOp, AllFiniteOp,
+        BlockPrefixOp, TicketOp, PrefetchOp, BlockLookbackOp,
+        BlockLaggedLookbackOp, LaggedPrefixOp, PositionsOp, OffsetHeadsOp,
+        StoreSegmentEndsOp, SegmentedReduceOp, SegmentedScanOp>();
     target.markUnknownOpDynamicallyLegal(
         [&](Operation *op) { return types.isLegal(op); });
     RewritePatternSet patterns(ctx);

@@ -17,8 +17,11 @@
 #include "tcuc/Dialect/TCU/TCUOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+
 #include "mlir/IR/PatternMatch.h"
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::tcu;
@@ -26,6 +29,76 @@ using namespace mlir::tcu;
 namespace {
 
 constexpr int64_t T = kTileSize;
+
+/// Whether the tile (f32, in line order) or `init` is NaN, Inf or so large
+/// (|x| >= 2^100, |init| >= 2^121) that h could overflow in the tile: v ·
+/// 2^28 · 0 is NaN exactly then.
+Value needsExactPath(OpBuilder &b, Location loc, Value tile, Value init) {
+  auto type = cast<VectorType>(tile.getType());
+  auto splat = [&](float v) -> Value {
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(type, b.getF32FloatAttr(v)));
+  };
+  Value probe = arith::MulFOp::create(
+      b, loc, arith::MulFOp::create(b, loc, tile, splat(0x1p28f)), splat(0));
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  Value sum = arith::MulFOp::create(
+      b, loc,
+      arith::MulFOp::create(
+          b, loc, init,
+          arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0x1p7f))),
+      zero);
+  for (int64_t r = 0; r < T; ++r)
+    sum =
+        arith::AddFOp::create(b, loc, sum,
+                              vector::ReductionOp::create(
+                                  b, loc, vector::CombiningKind::ADD,
+                                  vector::ExtractOp::create(b, loc, probe, r)));
+  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, sum, sum);
+}
+
+/// The recurrence element by element in line order (row r, then column
+/// c), as the sequential f32 loop runs it: h = a·h + x (a multiply, then
+/// an add), h = x where the decay is NaN (a head), each row from `init`
+/// with `rows`. `a` and `x` are transposed (a column is a vector of the
+/// rows); returns the results' columns.
+SmallVector<Value> sequential(OpBuilder &b, Location loc, Value a, Value x,
+                              Value init, bool rows, bool exclusive) {
+  Type f32 = b.getF32Type();
+  VectorType column = loops::rowType(f32);
+  SmallVector<Value> inits{init};
+  inits.append(T,
+               arith::ConstantOp::create(
+                   b, loc, DenseElementsAttr::get(column, b.getZeroAttr(f32))));
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto loop = scf::ForOp::create(b, loc, index(0), index(T), index(1), inits);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value r = loop.getInductionVar();
+  Value h = rows ? init : loop.getRegionIterArgs()[0];
+  SmallVector<Value> yielded{Value()};
+  for (int64_t c = 0; c < T; ++c) {
+    auto at = [&](Value m) -> Value {
+      Value col = vector::ExtractOp::create(b, loc, m, c);
+      return vector::ExtractOp::create(b, loc, col, OpFoldResult(r));
+    };
+    Value xe = at(x), ae = at(a);
+    Value next = arith::SelectOp::create(
+        b, loc,
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, ae, ae), xe,
+        arith::AddFOp::create(b, loc, arith::MulFOp::create(b, loc, ae, h),
+                              xe));
+    yielded.push_back(vector::InsertOp::create(b, loc, exclusive ? h : next,
+                                               loop.getRegionIterArgs()[1 + c],
+                                               OpFoldResult(r)));
+    h = next;
+  }
+  yielded[0] = h;
+  scf::YieldOp::create(b, loc, yielded);
+  return SmallVector<Value>(loop.getResults().drop_front());
+}
 
 struct LowerLinearRecurrence : OpRewritePattern<LinearRecurrenceOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -47,14 +120,21 @@ struct LowerLinearRecurrence : OpRewritePattern<LinearRecurrenceOp> {
     Value decays = op.getDecays();
     if (op.getScalarDecay())
       decays = vector::BroadcastOp::create(b, loc, tile, decays);
-    if (Value heads = op.getHeads())
-      decays = arith::SelectOp::create(
-          b, loc, heads,
-          arith::ConstantOp::create(
-              b, loc, DenseElementsAttr::get(tile, b.getZeroAttr(f32))),
+    // The exact path's decays: NaN marks a head (a decay is finite).
+    Value marked = decays;
+    if (Value heads = op.getHeads()) {
+      auto splat = [&](float v) -> Value {
+        return arith::ConstantOp::create(
+            b, loc, DenseElementsAttr::get(tile, b.getF32FloatAttr(v)));
+      };
+      marked = arith::SelectOp::create(
+          b, loc, heads, splat(std::numeric_limits<float>::quiet_NaN()),
           decays);
+      decays = arith::SelectOp::create(b, loc, heads, splat(0.0f), decays);
+    }
     if (lanes) {
       decays = loops::lanesTile(b, loc, decays, /*fromLanes=*/true);
+      marked = loops::lanesTile(b, loc, marked, /*fromLanes=*/true);
       source = loops::lanesTile(b, loc, source, /*fromLanes=*/true);
     }
     Value a = transpose(decays), x = transpose(source);
@@ -112,16 +192,35 @@ struct LowerLinearRecurrence : OpRewritePattern<LinearRecurrenceOp> {
         return v;
       return add(v, mul(arith::TruncFOp::create(b, loc, column, weight), init));
     };
-    SmallVector<Value> out;
-    Value h = hin, weight = before;
-    for (int64_t c = 0; c < T; ++c) {
-      Value next = add(mul(col(a, c), h), col(x, c));
-      Value nextWeight = tileOrder ? mul(weight, wide(col(a, c))) : weight;
-      out.push_back(op.getExclusive() ? withInit(h, weight)
-                                      : withInit(next, nextWeight));
-      h = next;
-      weight = nextWeight;
+    auto scanned = [&]() -> SmallVector<Value> {
+      SmallVector<Value> out;
+      Value h = hin, weight = before;
+      for (int64_t c = 0; c < T; ++c) {
+        Value next = add(mul(col(a, c), h), col(x, c));
+        Value nextWeight = tileOrder ? mul(weight, wide(col(a, c))) : weight;
+        out.push_back(op.getExclusive() ? withInit(h, weight)
+                                        : withInit(next, nextWeight));
+        h = next;
+        weight = nextWeight;
+      }
+      return out;
+    };
+    // Tiles with NaN, Inf or values that could overflow run element by
+    // element, as the GPU's (the products above would meet 0·Inf).
+    auto ifOp = scf::IfOp::create(b, loc, SmallVector<Type>(T, column),
+                                  needsExactPath(b, loc, source, op.getInit()),
+                                  /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      scf::YieldOp::create(b, loc,
+                           sequential(b, loc, transpose(marked), x,
+                                      op.getInit(), op.getRows(),
+                                      op.getExclusive()));
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(b, loc, scanned());
     }
+    SmallVector<Value> out(ifOp.getResults());
     Value cols = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(tile, b.getZeroAttr(f32)));
     for (int64_t c = 0; c < T; ++c)
@@ -134,8 +233,30 @@ struct LowerLinearRecurrence : OpRewritePattern<LinearRecurrenceOp> {
   }
 };
 
+/// tcu.all_finite: the recurrence's check of the tile, negated.
+struct LowerAllFinite : OpRewritePattern<AllFiniteOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AllFiniteOp op,
+                                PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    Type f32 = b.getF32Type();
+    Value source = op.getSource();
+    if (cast<VectorType>(source.getType()).getElementType() != f32)
+      source =
+          arith::ExtFOp::create(b, loc, VectorType::get({T, T}, f32), source);
+    Value scalar = op.getScalar()
+                       ? op.getScalar()
+                       : arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0))
+                             .getResult();
+    b.replaceOpWithNewOp<arith::XOrIOp>(
+        op, needsExactPath(b, loc, source, scalar),
+        arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tcu::loops::populateRecurrencePatterns(RewritePatternSet &patterns) {
-  patterns.add<LowerLinearRecurrence>(patterns.getContext());
+  patterns.add<LowerLinearRecurrence, LowerAllFinite>(patterns.getContext());
 }

@@ -629,8 +629,8 @@ struct ConvertTCUMMAToLoopsPass
     // Anything of the mma form left over would silently never execute.
     WalkResult left = getOperation()->walk([](Operation *op) {
       if (isa<MatrixOp, DecayMatrixOp, MMAOp, SplitOp, LoadTileOp, StoreTileOp,
-              StoreRowOp, GatherOp, RowSumsOp, LinearRecurrenceOp, PositionsOp,
-              BlockPrefixOp, TicketOp, PrefetchOp, BlockLookbackOp,
+              StoreRowOp, GatherOp, RowSumsOp, LinearRecurrenceOp, AllFiniteOp,
+              PositionsOp, BlockPrefixOp, TicketOp, PrefetchOp, BlockLookbackOp,
               BlockLaggedLookbackOp, LaggedPrefixOp, OffsetHeadsOp,
               StoreSegmentEndsOp, SegmentedReduceOp, SegmentedScanOp>(op)) {
         op->emitError("not lowered by convert-tcu-mma-to-loops (run "

@@ -197,6 +197,31 @@ Value recurrence(TileBuilder &tb, const Collective &c, Value decays, Value a,
       decays, a, init, heads, rows, /*exclusive=*/!c.inclusive, c.scanOrder);
 }
 
+/// `matrices()` where the tile `a` (and `carry`, the splat h before it,
+/// where given) is finite and not huge (tcu.all_finite), else the
+/// recurrence with the one decay from that carry (or 0; `rows`: each row
+/// from 0): a decay matrix's zeros and underflowed powers would meet 0·Inf
+/// where the sequential recurrence meets none
+/// (docs/algorithms.md#decayed-nan-inf).
+Value finiteOr(TileBuilder &tb, const Collective &c, const DecayParts &d,
+               Value a, Value carry, bool rows,
+               function_ref<Value()> matrices) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  Value init = carry ? tb.element(carry, 0, 0) : zeroScalar(tb, b.getF32Type());
+  Value ok =
+      AllFiniteOp::create(b, loc, b.getI1Type(), a, carry ? init : Value());
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{tb.tileType(b.getF32Type())},
+                                ok, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  scf::YieldOp::create(b, loc, matrices());
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  scf::YieldOp::create(b, loc,
+                       recurrence(tb, c, decayScalar(tb, d), a, init, rows));
+  return ifOp.getResult(0);
+}
+
 /// decayedTile of a tile that continues its segment from `carry`, the
 /// splat value h the segment had before the tile: R + carry ⊙ Carry_a
 /// (a^(16r+c+1); exclusive: a^(16r+c)). Returns R and the next carry, the
@@ -219,11 +244,15 @@ std::pair<Value, Value> decayedCarriedTile(TileBuilder &tb, const Collective &c,
   } else {
     // The carry's weights are the powers rounded once (from f64): a long
     // walk adds the same relative error to its carry every tile.
-    Value weights = decayMatrix(
-        tb, c.inclusive ? DecayMatrixKind::Carry : DecayMatrixKind::CarryStrict,
-        d, f32, 0, 0);
-    r = arith::AddFOp::create(b, loc, decayedTile(tb, c, d, a),
-                              arith::MulFOp::create(b, loc, carry, weights));
+    r = finiteOr(tb, c, d, a, carry, /*rows=*/false, [&]() -> Value {
+      Value weights = decayMatrix(tb,
+                                  c.inclusive ? DecayMatrixKind::Carry
+                                              : DecayMatrixKind::CarryStrict,
+                                  d, f32, 0, 0);
+      return arith::AddFOp::create(
+          b, loc, decayedTile(tb, c, d, a),
+          arith::MulFOp::create(b, loc, carry, weights));
+    });
   }
   Value last = tb.element(r, T - 1, T - 1);
   if (!c.inclusive) {
@@ -730,7 +759,8 @@ void mlir::tcu::detail::scanDecayed(TileBuilder &tb,
               r = recurrence(tb, c, decayScalar(tb, d), a, zeroScalar(tb, f32),
                              /*rows=*/true);
             } else {
-              r = decayedRows(tb, c, d, a);
+              r = finiteOr(tb, c, d, a, Value(), /*rows=*/true,
+                           [&] { return decayedRows(tb, c, d, a); });
             }
             tb.storeTile(r, c.output, base, s, s, c.n);
           }
@@ -757,7 +787,8 @@ void mlir::tcu::detail::scanDecayed(TileBuilder &tb,
         Value decay = decayScalar(tb, segmentDecay(tb, c, d, seg));
         r = recurrence(tb, c, decay, a, zeroScalar(tb, f32), /*rows=*/false);
       } else {
-        r = decayedTile(tb, c, d, a);
+        r = finiteOr(tb, c, d, a, Value(), /*rows=*/false,
+                     [&] { return decayedTile(tb, c, d, a); });
       }
       storeScanTile(tb, c, r, base, end);
     }

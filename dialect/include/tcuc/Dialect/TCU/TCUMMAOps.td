@@ -434,6 +434,31 @@ def TCU_LinearRecurrenceOp : TCU_Op<"linear_recurrence", [Pure]> {
   let hasVerifier = 1;
 }
 
+def TCU_AllFiniteOp : TCU_Op<"all_finite", [Pure]> {
+  let summary = "whether a tile (and a scalar) is finite and not huge";
+  let description = [{
+    True when every element of `source` is finite with |x| < 2^100 and
+    `scalar` (an f32, optional) is finite with |scalar| < 2^121. A decayed
+    scan of such a tile from such a carry computes no infinity (h stays
+    below 2^122 over 256 elements with |a| <= 1), so its products with
+    decay matrices and its compositions meet no 0·Inf; where this is false
+    the decayed scans take the exact path (the sequential recurrence;
+    docs/algorithms.md#decayed-nan-inf). The GPU checks its lanes'
+    elements (x · 2^28 · 0 is NaN exactly when |x| >= 2^100 or x is not
+    finite) and votes once for the warp; the CPU sums the same probes.
+
+    ```mlir
+    %ok = tcu.all_finite %x, %carry : vector<16x16xf16>
+    ```
+  }];
+  let arguments = (ins TCU_Tile:$source, Optional<F32>:$scalar);
+  let results = (outs I1:$result);
+  let assemblyFormat = [{
+    $source (`,` $scalar^)? attr-dict `:` type($source)
+  }];
+  let hasVerifier = 1;
+}
+
 def TCU_GatherOp : TCU_Op<"gather"> {
   let summary = "loads one element of a buffer per tile element, by index";
   let description = [{
