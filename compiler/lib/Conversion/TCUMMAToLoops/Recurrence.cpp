@@ -8,7 +8,9 @@
 // each element times the product of the decays before it (f64, rounded
 // once). A scalar decay and the heads become a tile of decays (0 at a
 // head). Tiles in the lanes order are put in line order first, and the
-// result back.
+// result back. A tile with NaN, Inf or huge values runs element by element
+// instead, as the GPU's exact path does (docs/algorithms.md#decayed-nan-inf).
+// tcu.all_finite is the same check.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,8 +21,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-
 #include "mlir/IR/PatternMatch.h"
+
 #include <limits>
 
 using namespace mlir;
