@@ -35,7 +35,15 @@ func.func @seg16_value(%in: memref<?xf16>, %out: memref<?xf32>, %a: f32) {
 // CHECK: %[[W:.*]] = arith.extf %[[A]] : f32 to f64
 // CHECK-COUNT-11: arith.mulf %{{.*}}, %{{.*}} : f64
 // CHECK: %[[L:.*]] = arith.mulf %{{.*}}, %{{.*}} : f64
-// CHECK: %[[AL:.*]] = arith.truncf %[[L]] : f64 to f32
+// CHECK: %[[P:.*]] = arith.truncf %[[L]] : f64 to f32
+// a^L underflowed (and a != 0): +-2^-149, so that an Inf carry stays Inf.
+// CHECK-DAG: %[[NZ:.*]] = arith.cmpf one, %[[A]], %{{.*}} : f32
+// CHECK-DAG: %[[Z:.*]] = arith.cmpf oeq, %[[P]], %{{.*}} : f32
+// CHECK: %[[U:.*]] = arith.andi %[[Z]], %[[NZ]] : i1
+// CHECK: %[[BITS:.*]] = arith.bitcast %[[P]] : f32 to i32
+// CHECK: %[[LOW:.*]] = arith.ori %[[BITS]], %c1_i32 : i32
+// CHECK: %[[TINY:.*]] = arith.bitcast %[[LOW]] : i32 to f32
+// CHECK: %[[AL:.*]] = arith.select %[[U]], %[[TINY]], %[[P]] : f32
 // CHECK: scf.parallel
 // CHECK: tcu.decay_matrix <Ustrict> %[[AL]] part 2 : vector<16x16xbf16>
 // CHECK: tcu.decay_matrix <RowHeadStrict> %[[AL]] : vector<16x16xf32>

@@ -19,6 +19,7 @@
 #include "mlir/IR/TypeUtilities.h"
 
 #include <cmath>
+#include <limits>
 
 namespace mlir::tcu::decay_powers {
 
@@ -40,6 +41,36 @@ inline Value buildConstantPower(OpBuilder &b, Location loc, Value a,
   return power;
 }
 
+/// a^k rounded to f32 as a grid's chunk decay (k the chunk length): where
+/// it underflows to 0 but a is not 0, the smallest subnormal of its sign.
+/// A chunk's infinite carry then stays infinite, as the sequential f32
+/// loop keeps it (a * Inf), where 0 would make it NaN; a finite carry h
+/// adds at most |h| * 2^-149, and that loop also keeps h at +-2^-149 once
+/// it gets there for |a| > 1/2 (docs/algorithms.md#decayed-nan-inf).
+inline float chunkPower(float a, int64_t k) {
+  float power = static_cast<float>(std::pow(double(a), double(k)));
+  if (power == 0 && a != 0)
+    power = std::copysign(std::numeric_limits<float>::denorm_min(), power);
+  return power;
+}
+/// chunkPower in a kernel (`a` an f32 value; a^k in f64, then rounded).
+inline Value buildChunkPower(OpBuilder &b, Location loc, Value a, int64_t k) {
+  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  Value power =
+      arith::TruncFOp::create(b, loc, f32, buildConstantPower(b, loc, a, k));
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+  Value underflows = arith::AndIOp::create(
+      b, loc,
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, power, zero),
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE, a, zero));
+  // +-0 with its lowest bit set is +-2^-149.
+  Value tiny = arith::BitcastOp::create(
+      b, loc, f32,
+      arith::OrIOp::create(
+          b, loc, arith::BitcastOp::create(b, loc, i32, power),
+          arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1))));
+  return arith::SelectOp::create(b, loc, underflows, tiny, power);
+}
 /// A constant of `type` (f64, or a vector of it) holding `v`.
 inline Value buildF64(OpBuilder &b, Location loc, Type type, double v) {
   Attribute value = b.getF64FloatAttr(v);

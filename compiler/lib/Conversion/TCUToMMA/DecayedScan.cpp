@@ -416,8 +416,9 @@ void scanDecayedGrid(TileBuilder &tb, const Collective &c,
 
   Collective partials =
       partialsScan(tb, c, totals, prefix, chunks, numPartials);
-  // a^L as the f32 the matrices are built from (0 once it underflows).
-  partials.decay = static_cast<float>(std::pow(double(d.a), double(length)));
+  // a^L as the f32 the matrices are built from (chunkPower: never 0 for a
+  // nonzero a, so an Inf carry stays Inf).
+  partials.decay = decay_powers::chunkPower(d.a, length);
   Value powers;
   if (c.decays) {
     // a_j^L per segment, indexed as the decays (physically).
@@ -425,15 +426,14 @@ void scanDecayedGrid(TileBuilder &tb, const Collective &c,
         memref::AllocOp::create(b, loc, scratchType, ValueRange{c.numSegments});
     tb.parallel(c.numSegments, [&](Value j) {
       Value a = memref::LoadOp::create(b, loc, c.decays, j);
-      Value power = decay_powers::buildConstantPower(b, loc, a, length);
       memref::StoreOp::create(
-          b, loc, arith::TruncFOp::create(b, loc, f32, power), powers, j);
+          b, loc, decay_powers::buildChunkPower(b, loc, a, length), powers, j);
     });
     partials.decays = powers;
   } else if (d.value) {
-    // The same in the kernel (a^L in f64, then rounded to f32).
-    Value power = decay_powers::buildConstantPower(b, loc, d.value, length);
-    partials.decayValue = arith::TruncFOp::create(b, loc, f32, power);
+    // The same in the kernel.
+    partials.decayValue =
+        decay_powers::buildChunkPower(b, loc, d.value, length);
   }
   scanDecayed(tb, partials,
               c.decays ? Variant::Seg256N : decayedPartialsVariant(chunks));
