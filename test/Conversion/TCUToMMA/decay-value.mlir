@@ -29,9 +29,18 @@ func.func @seg16_value(%in: memref<?xf16>, %out: memref<?xf32>, %a: f32) {
 
 // CHECK-LABEL: func @grid_value
 // CHECK-SAME: %[[A:[a-z0-9]+]]: f32
+// Pass 1: each chunk's total alone, no scan: the elements times a^(255 -
+// place) (f64 powers of %A, rounded), the tiles' partial sums times a^256,
+// added once a chunk by a recurrence with decay 1.
 // CHECK: scf.parallel
-// CHECK: tcu.decay_matrix <CarryStrict> %[[A]] : vector<16x16xf32>
-// CHECK: tcu.decay_matrix <Ustrict> %[[A]] part 2 : vector<16x16xbf16>
+// CHECK-NOT: tcu.decay_matrix
+// CHECK: tcu.positions <cols>
+// CHECK: arith.extf %[[A]] : f32 to f64
+// CHECK: arith.truncf %{{.*}} : vector<16x16xf64> to vector<16x16xf32>
+// CHECK: tcu.load_tile
+// CHECK: arith.mulf %{{.*}} : vector<16x16xf32>
+// CHECK: tcu.linear_recurrence %{{.*}}, %{{.*}}, %{{.*}} : vector<16x16xf32>, f32
+// Pass 2: the totals' exclusive scan with decay a^L.
 // CHECK: %[[W:.*]] = arith.extf %[[A]] : f32 to f64
 // CHECK-COUNT-11: arith.mulf %{{.*}}, %{{.*}} : f64
 // CHECK: %[[L:.*]] = arith.mulf %{{.*}}, %{{.*}} : f64

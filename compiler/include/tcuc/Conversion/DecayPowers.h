@@ -53,23 +53,39 @@ inline float chunkPower(float a, int64_t k) {
     power = std::copysign(std::numeric_limits<float>::denorm_min(), power);
   return power;
 }
-/// chunkPower in a kernel (`a` an f32 value; a^k in f64, then rounded).
-inline Value buildChunkPower(OpBuilder &b, Location loc, Value a, int64_t k) {
-  Type f32 = b.getF32Type(), i32 = b.getI32Type();
-  Value power =
-      arith::TruncFOp::create(b, loc, f32, buildConstantPower(b, loc, a, k));
+/// chunkPower's rule in a kernel: `power` (f32, or a vector of f32) where
+/// it is not 0 or `a` (an f32 scalar) is 0, else the smallest subnormal
+/// of its sign.
+inline Value keepNonzero(OpBuilder &b, Location loc, Value power, Value a) {
+  Type type = power.getType(), i32 = b.getI32Type();
+  auto shaped = dyn_cast<VectorType>(type);
+  auto like = [&](Type t) -> Type { return shaped ? shaped.clone(t) : t; };
+  auto splat = [&](Value v) -> Value {
+    return shaped ? vector::BroadcastOp::create(b, loc, like(v.getType()), v)
+                        .getResult()
+                  : v;
+  };
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
   Value underflows = arith::AndIOp::create(
       b, loc,
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, power, zero),
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE, a, zero));
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, power,
+                            splat(zero)),
+      splat(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE, a, zero)));
   // +-0 with its lowest bit set is +-2^-149.
+  Value one = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1));
   Value tiny = arith::BitcastOp::create(
-      b, loc, f32,
-      arith::OrIOp::create(
-          b, loc, arith::BitcastOp::create(b, loc, i32, power),
-          arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1))));
+      b, loc, type,
+      arith::OrIOp::create(b, loc,
+                           arith::BitcastOp::create(b, loc, like(i32), power),
+                           splat(one)));
   return arith::SelectOp::create(b, loc, underflows, tiny, power);
+}
+/// chunkPower in a kernel (`a` an f32 value; a^k in f64, then rounded).
+inline Value buildChunkPower(OpBuilder &b, Location loc, Value a, int64_t k) {
+  return keepNonzero(b, loc,
+                     arith::TruncFOp::create(b, loc, b.getF32Type(),
+                                             buildConstantPower(b, loc, a, k)),
+                     a);
 }
 /// A constant of `type` (f64, or a vector of it) holding `v`.
 inline Value buildF64(OpBuilder &b, Location loc, Type type, double v) {

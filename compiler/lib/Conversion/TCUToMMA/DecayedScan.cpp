@@ -266,22 +266,6 @@ std::pair<Value, Value> decayedCarriedTile(TileBuilder &tb, const Collective &c,
   return {r, tb.broadcast(last, f32)};
 }
 
-/// The walk_schedule's prefetch distance p (0: none).
-int64_t prefetchTiles(const Collective &c) {
-  return c.walkSchedule ? c.walkSchedule.getPrefetchTiles() : 0;
-}
-
-/// Asks L2 for the tiles of [base, end) numbered [first, first + count)
-/// (clipped to end): the walk_schedule's prefetch ahead of a warp's loads.
-void prefetchTilesAhead(TileBuilder &tb, const Collective &c, Value base,
-                        Value first, int64_t count, Value end) {
-  OpBuilder &b = tb.builder();
-  Value start = tb.min(tb.add(base, tb.mul(first, T * T)), end);
-  Value stop = tb.min(tb.add(start, tb.idx(count * T * T)), end);
-  tb.prefetch(c.input, start,
-              arith::SubIOp::create(b, tb.location(), stop, start));
-}
-
 /// A walk's work items with the walk_schedule's register cap.
 scf::ParallelOp walkItems(TileBuilder &tb, const Collective &c, Value count,
                           function_ref<void(Value)> body) {
@@ -324,7 +308,7 @@ Value decayedWalk(TileBuilder &tb, const Collective &c, const DecayParts &d,
             storeScanTile(tb, c, r, tileBase, limit, from);
           // A group's tiles past the run (an odd run, two in flight) are
           // zeros that would still decay h: they keep it (a grid's chunk
-          // totals are this h).
+          // totals with per-segment decays are this h).
           h = arith::SelectOp::create(
               b, loc,
               arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, t, runs),
@@ -377,13 +361,13 @@ Variant decayedPartialsVariant(int64_t chunks) {
 }
 
 /// Grid: every segment cut into chunks of L elements (gridChunkLength), a
-/// warp a chunk. Pass 1 walks each chunk from h = 0 and keeps its last h
-/// (the chunk's decayed total); pass 2 is the exclusive decayed scan of
-/// those totals with decay a^L (a chunk's total reaches the next chunk's
-/// end decayed by a^L), which gives each chunk the h before it; pass 3
-/// walks each chunk again from that carry and stores. Per-segment decays:
-/// each chunk walks with its segment's decay, and pass 2 scans with one
-/// decay a_j^L per segment (a buffer of them, the walk's form).
+/// warp a chunk. Pass 1 finds each chunk's decayed total (its last h from
+/// h = 0); pass 2 is the exclusive decayed scan of those totals with decay
+/// a^L (a chunk's total reaches the next chunk's end decayed by a^L),
+/// which gives each chunk the h before it; pass 3 walks each chunk again
+/// from that carry and stores. Per-segment decays: each chunk walks with
+/// its segment's decay, and pass 2 scans with one decay a_j^L per segment
+/// (a buffer of them, the walk's form).
 void scanDecayedGrid(TileBuilder &tb, const Collective &c,
                      const DecayParts &d) {
   OpBuilder &b = tb.builder();
@@ -406,12 +390,23 @@ void scanDecayedGrid(TileBuilder &tb, const Collective &c,
                         arith::DivUIOp::create(b, loc, p, tb.idx(chunks)));
   };
 
+  // One decay: a chunk's total alone (decayedTilesTotal; every chunk but a
+  // segment's last ends with its last tile, and the last one's total is
+  // never used). A decay per segment walks the chunk without storing: its
+  // weights, built for each chunk, cost more registers than the walk
+  // (docs/rationale.md#decayed-grid-totals).
   walkItems(tb, c, numPartials, [&](Value p) {
     TileRange chunk = gridChunkRange(tb, c, p);
-    Value h = decayedWalk(tb, c, decayOf(p), chunk.base, runsOf(chunk),
-                          chunk.end, zeroCarry(tb, c), chunk.from,
-                          /*store=*/false);
-    tb.storeRow(h, 0, totals, p, tb.add(p, tb.idx(1)), /*accumulate=*/false);
+    if (c.decays) {
+      Value h = decayedWalk(tb, c, decayOf(p), chunk.base, runsOf(chunk),
+                            chunk.end, zeroCarry(tb, c), chunk.from,
+                            /*store=*/false);
+      tb.storeRow(h, 0, totals, p, tb.add(p, tb.idx(1)), /*accumulate=*/false);
+      return;
+    }
+    Value h = decayedTilesTotal(tb, c, decayScalar(tb, d), chunk.base,
+                                runsOf(chunk), chunk.end, chunk.from);
+    memref::StoreOp::create(b, loc, h, totals, p);
   });
 
   Collective partials =

@@ -35,6 +35,22 @@ struct LoadedTiles {
 LoadedTiles loadWalkTiles(TileBuilder &tb, const Collective &c, Value base,
                           ArrayRef<Value> tiles, ArrayRef<Value> limits,
                           Value from);
+/// The walk_schedule's prefetch distance of a decayed walk, in tiles (0:
+/// none).
+int64_t prefetchTiles(const Collective &c);
+/// Asks L2 for the tiles of [base, end) numbered [first, first + count)
+/// (clipped to end): the walk_schedule's prefetch ahead of a warp's loads.
+void prefetchTilesAhead(TileBuilder &tb, const Collective &c, Value base,
+                        Value first, int64_t count, Value end);
+/// The decayed total of `runs` tiles from `base` (none at or past `end`,
+/// nor below `from`): h after their last element, h = decay * h + x from
+/// 0, `decay` an f32. Each element is weighted by decay^(255 - place) and
+/// each tile's partial sums by decay^256 before the next tile's: two f32
+/// operations an element instead of a scan. Padding zeros after the last
+/// element would still decay it: exact where the last tile ends at `end`
+/// (docs/algorithms.md#decayed-grid-totals).
+Value decayedTilesTotal(TileBuilder &tb, const Collective &c, Value decay,
+                        Value base, Value runs, Value end, Value from);
 /// Stores a tile scanned from loadScanTile's tile back in the same order.
 void storeScanTile(TileBuilder &tb, const Collective &c, Value r, Value base,
                    Value end, Value from = nullptr);
