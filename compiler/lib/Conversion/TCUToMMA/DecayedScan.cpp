@@ -284,38 +284,13 @@ scf::ParallelOp walkItems(TileBuilder &tb, const Collective &c, Value count,
 Value decayedWalk(TileBuilder &tb, const Collective &c, const DecayParts &d,
                   Value base, Value runs, Value end, Value carry, Value from,
                   bool store = true) {
-  OpBuilder &b = tb.builder();
-  Location loc = tb.location();
-  // The first group's tiles are loaded at once: the start asks for the
-  // tiles after them.
-  int64_t ahead = prefetchTiles(c);
-  if (ahead > c.tilesPerWarp)
-    prefetchTilesAhead(tb, c, base, tb.idx(c.tilesPerWarp),
-                       ahead - c.tilesPerWarp, end);
-  return forTileGroups(
-      tb, tb.idx(0), runs, tb.idx(1), c.tilesPerWarp, end, {carry},
-      [&](ArrayRef<Value> tiles, ArrayRef<Value> limits,
-          ValueRange carried) -> SmallVector<Value> {
-        if (ahead)
-          prefetchTilesAhead(tb, c, base, tb.add(tiles[0], tb.idx(ahead)),
-                             tiles.size(), end);
-        LoadedTiles group = loadWalkTiles(tb, c, base, tiles, limits, from);
-        Value h = carried[0];
-        for (auto [t, tileBase, limit, a] :
-             llvm::zip(tiles, group.bases, limits, group.tiles)) {
-          auto [r, next] = decayedCarriedTile(tb, c, d, a, h);
-          if (store)
-            storeScanTile(tb, c, r, tileBase, limit, from);
-          // A group's tiles past the run (an odd run, two in flight) are
-          // zeros that would still decay h: they keep it (a grid's chunk
-          // totals with per-segment decays are this h).
-          h = arith::SelectOp::create(
-              b, loc,
-              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, t, runs),
-              next, h);
-        }
-        return {h};
-      })[0];
+  return walkDecayedTiles(tb, c, base, runs, end, from, carry,
+                          [&](Value tileBase, Value limit, Value a, Value h) {
+                            auto [r, next] = decayedCarriedTile(tb, c, d, a, h);
+                            if (store)
+                              storeScanTile(tb, c, r, tileBase, limit, from);
+                            return next;
+                          });
 }
 
 /// The decay of segment `seg` of the (mirrored) view: `d`, or with

@@ -1,8 +1,9 @@
-//===- DecayedTotals.cpp - decayed walks' prefetches and chunk totals -----===//
+//===- DecayedTotals.cpp - decayed walks' tile loop and chunk totals ------===//
 //
-// Helpers of the decayed walks (DecayedScan.cpp): the walk_schedule's L2
-// prefetches, and the decayed total of a grid chunk, which its first pass
-// needs alone (docs/algorithms.md#decayed-grid-totals).
+// The tile loop every decayed walk runs (DecayedScan.cpp), with the
+// walk_schedule's L2 prefetches, and the decayed total of a grid chunk,
+// which the grid's first pass needs alone
+// (docs/algorithms.md#decayed-grid-totals).
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +32,40 @@ void prefetchTilesAhead(TileBuilder &tb, const Collective &c, Value base,
   Value stop = tb.min(tb.add(start, tb.idx(count * T * T)), end);
   tb.prefetch(c.input, start,
               arith::SubIOp::create(b, tb.location(), stop, start));
+}
+
+Value walkDecayedTiles(TileBuilder &tb, const Collective &c, Value base,
+                       Value runs, Value end, Value from, Value init,
+                       WalkStep step) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  // The first group's tiles are loaded at once: the start asks for the
+  // tiles after them.
+  int64_t ahead = prefetchTiles(c);
+  if (ahead > c.tilesPerWarp)
+    prefetchTilesAhead(tb, c, base, tb.idx(c.tilesPerWarp),
+                       ahead - c.tilesPerWarp, end);
+  return forTileGroups(
+      tb, tb.idx(0), runs, tb.idx(1), c.tilesPerWarp, end, {init},
+      [&](ArrayRef<Value> tiles, ArrayRef<Value> limits,
+          ValueRange carried) -> SmallVector<Value> {
+        if (ahead)
+          prefetchTilesAhead(tb, c, base, tb.add(tiles[0], tb.idx(ahead)),
+                             tiles.size(), end);
+        LoadedTiles group = loadWalkTiles(tb, c, base, tiles, limits, from);
+        Value value = carried[0];
+        for (auto [t, tileBase, limit, a] :
+             llvm::zip(tiles, group.bases, limits, group.tiles)) {
+          Value next = step(tileBase, limit, a, value);
+          // A group's tiles past the run (an odd run, two in flight) are
+          // zeros that would still change the value: they keep it.
+          value = arith::SelectOp::create(
+              b, loc,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, t, runs),
+              next, value);
+        }
+        return {value};
+      })[0];
 }
 
 Value decayedTilesTotal(TileBuilder &tb, const Collective &c, Value decay,
@@ -63,33 +98,15 @@ Value decayedTilesTotal(TileBuilder &tb, const Collective &c, Value decay,
       decay);
   Value step =
       tb.broadcast(decay_powers::buildChunkPower(b, loc, decay, T * T), f32);
-  int64_t ahead = prefetchTiles(c);
-  if (ahead > c.tilesPerWarp)
-    prefetchTilesAhead(tb, c, base, tb.idx(c.tilesPerWarp),
-                       ahead - c.tilesPerWarp, end);
-  Value sums = forTileGroups(
-      tb, tb.idx(0), runs, tb.idx(1), c.tilesPerWarp, end, {tb.zeroAcc(f32)},
-      [&](ArrayRef<Value> tiles, ArrayRef<Value> limits,
-          ValueRange carried) -> SmallVector<Value> {
-        if (ahead)
-          prefetchTilesAhead(tb, c, base, tb.add(tiles[0], tb.idx(ahead)),
-                             tiles.size(), end);
-        LoadedTiles group = loadWalkTiles(tb, c, base, tiles, limits, from);
-        Value acc = carried[0];
-        for (auto [t, x] : llvm::zip(tiles, group.tiles)) {
-          if (x.getType() != f32Tile)
-            x = arith::ExtFOp::create(b, loc, f32Tile, x);
-          Value next = arith::AddFOp::create(
-              b, loc, arith::MulFOp::create(b, loc, acc, step),
-              arith::MulFOp::create(b, loc, x, weights));
-          // A group's tiles past the run (zeros) would still decay acc.
-          acc = arith::SelectOp::create(
-              b, loc,
-              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, t, runs),
-              next, acc);
-        }
-        return {acc};
-      })[0];
+  Value sums =
+      walkDecayedTiles(tb, c, base, runs, end, from, tb.zeroAcc(f32),
+                       [&](Value, Value, Value x, Value acc) -> Value {
+                         if (x.getType() != f32Tile)
+                           x = arith::ExtFOp::create(b, loc, f32Tile, x);
+                         return arith::AddFOp::create(
+                             b, loc, arith::MulFOp::create(b, loc, acc, step),
+                             arith::MulFOp::create(b, loc, x, weights));
+                       });
   // The partial sums added in the tile's order (a recurrence with decay 1).
   Value one = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(1));
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));

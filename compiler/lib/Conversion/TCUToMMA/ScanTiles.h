@@ -42,6 +42,16 @@ int64_t prefetchTiles(const Collective &c);
 /// (clipped to end): the walk_schedule's prefetch ahead of a warp's loads.
 void prefetchTilesAhead(TileBuilder &tb, const Collective &c, Value base,
                         Value first, int64_t count, Value end);
+/// The decayed walks' loop over `runs` tiles from `base` (none at or past
+/// `end`, nor below `from`): tiles_per_warp tiles loaded before the first
+/// is used, tiles ahead prefetched as the walk_schedule asks; `step` gives
+/// the value after a tile (its base, limit and loaded tile) from the value
+/// before it, `init` first. Returns the value after the last tile.
+using WalkStep =
+    function_ref<Value(Value tileBase, Value limit, Value tile, Value before)>;
+Value walkDecayedTiles(TileBuilder &tb, const Collective &c, Value base,
+                       Value runs, Value end, Value from, Value init,
+                       WalkStep step);
 /// The decayed total of `runs` tiles from `base` (none at or past `end`,
 /// nor below `from`): h after their last element, h = decay * h + x from
 /// 0, `decay` an f32. Each element is weighted by decay^(255 - place) and
