@@ -97,3 +97,28 @@ func.func @per_segment_short(%in: memref<?xf16>, %out: memref<?xf32>, %b: memref
   tcu.segmented_scan <add> inclusive %b into %out segment_size 100 decays %d {variant = #tcu.variant<seg256>} : memref<?xbf16> -> memref<?xf32>
   return
 }
+
+// Per-segment decays over the grid: a first kernel leaves each segment's
+// a^L and its weights a^(255 - place) (in the lanes order, 256 f32 a
+// segment); pass 1 loads its segment's weights instead of building them
+// for every chunk, then the totals' scan and pass 3's walk.
+// CHECK-LABEL: func @per_segment_grid
+// CHECK-SAME: memref<?xf16>, %{{[a-z0-9]+}}: memref<?xf32>, %[[D:[a-z0-9]+]]: memref<?xf32>
+// CHECK: %[[N:.*]] = arith.muli %{{.*}}, %c256 : index
+// CHECK-NEXT: %[[TABLE:.*]] = memref.alloc(%[[N]]) : memref<?xf32>
+// CHECK-NEXT: scf.parallel
+// CHECK: memref.load %[[D]]
+// CHECK: tcu.positions <cols> order <lanes>
+// CHECK: tcu.store_tile %{{.*}}, %[[TABLE]][%{{.*}}] stride %c16 line %c16 limit %{{.*}} order <lanes>
+// CHECK: scf.parallel
+// CHECK: tcu.load_tile <rows> %[[TABLE]]
+// CHECK-NOT: tcu.positions
+// CHECK: tcu.linear_recurrence %{{.*}}, %{{.*}}, %{{.*}} order <lanes> : vector<16x16xf32>, f32
+// CHECK: scf.parallel
+// CHECK: tcu.linear_recurrence {{.*}} exclusive order <lanes>
+// CHECK: scf.parallel
+// CHECK: tcu.linear_recurrence %{{.*}}, %{{.*}}, %{{.*}} order <lanes> : vector<16x16xf16>, f32
+func.func @per_segment_grid(%in: memref<?xf16>, %out: memref<?xf32>, %d: memref<?xf32>) {
+  tcu.segmented_scan <add> inclusive reverse %in into %out segment_size 300000 decays %d {variant = #tcu.variant<grid>} : memref<?xf16> -> memref<?xf32>
+  return
+}

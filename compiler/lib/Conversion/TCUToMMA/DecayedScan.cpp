@@ -277,40 +277,42 @@ scf::ParallelOp walkItems(TileBuilder &tb, const Collective &c, Value count,
 }
 
 /// `runs` tiles of 256 consecutive elements from `base` in order, from
-/// `carry` (decayedCarriedTile), each stored unless `store` is false
-/// (nothing at or past `end`, nor below `from`); tiles_per_warp tiles are
-/// loaded before the first is scanned, tiles ahead prefetched as the
-/// walk_schedule asks. Returns the carry after the last.
+/// `carry` (decayedCarriedTile), each stored (nothing at or past `end`, nor
+/// below `from`); tiles_per_warp tiles are loaded before the first is
+/// scanned, tiles ahead prefetched as the walk_schedule asks. Returns the
+/// carry after the last.
 Value decayedWalk(TileBuilder &tb, const Collective &c, const DecayParts &d,
-                  Value base, Value runs, Value end, Value carry, Value from,
-                  bool store = true) {
+                  Value base, Value runs, Value end, Value carry, Value from) {
   return walkDecayedTiles(tb, c, base, runs, end, from, carry,
                           [&](Value tileBase, Value limit, Value a, Value h) {
                             auto [r, next] = decayedCarriedTile(tb, c, d, a, h);
-                            if (store)
-                              storeScanTile(tb, c, r, tileBase, limit, from);
+                            storeScanTile(tb, c, r, tileBase, limit, from);
                             return next;
                           });
 }
 
+/// The buffer's index of segment `seg` of the (mirrored) view: a reverse
+/// scan's view counts segments from the end, its segment j is the buffer's
+/// numSegments - 1 - j.
+Value physicalSegment(TileBuilder &tb, const Collective &c, Value seg) {
+  if (!c.reverse)
+    return seg;
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  return arith::SubIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, c.numSegments, seg), tb.idx(1));
+}
+
 /// The decay of segment `seg` of the (mirrored) view: `d`, or with
-/// per-segment decays the segment's own (a reverse scan's view counts
-/// segments from the end: its segment j is the buffer's numSegments - 1 -
-/// j), from which the matrices are then built.
+/// per-segment decays the segment's own, from which the matrices are then
+/// built.
 DecayParts segmentDecay(TileBuilder &tb, const Collective &c,
                         const DecayParts &d, Value seg) {
   DecayParts own = d;
   if (!c.decays)
     return own;
-  OpBuilder &b = tb.builder();
-  Location loc = tb.location();
-  Value physical =
-      c.reverse ? arith::SubIOp::create(
-                      b, loc, arith::SubIOp::create(b, loc, c.numSegments, seg),
-                      tb.idx(1))
-                      .getResult()
-                : seg;
-  own.value = memref::LoadOp::create(b, loc, c.decays, physical);
+  own.value = memref::LoadOp::create(tb.builder(), tb.location(), c.decays,
+                                     physicalSegment(tb, c, seg));
   return own;
 }
 
@@ -365,21 +367,41 @@ void scanDecayedGrid(TileBuilder &tb, const Collective &c,
                         arith::DivUIOp::create(b, loc, p, tb.idx(chunks)));
   };
 
-  // One decay: a chunk's total alone (decayedTilesTotal; every chunk but a
-  // segment's last ends with its last tile, and the last one's total is
-  // never used). A decay per segment walks the chunk without storing: its
-  // weights, built for each chunk, cost more registers than the walk
+  // Per-segment decays, indexed as the decays (physically): a_j^L for pass
+  // 2, and pass 1's weights, built once a segment: built for each chunk
+  // they took more registers than the walk
   // (docs/rationale.md#decayed-grid-totals).
+  Value powers, weightTable;
+  if (c.decays) {
+    powers =
+        memref::AllocOp::create(b, loc, scratchType, ValueRange{c.numSegments});
+    weightTable = memref::AllocOp::create(
+        b, loc, scratchType, ValueRange{tb.mul(c.numSegments, T * T)});
+    tb.parallel(c.numSegments, [&](Value j) {
+      Value a = memref::LoadOp::create(b, loc, c.decays, j);
+      memref::StoreOp::create(
+          b, loc, decay_powers::buildChunkPower(b, loc, a, length), powers, j);
+      Value base = tb.mul(j, T * T);
+      tb.storeTile(decayWeights(tb, c, a), weightTable, base, tb.idx(T),
+                   tb.idx(T), tb.add(base, tb.idx(T * T)), c.scanOrder);
+    });
+  }
+
+  // A chunk's total alone (decayedTilesTotal): every chunk but a segment's
+  // last ends with its last tile, and the last one's total is never used.
   walkItems(tb, c, numPartials, [&](Value p) {
     TileRange chunk = gridChunkRange(tb, c, p);
+    Value decay = decayScalar(tb, d), weights;
     if (c.decays) {
-      Value h = decayedWalk(tb, c, decayOf(p), chunk.base, runsOf(chunk),
-                            chunk.end, zeroCarry(tb, c), chunk.from,
-                            /*store=*/false);
-      tb.storeRow(h, 0, totals, p, tb.add(p, tb.idx(1)), /*accumulate=*/false);
-      return;
+      Value physical = physicalSegment(
+          tb, c, arith::DivUIOp::create(b, loc, p, tb.idx(chunks)));
+      decay = memref::LoadOp::create(b, loc, c.decays, physical);
+      Value base = tb.mul(physical, T * T);
+      weights =
+          tb.loadTile(TileLayout::Rows, weightTable, base, tb.idx(T), tb.idx(T),
+                      tb.add(base, tb.idx(T * T)), c.scanOrder);
     }
-    Value h = decayedTilesTotal(tb, c, decayScalar(tb, d), chunk.base,
+    Value h = decayedTilesTotal(tb, c, decay, weights, chunk.base,
                                 runsOf(chunk), chunk.end, chunk.from);
     memref::StoreOp::create(b, loc, h, totals, p);
   });
@@ -389,16 +411,7 @@ void scanDecayedGrid(TileBuilder &tb, const Collective &c,
   // a^L as the f32 the matrices are built from (chunkPower: never 0 for a
   // nonzero a, so an Inf carry stays Inf).
   partials.decay = decay_powers::chunkPower(d.a, length);
-  Value powers;
   if (c.decays) {
-    // a_j^L per segment, indexed as the decays (physically).
-    powers =
-        memref::AllocOp::create(b, loc, scratchType, ValueRange{c.numSegments});
-    tb.parallel(c.numSegments, [&](Value j) {
-      Value a = memref::LoadOp::create(b, loc, c.decays, j);
-      memref::StoreOp::create(
-          b, loc, decay_powers::buildChunkPower(b, loc, a, length), powers, j);
-    });
     partials.decays = powers;
   } else if (d.value) {
     // The same in the kernel.
@@ -416,8 +429,10 @@ void scanDecayedGrid(TileBuilder &tb, const Collective &c,
   });
   memref::DeallocOp::create(b, loc, totals);
   memref::DeallocOp::create(b, loc, prefix);
-  if (powers)
+  if (powers) {
     memref::DeallocOp::create(b, loc, powers);
+    memref::DeallocOp::create(b, loc, weightTable);
+  }
 }
 
 /// A packed group: `segments` whole segments over at most `tiles` tiles

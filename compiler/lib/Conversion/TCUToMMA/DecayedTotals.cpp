@@ -68,15 +68,13 @@ Value walkDecayedTiles(TileBuilder &tb, const Collective &c, Value base,
       })[0];
 }
 
-Value decayedTilesTotal(TileBuilder &tb, const Collective &c, Value decay,
-                        Value base, Value runs, Value end, Value from) {
+Value decayWeights(TileBuilder &tb, const Collective &c, Value decay) {
   OpBuilder &b = tb.builder();
   Location loc = tb.location();
-  Type f32 = b.getF32Type(), i32 = b.getI32Type();
-  VectorType f32Tile = tb.tileType(f32), i32Tile = tb.tileType(i32);
-  // Each element's weight decay^(255 - place), place = 16 line + position
-  // in c.scanOrder: rounded once from f64, and (as the grid's chunk decay)
-  // never 0 for a nonzero decay, so that an Inf stays Inf.
+  Type i32 = b.getI32Type();
+  VectorType f32Tile = tb.tileType(b.getF32Type()), i32Tile = tb.tileType(i32);
+  // Rounded once from f64 and (as the grid's chunk decay) never 0 for a
+  // nonzero decay, so that an Inf stays Inf.
   Value place = arith::AddIOp::create(
       b, loc,
       arith::MulIOp::create(
@@ -91,11 +89,22 @@ Value decayedTilesTotal(TileBuilder &tb, const Collective &c, Value decay,
           b, loc,
           DenseElementsAttr::get(i32Tile, b.getI32IntegerAttr(T * T - 1))),
       place);
-  Value weights = decay_powers::keepNonzero(
+  return decay_powers::keepNonzero(
       b, loc,
       arith::TruncFOp::create(
           b, loc, f32Tile, decay_powers::buildPower(b, loc, decay, exponent)),
       decay);
+}
+
+Value decayedTilesTotal(TileBuilder &tb, const Collective &c, Value decay,
+                        Value weights, Value base, Value runs, Value end,
+                        Value from) {
+  OpBuilder &b = tb.builder();
+  Location loc = tb.location();
+  Type f32 = b.getF32Type();
+  VectorType f32Tile = tb.tileType(f32);
+  if (!weights)
+    weights = decayWeights(tb, c, decay);
   Value step =
       tb.broadcast(decay_powers::buildChunkPower(b, loc, decay, T * T), f32);
   Value sums =

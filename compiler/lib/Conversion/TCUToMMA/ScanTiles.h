@@ -52,15 +52,20 @@ using WalkStep =
 Value walkDecayedTiles(TileBuilder &tb, const Collective &c, Value base,
                        Value runs, Value end, Value from, Value init,
                        WalkStep step);
+/// The f32 tile of decay^(255 - place), place = 16 line + position of
+/// each element in c.scanOrder: decayedTilesTotal's weights.
+Value decayWeights(TileBuilder &tb, const Collective &c, Value decay);
 /// The decayed total of `runs` tiles from `base` (none at or past `end`,
 /// nor below `from`): h after their last element, h = decay * h + x from
-/// 0, `decay` an f32. Each element is weighted by decay^(255 - place) and
-/// each tile's partial sums by decay^256 before the next tile's: two f32
-/// operations an element instead of a scan. Padding zeros after the last
-/// element would still decay it: exact where the last tile ends at `end`
+/// 0, `decay` an f32. Each element is weighted by decay^(255 - place)
+/// (`weights`, decayWeights' tile, built here where null) and each tile's
+/// partial sums by decay^256 before the next tile's: two f32 operations
+/// an element instead of a scan. Padding zeros after the last element
+/// would still decay it: exact where the last tile ends at `end`
 /// (docs/algorithms.md#decayed-grid-totals).
 Value decayedTilesTotal(TileBuilder &tb, const Collective &c, Value decay,
-                        Value base, Value runs, Value end, Value from);
+                        Value weights, Value base, Value runs, Value end,
+                        Value from);
 /// Stores a tile scanned from loadScanTile's tile back in the same order.
 void storeScanTile(TileBuilder &tb, const Collective &c, Value r, Value base,
                    Value end, Value from = nullptr);
