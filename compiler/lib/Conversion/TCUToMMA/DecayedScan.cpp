@@ -279,16 +279,15 @@ scf::ParallelOp walkItems(TileBuilder &tb, const Collective &c, Value count,
 /// `runs` tiles of 256 consecutive elements from `base` in order, from
 /// `carry` (decayedCarriedTile), each stored (nothing at or past `end`, nor
 /// below `from`); tiles_per_warp tiles are loaded before the first is
-/// scanned, tiles ahead prefetched as the walk_schedule asks. Returns the
-/// carry after the last.
-Value decayedWalk(TileBuilder &tb, const Collective &c, const DecayParts &d,
-                  Value base, Value runs, Value end, Value carry, Value from) {
-  return walkDecayedTiles(tb, c, base, runs, end, from, carry,
-                          [&](Value tileBase, Value limit, Value a, Value h) {
-                            auto [r, next] = decayedCarriedTile(tb, c, d, a, h);
-                            storeScanTile(tb, c, r, tileBase, limit, from);
-                            return next;
-                          });
+/// scanned, tiles ahead prefetched as the walk_schedule asks.
+void decayedWalk(TileBuilder &tb, const Collective &c, const DecayParts &d,
+                 Value base, Value runs, Value end, Value carry, Value from) {
+  walkDecayedTiles(tb, c, base, runs, end, from, carry,
+                   [&](Value tileBase, Value limit, Value a, Value h) {
+                     auto [r, next] = decayedCarriedTile(tb, c, d, a, h);
+                     storeScanTile(tb, c, r, tileBase, limit, from);
+                     return next;
+                   });
 }
 
 /// The buffer's index of segment `seg` of the (mirrored) view: a reverse
